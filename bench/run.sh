@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# bench/run.sh: AD overhead benchmarks on the C target (OpenMP).
+# For each benchmark NAME (function FN) it, in one run on this machine:
+#   translates bench/NAME.c with adsoac (--target=c), or takes NAME_grad.c from --fake DIR;
+#   builds NAME_bench from: NAME.c by cc (-DFN=FN_seq, -O2, no OpenMP), NAME_grad.c
+#   (-O2 -fopenmp), NAME_hand.c (-O2 -fopenmp) and the driver NAME_main.c;
+#   runs it: checks f_vjp against the hand-written adjoint once, then times
+#   seq / primal / vjp / hand (1 warm-up + R reps, median) and prints a table row.
+# Not a test: never part of pass/fail. See bench/README.md.
+set -u
+
+usage() {
+  cat <<USAGE
+usage: bench/run.sh (--adsoac PATH | --fake DIR) [--n N] [--reps R] [--only NAME] [--build DIR]
+       bench/run.sh --selftest      (pipeline check with bench/selftest, small n)
+  --adsoac PATH  the adsoac translator to benchmark
+  --fake DIR     take NAME_grad.c from DIR instead of running adsoac
+  --n N          vector length (default 10000000)
+  --reps R       timed repetitions, median reported (default 11)
+  --only NAME    run one benchmark (${BENCHES_NAMES})
+  --build DIR    build here and keep it (default: a temporary directory, removed)
+Environment: CC (default cc), OMP_NUM_THREADS (left as is).
+Exit status: 0 ok; 1 usage, translation or build failure; 3 a correctness check warned.
+USAGE
+}
+
+# NAME:FN, FN being the function marked `#pragma adsoac grad` in bench/NAME.c.
+BENCHES="dot:dot mapreduce:loss"
+BENCHES_NAMES="dot, mapreduce"
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+CC=${CC:-cc}
+ADSOAC= FAKE= N=10000000 REPS=11 ONLY= BUILD= SELFTEST=
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --adsoac) ADSOAC=${2:?}; shift 2 ;;
+    --adsoac=*) ADSOAC=${1#*=}; shift ;;
+    --fake) FAKE=${2:?}; shift 2 ;;
+    --fake=*) FAKE=${1#*=}; shift ;;
+    --n) N=${2:?}; shift 2 ;;
+    --n=*) N=${1#*=}; shift ;;
+    --reps) REPS=${2:?}; shift 2 ;;
+    --reps=*) REPS=${1#*=}; shift ;;
+    --only) ONLY=${2:?}; shift 2 ;;
+    --only=*) ONLY=${1#*=}; shift ;;
+    --build) BUILD=${2:?}; shift 2 ;;
+    --build=*) BUILD=${1#*=}; shift ;;
+    --selftest) SELFTEST=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "run.sh: unknown argument '$1'" >&2; usage >&2; exit 1 ;;
+  esac
+done
+
+if [ -n "$SELFTEST" ]; then
+  # The correct stand-ins must pass every check; the wrong ones must be flagged.
+  st=0
+  "$0" --fake "$HERE/selftest" --n 100000 --reps 3 || { echo "selftest: correct stand-ins were flagged" >&2; st=1; }
+  for b in $BENCHES; do
+    name=${b%%:*}
+    out=$("$0" --fake "$HERE/selftest/wrong" --only "$name" --n 100000 --reps 3 2>&1)
+    rc=$?
+    echo "$out"
+    if [ $rc -ne 3 ] || ! grep -q MISMATCH <<<"$out"; then
+      echo "selftest: wrong $name gradient was NOT flagged" >&2; st=1
+    fi
+  done
+  [ $st -eq 0 ] && echo "selftest: ok (correct stand-ins pass, wrong ones are flagged)"
+  exit $st
+fi
+
+if [ -n "$ADSOAC" ] && [ -n "$FAKE" ] || [ -z "$ADSOAC$FAKE" ]; then
+  echo "run.sh: give exactly one of --adsoac PATH or --fake DIR" >&2; usage >&2; exit 1
+fi
+case $N in ''|*[!0-9]*) echo "run.sh: --n must be a positive integer" >&2; exit 1 ;; esac
+case $REPS in ''|*[!0-9]*) echo "run.sh: --reps must be a positive integer" >&2; exit 1 ;; esac
+if [ "$N" -lt 1 ] || [ "$N" -gt 2147483647 ] || [ "$REPS" -lt 1 ]; then
+  echo "run.sh: need 1 <= N <= 2147483647 (int n) and REPS >= 1" >&2; exit 1
+fi
+if [ -n "$ADSOAC" ]; then
+  case $ADSOAC in */*) ADSOAC=$(cd "$(dirname "$ADSOAC")" && pwd)/$(basename "$ADSOAC") ;; esac
+  command -v "$ADSOAC" >/dev/null || { echo "run.sh: adsoac not found: $ADSOAC" >&2; exit 1; }
+fi
+if [ -n "$FAKE" ]; then
+  [ -d "$FAKE" ] || { echo "run.sh: --fake: no such directory: $FAKE" >&2; exit 1; }
+  FAKE=$(cd "$FAKE" && pwd)
+fi
+if [ -n "$ONLY" ] && ! grep -qw -- "$ONLY" <<<"${BENCHES//:/ }"; then
+  echo "run.sh: unknown benchmark '$ONLY' (have: $BENCHES_NAMES)" >&2; exit 1
+fi
+
+if [ -n "$BUILD" ]; then
+  mkdir -p "$BUILD" && B=$(cd "$BUILD" && pwd) || exit 1
+else
+  B=$(mktemp -d "${TMPDIR:-/tmp}/adsoac-bench.XXXXXX") || exit 1
+  trap 'rm -rf "$B"' EXIT
+fi
+
+CFLAGS="-std=c11 -O2"
+STATUS=0
+WARNFILES=
+
+echo "# adsoac bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}"
+echo "# cc: $($CC --version 2>/dev/null | head -n1); flags: $CFLAGS (+ -fopenmp except seq-C)"
+if [ -n "$ADSOAC" ]; then echo "# gradient code: $ADSOAC --target=c ($("$ADSOAC" --version 2>/dev/null | head -n1))"
+else echo "# gradient code: FAKE hand-made stand-ins from $FAKE (not adsoac output)"; fi
+echo "# times: median of $REPS runs after 1 warm-up, in ms; check: f_vjp vs hand-written adjoint (rel. 1e-9)"
+printf '%-10s %10s %4s %10s %10s %10s %10s %10s %8s %8s  %s\n' \
+  benchmark n thr "seq-C ms" "primal ms" "vjp ms" "hand ms" vjp/primal vjp/seq vjp/hand check
+
+fail_row() { printf '%-10s %10s %4s  %s\n' "$1" "$N" - "$2"; STATUS=1; }
+
+for b in $BENCHES; do
+  name=${b%%:*} fn=${b#*:}
+  [ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
+  log=$B/$name.build.log
+  : >"$log"
+  # 1. translate (or take the stand-in)
+  if [ -n "$ADSOAC" ]; then
+    if ! "$ADSOAC" --target=c "$HERE/$name.c" -o "$B/${name}_grad.c" >>"$log" 2>&1; then
+      fail_row "$name" "FAILED: adsoac translation (see below)"; sed 's/^/    /' "$log"; continue
+    fi
+  else
+    if [ ! -f "$FAKE/${name}_grad.c" ]; then fail_row "$name" "FAILED: no $FAKE/${name}_grad.c"; continue; fi
+    cp "$FAKE/${name}_grad.c" "$B/${name}_grad.c"
+  fi
+  # 2. build the driver
+  if ! { $CC $CFLAGS -Wno-unknown-pragmas "-D$fn=${fn}_seq" -c "$HERE/$name.c" -o "$B/${name}_seq.o" &&
+         $CC $CFLAGS -fopenmp -c "$B/${name}_grad.c" -o "$B/${name}_grad.o" &&
+         $CC $CFLAGS -fopenmp -c "$HERE/${name}_hand.c" -o "$B/${name}_hand.o" &&
+         $CC $CFLAGS -fopenmp -I"$HERE" -c "$HERE/${name}_main.c" -o "$B/${name}_main.o" &&
+         $CC -fopenmp "$B/${name}_main.o" "$B/${name}_seq.o" "$B/${name}_grad.o" "$B/${name}_hand.o" \
+             -lm -o "$B/${name}_bench"; } >>"$log" 2>&1; then
+    fail_row "$name" "FAILED: build (see below)"; sed 's/^/    /' "$log"; continue
+  fi
+  # 3. check + time; the driver prints its row, warnings are collected
+  "$B/${name}_bench" "$N" "$REPS" 2>"$B/$name.warn"
+  rc=$?
+  if [ $rc -eq 3 ]; then
+    [ $STATUS -eq 0 ] && STATUS=3
+  elif [ $rc -ne 0 ]; then
+    fail_row "$name" "FAILED: driver exited with status $rc"
+  fi
+  [ -s "$B/$name.warn" ] && WARNFILES="$WARNFILES $B/$name.warn"
+done
+
+if [ -n "$WARNFILES" ]; then
+  echo
+  echo "WARNING: the checks below failed; the timings of those rows may be of wrong code."
+  cat $WARNFILES
+fi
+exit $STATUS

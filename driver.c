@@ -1,0 +1,155 @@
+// driver.c: the whole tool, top to bottom (language.md §9).
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit.h"
+#include "parser/parser.h"
+#include "transform/transform.h"
+
+#ifndef ADSOAC_VERSION
+#define ADSOAC_VERSION "0.1.0"
+#endif
+
+typedef enum { EMIT_CODE, EMIT_IR } EmitKind;
+
+typedef struct {
+  const char *input, *output;
+  Target target;
+  EmitKind emit;
+  bool line_directives;
+} Options;
+
+static const char usage_text[] =
+    "usage: adsoac [options] INPUT.c [-o OUTPUT]\n"
+    "\n"
+    "Translates the functions of INPUT.c marked '#pragma adsoac grad' into f (parallel\n"
+    "primal), f_vjp (reverse mode) and f_jvp (forward mode).\n"
+    "\n"
+    "options:\n"
+    "  -o FILE            output path (default: INPUT_grad.cu, or INPUT_grad.c for --target=c)\n"
+    "  --target=cuda|c    CUDA C with CUB (default), or portable C11 with OpenMP\n"
+    "  --emit=code|ir     the translated code (default), or the SOAC IR as text\n"
+    "  --no-line          no #line directives in the output\n"
+    "  --version          print the version and exit\n"
+    "  --help             print this help and exit\n";
+
+static _Noreturn void usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "adsoac: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(run 'adsoac --help' for the options)\n");
+  exit(2);
+}
+
+static Options parse_options(int argc, char **argv) {
+  Options o = {NULL, NULL, TARGET_CUDA, EMIT_CODE, true};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage_text, stdout);
+      exit(0);
+    } else if (!strcmp(a, "--version")) {
+      printf("adsoac %s\n", ADSOAC_VERSION);
+      exit(0);
+    } else if (!strcmp(a, "-o")) {
+      if (++i == argc) usage_error("%s needs a file name", "-o");
+      o.output = argv[i];
+    } else if (!strcmp(a, "--target=cuda")) {
+      o.target = TARGET_CUDA;
+    } else if (!strcmp(a, "--target=c")) {
+      o.target = TARGET_C;
+    } else if (!strcmp(a, "--emit=code")) {
+      o.emit = EMIT_CODE;
+    } else if (!strcmp(a, "--emit=ir")) {
+      o.emit = EMIT_IR;
+    } else if (!strcmp(a, "--no-line")) {
+      o.line_directives = false;
+    } else if (a[0] == '-' && a[1]) {
+      usage_error("unknown option '%s'", a);
+    } else {
+      if (o.input) usage_error("more than one input file ('%s')", a);
+      o.input = a;
+    }
+  }
+  if (!o.input) usage_error("%s", "no input file");
+  return o;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "adsoac: error: cannot open '%s': %s\n", path, strerror(errno));
+    exit(1);
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *s = malloc(cap);
+  for (size_t k; (k = fread(s + n, 1, cap - n, f)) > 0;) {
+    n += k;
+    if (n == cap) s = realloc(s, cap *= 2);
+  }
+  fclose(f);
+  s[n] = 0;
+  *len = n;
+  return s;
+}
+
+static const char *default_output(Arena *a, const Options *o) {
+  const char *in = o->input;
+  size_t n = strlen(in);
+  if (n > 2 && !strcmp(in + n - 2, ".c")) n -= 2;
+  return arena_printf(a, "%.*s_grad.%s", (int)n, in, o->target == TARGET_CUDA ? "cu" : "c");
+}
+
+// Writes through a temporary file and renames it, so a failure never leaves a partial file.
+static void write_output(const char *path, const Buf *b) {
+  if (!strcmp(path, "-")) {
+    fwrite(b->data, 1, b->len, stdout);
+    return;
+  }
+  size_t n = strlen(path);
+  char *tmp = malloc(n + 16);
+  snprintf(tmp, n + 16, "%s.tmp%d", path, (int)(b->len % 9973));
+  FILE *f = fopen(tmp, "wb");
+  if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) || rename(tmp, path)) {
+    fprintf(stderr, "adsoac: error: cannot write '%s': %s\n", path, strerror(errno));
+    remove(tmp);
+    exit(1);
+  }
+  free(tmp);
+}
+
+static void compile(const Options *o, Arena *a, Buf *out) {
+  size_t len;
+  char *text = read_file(o->input, &len);
+  Src src = {o->input, text, len};
+  diag_set_source(&src);
+  Prog *p = parse_program(a, &src);          // parser/     C -> SOAC IR
+  for (int i = 0; i < p->nmarked; i++) {
+    Marked *m = &p->marked[i];
+    m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
+    m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
+  }
+  if (o->emit == EMIT_IR) {
+    for (int i = 0; i < p->nmarked; i++) {
+      ir_print_fn(p->marked[i].primal, out);
+      ir_print_fn(p->marked[i].vjp, out);
+      ir_print_fn(p->marked[i].jvp, out);
+    }
+    return;
+  }
+  EmitOptions eo = {o->target, o->line_directives, o->input, ADSOAC_VERSION};
+  emit_program(p, &eo, out);                 // emit/       CUDA or C11
+}
+
+int main(int argc, char **argv) {
+  Options o = parse_options(argc, argv);
+  Arena *a = arena_new(0);
+  Buf out = {0};
+  compile(&o, a, &out);
+  const char *path = o.output ? o.output : o.emit == EMIT_IR ? "-" : default_output(a, &o);
+  write_output(path, &out);
+  buf_free(&out);
+  arena_free(a);
+  return 0;
+}

@@ -1,0 +1,280 @@
+// emit/emit.c: the output file, and the statements both targets write the same way.
+//
+// Layout of a generated file:
+//   header comment; the embedded runtime (runtime/src); the input with the marked functions
+//   removed; then, per marked function, f, f_vjp and f_jvp (CUDA kernels before each).
+#include <math.h>
+#include <string.h>
+
+#include "emit_internal.h"
+#include "rt_embed.h"
+
+void line(Emit *e, const char *fmt, ...) {
+  for (int i = 0; i < e->depth; i++) buf_puts(e->out, "  ");
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(e->out, fmt, ap);
+  va_end(ap);
+  buf_puts(e->out, "\n");
+}
+
+const char *tname(Emit *e, const Type *t) {
+  return ty_c_name(e->a, t);
+}
+
+static const char *literal(Emit *e, const Node *c) {
+  const Type *t = e->f->vals[c->out].type;
+  if (!ty_is_float(t)) {
+    if (!strcmp(t->name, "int")) return arena_printf(e->a, "%lld", c->u.cst.i);
+    return arena_printf(e->a, "(%s)%lld", t->name, c->u.cst.i);
+  }
+  double v = c->u.cst.f;
+  bool f32 = t->kind == TY_FLOAT;
+  if (isinf(v)) return v > 0 ? (f32 ? "INFINITY" : "(double)INFINITY") : (f32 ? "-INFINITY" : "-(double)INFINITY");
+  const char *s = arena_printf(e->a, f32 ? "%.9g" : "%.17g", v);
+  if (!strpbrk(s, ".en")) s = arena_printf(e->a, "%s.0", s);
+  return f32 ? arena_printf(e->a, "%sf", s) : s;
+}
+
+// A value as an operand: constants are written inline.
+const char *ref(Emit *e, Val v) {
+  const Node *d = e->def[v];
+  if (d && d->kind == IR_CONST) return literal(e, d);
+  return names_get(e->nm, v);
+}
+
+static void note_defs(Emit *e, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->out) e->def[n->out] = n;
+    if (n->kind == IR_IF) {
+      note_defs(e, n->u.ifs.then);
+      note_defs(e, n->u.ifs.els);
+    }
+    if (n->kind == IR_PAR) note_defs(e, n->u.par.body);
+    if (n->kind == IR_LOOP) note_defs(e, n->u.loop.body);
+  }
+}
+
+// Values whose declarations go at the top of a body: on the host, all of them (CUDA code
+// is C++, and the error path jumps over them); in a loop body, those defined inside ifs.
+void declare_hoisted(Emit *e, const Block *b, bool all) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out && n->kind != IR_CONST && n->kind != IR_ALLOC && all) {
+      const Type *t = e->f->vals[n->out].type;
+      line(e, "%s%s%s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, n->out));
+    }
+    if (n->kind == IR_IF) {
+      for (int k = 0; k < n->u.ifs.nouts; k++)
+        line(e, "%s %s;", tname(e, e->f->vals[n->u.ifs.outs[k]].type),
+             names_get(e->nm, n->u.ifs.outs[k]));
+      declare_hoisted(e, n->u.ifs.then, true);
+      declare_hoisted(e, n->u.ifs.els, true);
+    }
+    if (n->kind == IR_PAR && all)
+      for (int r = 0; r < n->u.par.nreds; r++)
+        line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out].type),
+             names_get(e->nm, n->u.par.reds[r].out));
+  }
+}
+
+// "T x = expr;" where the value is declared here, else "x = expr;"
+static void assign(Emit *e, Val v, const char *expr) {
+  if (e->host || e->if_depth)
+    line(e, "%s = %s;", names_get(e->nm, v), expr);
+  else
+    line(e, "%s %s = %s;", tname(e, e->f->vals[v].type), names_get(e->nm, v), expr);
+}
+
+static const char *binop_expr(Emit *e, const Node *n) {
+  return arena_printf(e->a, "%s %s %s", ref(e, n->u.bin.a), binop_c(n->u.bin.op), ref(e, n->u.bin.b));
+}
+
+static void emit_if(Emit *e, const Node *n) {
+  line(e, "if (%s) {", ref(e, n->u.ifs.cond));
+  const Block *side[2] = {n->u.ifs.then, n->u.ifs.els};
+  for (int s = 0; s < 2; s++) {
+    if (s) line(e, "} else {");
+    e->depth++;
+    e->if_depth++;
+    emit_block(e, side[s]);
+    for (int k = 0; k < n->u.ifs.nouts; k++)
+      line(e, "%s = %s;", names_get(e->nm, n->u.ifs.outs[k]), ref(e, side[s]->yields[k]));
+    e->if_depth--;
+    e->depth--;
+  }
+  line(e, "}");
+}
+
+static const char *elem_ref(Emit *e, const Node *n) {
+  return arena_printf(e->a, "%s[%s]", ref(e, n->u.mem.arr), ref(e, n->u.mem.idx));
+}
+
+void emit_stmt(Emit *e, const Node *n) {
+  switch (n->kind) {
+  case IR_CONST: return; // written inline where used
+  case IR_UNOP: assign(e, n->out, arena_printf(e->a, "%s%s", unop_c(n->u.un.op), ref(e, n->u.un.a))); return;
+  case IR_BINOP: assign(e, n->out, binop_expr(e, n)); return;
+  case IR_CALL: {
+    const char *fn = math_name(n->u.call.fn, e->f->vals[n->out].type);
+    assign(e, n->out, n->u.call.b ? arena_printf(e->a, "%s(%s, %s)", fn, ref(e, n->u.call.a), ref(e, n->u.call.b))
+                                  : arena_printf(e->a, "%s(%s)", fn, ref(e, n->u.call.a)));
+    return;
+  }
+  case IR_CAST:
+    assign(e, n->out, arena_printf(e->a, "(%s)%s", tname(e, e->f->vals[n->out].type), ref(e, n->u.cast.a)));
+    return;
+  case IR_READ:
+    if (e->host && e->opt->target == TARGET_CUDA) {
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_load(&%s, &%s, sizeof %s, \"%s\"));", names_get(e->nm, n->out),
+           elem_ref(e, n), names_get(e->nm, n->out), e->f->name);
+      return;
+    }
+    assign(e, n->out, elem_ref(e, n));
+    return;
+  case IR_WRITE:
+    if (e->host && e->opt->target == TARGET_CUDA) {
+      e->uses_fail = true;
+      const Type *t = e->f->vals[n->u.mem.v].type;
+      line(e, "ADSOAC_CHECK(adsoac_store(&%s, &(%s){%s}, sizeof(%s), \"%s\"));", elem_ref(e, n),
+           tname(e, t), ref(e, n->u.mem.v), tname(e, t), e->f->name);
+      return;
+    }
+    line(e, "%s = %s;", elem_ref(e, n), ref(e, n->u.mem.v));
+    return;
+  case IR_ACC: emit_acc(e, n); return;
+  case IR_IF: emit_if(e, n); return;
+  case IR_PAR: emit_par(e, n); return;
+  case IR_ALLOC: case IR_COPY: case IR_FREE: emit_memory(e, n); return;
+  case IR_RETURN:
+    if (e->opt->target == TARGET_CUDA) {
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_cuda_(cudaStreamSynchronize(0), \"%s\", \"cudaStreamSynchronize\"));",
+           e->f->name);
+    }
+    if (n->u.ret.v)
+      line(e, "return %s;", ref(e, n->u.ret.v));
+    else
+      line(e, "return;");
+    return;
+  case IR_LOOP: break;
+  }
+  diag_error(n->loc, NULL, "this construct cannot be emitted yet (%s)", node_kind_names[n->kind]);
+}
+
+void emit_block(Emit *e, const Block *b) {
+  for (int i = 0; i < b->n; i++) emit_stmt(e, b->stmts[i]);
+}
+
+// ---- functions ----
+
+static const char *signature(Emit *e, const Fn *f) {
+  Buf b = {0};
+  buf_printf(&b, "%s %s(", tname(e, f->ret), f->name);
+  for (int i = 0; i < f->nparams; i++) {
+    const Type *t = f->params[i].type;
+    buf_printf(&b, "%s%s%s%s", i ? ", " : "", tname(e, t), t->kind == TY_PTR ? "" : " ",
+               f->params[i].name);
+  }
+  if (!f->nparams) buf_puts(&b, "void");
+  buf_puts(&b, ")");
+  const char *s = arena_strdup(e->a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
+  e->f = f;
+  e->nm = names_new(e->a, f, e->prog);
+  e->def = ARENA_ARRAY(e->a, Node *, f->nvals);
+  note_defs(e, f->body);
+  e->uses_fail = false;
+  e->ntemps = 0;
+  Buf body = {0};
+  e->out = &body;
+  e->depth = 1;
+  e->host = true;
+  e->if_depth = 0;
+  emit_block(e, f->body);
+
+  e->out = out;
+  buf_printf(out, "\n// %s\n", what);
+  if (e->opt->line_directives) buf_printf(out, "#line %u \"%s\"\n", f->loc.line, e->opt->input_name);
+  buf_printf(out, "%s%s {\n", e->opt->target == TARGET_CUDA ? "extern \"C\" " : "", signature(e, f));
+  e->depth = 1;
+  declare_hoisted(e, f->body, true);
+  for (int i = 0; i < e->ntemps; i++) line(e, "%s = NULL;", e->temps[i]);
+  buf_puts(out, body.data ? body.data : "");
+  buf_free(&body);
+  if (e->uses_fail) {
+    buf_puts(out, "adsoac_fail:\n");
+    for (int i = 0; i < e->ntemps; i++)
+      line(e, "%s(%s);", e->opt->target == TARGET_CUDA ? "adsoac_dev_free" : "free",
+           strchr(e->temps[i], '*') + 1);
+    if (f->ret->kind == TY_VOID)
+      line(e, "return;");
+    else
+      line(e, "return (%s)0;", tname(e, f->ret));
+  }
+  buf_puts(out, "}\n");
+}
+
+static void emit_runtime(Emit *e, Buf *out) {
+  buf_puts(out, "// ---- adsoac runtime (embedded from runtime/src) ----\n");
+  buf_puts(out, rt_common_h);
+  buf_puts(out, e->opt->target == TARGET_CUDA ? rt_cuda_cuh : rt_host_h);
+  buf_puts(out, "// ---- end of adsoac runtime ----\n\n");
+}
+
+static void emit_passthrough(Emit *e, Buf *out) {
+  const Prog *p = e->prog;
+  uint32_t pos = 0;
+  buf_printf(out, "// ---- %s, without the functions marked #pragma adsoac grad ----\n",
+             e->opt->input_name);
+  if (e->opt->line_directives) buf_printf(out, "#line 1 \"%s\"\n", e->opt->input_name);
+  for (int i = 0; i <= p->ndrop; i++) {
+    uint32_t end = i < p->ndrop ? p->drop_start[i] : (uint32_t)p->src.len;
+    buf_printf(out, "%.*s", (int)(end - pos), p->src.text + pos);
+    if (i < p->ndrop) {
+      // keep the line count, so that #line stays true for the rest of the input
+      for (uint32_t k = p->drop_start[i]; k < p->drop_end[i]; k++)
+        if (p->src.text[k] == '\n') buf_puts(out, "\n");
+      pos = p->drop_end[i];
+    }
+  }
+  if (p->src.len && p->src.text[p->src.len - 1] != '\n') buf_puts(out, "\n");
+}
+
+void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
+  Emit em = {0}, *e = &em;
+  e->a = arena_new(0);
+  e->opt = opt;
+  e->prog = prog;
+  buf_printf(out, "// Generated by adsoac %s from %s (--target=%s). Do not edit.\n", opt->version,
+             opt->input_name, opt->target == TARGET_CUDA ? "cuda" : "c");
+  buf_printf(out, "// For each function f marked '#pragma adsoac grad': f (the parallel primal),\n"
+                  "// f_vjp (reverse mode) and f_jvp (forward mode); see adsoac's README.\n");
+  if (opt->target == TARGET_C)
+    buf_puts(out, "// Compile with: cc -std=c11 -O2 -fopenmp -c FILE (OpenMP optional).\n\n");
+  else
+    buf_puts(out, "// Compile with: nvcc -O2 -c FILE. Pointers are device pointers.\n\n");
+  emit_runtime(e, out);
+  emit_passthrough(e, out);
+  buf_puts(out, "\n// ---- generated by adsoac ----\n");
+  for (int i = 0; i < prog->nmarked; i++) {
+    const Marked *m = &prog->marked[i];
+    const char *src = arena_printf(e->a, "from '#pragma adsoac grad' at %s:%u", opt->input_name, m->loc.line);
+    Buf fns = {0};
+    e->kernels = (Buf){0};
+    emit_fn(e, m->primal, arena_printf(e->a, "%s: primal, %s", m->primal->name, src), &fns);
+    emit_fn(e, m->vjp, arena_printf(e->a, "%s: reverse mode (vector-Jacobian product), %s", m->vjp->name, src), &fns);
+    emit_fn(e, m->jvp, arena_printf(e->a, "%s: forward mode (Jacobian-vector product), %s", m->jvp->name, src), &fns);
+    if (e->kernels.data) buf_puts(out, e->kernels.data);
+    buf_puts(out, fns.data);
+    buf_free(&fns);
+    buf_free(&e->kernels);
+  }
+  arena_free(e->a);
+}

@@ -1,0 +1,27 @@
+// emit/emit.h: IR -> C11/OpenMP or CUDA source.
+#pragma once
+#include "../ir/ir.h"
+
+typedef enum { TARGET_CUDA, TARGET_C } Target;
+
+typedef struct {
+  Target target;
+  bool line_directives;
+  const char *input_name; // as named on the command line, for comments and #line
+  const char *version;
+} EmitOptions;
+
+// Writes the whole output file for prog into out.
+void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out);
+
+// ---- names.c ----
+// Every name adsoac invents:
+//   p, p_bar, p_dot, ret_bar, ret_dot   parameters (language.md §2)
+//   <source name>_<N>, t_<N>            SSA values; N is the value's id, stable across runs
+//   adsoac_k<N>_<fn>                    CUDA kernels; N counts kernels in the file
+//   adsoac_r<N>, adsoac_part<N>         partial results of reduction N of a loop
+//   adsoac_*                            runtime functions and macros
+// A name that equals an identifier of the input gets '_' appended until it does not.
+typedef struct Names Names;
+Names *names_new(Arena *a, const Fn *f, const Prog *prog);
+const char *names_get(Names *nm, Val v);

@@ -1,0 +1,36 @@
+// emit/emit_internal.h: the emitter's state, private to emit/.
+#pragma once
+#include <stdarg.h>
+
+#include "emit.h"
+
+typedef struct {
+  Arena *a;
+  const EmitOptions *opt;
+  const Prog *prog;
+  Buf *out;    // where line() writes
+  Buf kernels; // CUDA: kernels of the current marked function
+  int depth;   // indentation
+  const Fn *f;
+  Names *nm;
+  Node **def;    // def[v]: defining statement (constants are written inline)
+  bool host;     // host-level code (not inside a loop body)
+  int if_depth;  // ifs entered since the enclosing function or loop body
+  bool uses_fail; // the function needs the adsoac_fail label
+  const char *temps[64]; // "T *name" of temporaries freed on the error path
+  int ntemps;
+  int nkernels;
+} Emit;
+
+// ---- emit.c ----
+void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *tname(Emit *e, const Type *t);
+const char *ref(Emit *e, Val v);
+void emit_stmt(Emit *e, const Node *n);
+void emit_block(Emit *e, const Block *b);
+void declare_hoisted(Emit *e, const Block *b, bool all);
+
+// ---- emit_par.c ----
+void emit_par(Emit *e, const Node *n);
+void emit_acc(Emit *e, const Node *n);
+void emit_memory(Emit *e, const Node *n);

@@ -1,0 +1,275 @@
+// emit/emit_par.c: parallel loops (an OpenMP loop, or a CUDA kernel and its launch),
+// adjoint accumulation, and temporary arrays, for both targets.
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_internal.h"
+
+static const char *zero(Emit *e, const Type *t) {
+  return ty_is_float(t) ? (t->kind == TY_FLOAT ? "0.0f" : "0.0") : arena_printf(e->a, "(%s)0", t->name);
+}
+
+static Type *red_type(Emit *e, const Red *r) {
+  return e->f->vals[r->out].type;
+}
+
+static void check_red(const Node *n, const Red *r) {
+  if (r->op != RED_ADD)
+    diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
+               redop_name(r->op));
+}
+
+static void emit_body(Emit *e, const Node *n) {
+  bool host = e->host;
+  int ifd = e->if_depth;
+  e->host = false;
+  e->if_depth = 0;
+  declare_hoisted(e, n->u.par.body, false);
+  emit_block(e, n->u.par.body);
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "adsoac_r%d += %s;", r, ref(e, n->u.par.body->yields[n->u.par.reds[r].slot]));
+  e->host = host;
+  e->if_depth = ifd;
+}
+
+static void comment(Emit *e, const Node *n) {
+  line(e, "// #pragma adsoac %s (%s:%u)", n->u.par.pragma ? n->u.par.pragma : "map",
+       e->opt->input_name, n->loc.line);
+}
+
+// ---- C11 / OpenMP ----
+
+static void emit_par_c(Emit *e, const Node *n) {
+  comment(e, n);
+  const char *i = ref(e, n->u.par.idx);
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  line(e, "{");
+  e->depth++;
+  Buf clause = {0};
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    check_red(n, &n->u.par.reds[r]);
+    const Type *t = red_type(e, &n->u.par.reds[r]);
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
+    buf_printf(&clause, "%sadsoac_r%d", r ? ", " : " reduction(+: ", r);
+  }
+  if (n->u.par.nreds) buf_puts(&clause, ")");
+  buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
+  buf_free(&clause);
+  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+       ref(e, n->u.par.hi), i);
+  e->depth++;
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out), ref(e, n->u.par.reds[r].init), r);
+  e->depth--;
+  line(e, "}");
+}
+
+// ---- CUDA ----
+
+static void mark_used(unsigned char *used, Val v) {
+  if (v) used[v] = 1;
+}
+
+static void collect_uses(const Block *b, unsigned char *used, unsigned char *defd) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out) defd[n->out] = 1;
+    switch (n->kind) {
+    case IR_CONST: break;
+    case IR_UNOP: mark_used(used, n->u.un.a); break;
+    case IR_BINOP: mark_used(used, n->u.bin.a), mark_used(used, n->u.bin.b); break;
+    case IR_CALL: mark_used(used, n->u.call.a), mark_used(used, n->u.call.b); break;
+    case IR_CAST: mark_used(used, n->u.cast.a); break;
+    case IR_READ: case IR_WRITE: case IR_ACC:
+      mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);
+      break;
+    case IR_IF:
+      mark_used(used, n->u.ifs.cond);
+      collect_uses(n->u.ifs.then, used, defd);
+      collect_uses(n->u.ifs.els, used, defd);
+      for (int k = 0; k < n->u.ifs.nouts; k++) defd[n->u.ifs.outs[k]] = 1;
+      break;
+    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+      diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
+    }
+  }
+  for (int i = 0; i < b->nyields; i++) mark_used(used, b->yields[i]);
+}
+
+static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *args, int nargs) {
+  Buf *host_out = e->out;
+  int depth = e->depth;
+  e->out = &e->kernels;
+  e->depth = 0;
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  const char *i = ref(e, n->u.par.idx);
+  buf_puts(e->out, "\n");
+  comment(e, n);
+  Buf sig = {0};
+  buf_printf(&sig, "static __global__ void __launch_bounds__(ADSOAC_BLOCK)\n%s(%s adsoac_lo, %s adsoac_hi",
+             kname, tname(e, it), tname(e, it));
+  for (int k = 0; k < nargs; k++) {
+    const Type *t = e->f->vals[args[k]].type;
+    buf_printf(&sig, ", %s%s%s", tname(e, t), t->kind == TY_PTR ? "" : " ", ref(e, args[k]));
+  }
+  for (int r = 0; r < n->u.par.nreds; r++)
+    buf_printf(&sig, ", %s *adsoac_part%d", tname(e, red_type(e, &n->u.par.reds[r])), r);
+  line(e, "%s) {", sig.data);
+  buf_free(&sig);
+  e->depth = 1;
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Type *t = red_type(e, &n->u.par.reds[r]);
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
+  }
+  line(e, "for (%s %s = adsoac_lo + (%s)(blockIdx.x * blockDim.x + threadIdx.x); %s < adsoac_hi;",
+       tname(e, it), i, tname(e, it), i);
+  line(e, "     %s += (%s)(gridDim.x * blockDim.x)) {", i, tname(e, it));
+  e->depth++;
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    if (r) line(e, "__syncthreads();");
+    line(e, "adsoac_block_sum(adsoac_r%d, adsoac_part%d);", r, r);
+  }
+  buf_puts(e->out, "}\n");
+  e->out = host_out;
+  e->depth = depth;
+}
+
+static void emit_par_cuda(Emit *e, const Node *n) {
+  int kn = ++e->nkernels;
+  const char *kname = arena_printf(e->a, "adsoac_k%d_%s", kn, e->f->name);
+  unsigned char *used = calloc((size_t)e->f->nvals, 1), *defd = calloc((size_t)e->f->nvals, 1);
+  defd[n->u.par.idx] = 1;
+  collect_uses(n->u.par.body, used, defd);
+  Val *args = ARENA_ARRAY(e->a, Val, e->f->nvals);
+  int nargs = 0;
+  for (int v = 1; v < e->f->nvals; v++)
+    if (used[v] && !defd[v] && !(e->def[v] && e->def[v]->kind == IR_CONST)) args[nargs++] = (Val)v;
+  free(used);
+  free(defd);
+  for (int r = 0; r < n->u.par.nreds; r++) check_red(n, &n->u.par.reds[r]);
+  emit_kernel(e, n, kname, args, nargs);
+
+  const char *fn = e->f->name;
+  e->uses_fail = true;
+  comment(e, n);
+  line(e, "{");
+  e->depth++;
+  line(e, "long long adsoac_n = (long long)%s - (long long)%s;", ref(e, n->u.par.hi), ref(e, n->u.par.lo));
+  const char **part = ARENA_ARRAY(e->a, const char *, n->u.par.nreds + 1);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Type *t = red_type(e, &n->u.par.reds[r]);
+    part[r] = arena_printf(e->a, "adsoac_p%d_%d", kn, r);
+    IR_ASSERT(e->ntemps < 64);
+    e->temps[e->ntemps++] = arena_printf(e->a, "%s *%s", tname(e, t), part[r]);
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
+  }
+  line(e, "if (adsoac_n > 0) {");
+  e->depth++;
+  line(e, "int adsoac_g = adsoac_grid(adsoac_n);");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, \"%s\"));",
+         part[r], part[r], fn);
+  Buf call = {0};
+  buf_printf(&call, "%s<<<adsoac_g, ADSOAC_BLOCK>>>(%s, %s", kname, ref(e, n->u.par.lo), ref(e, n->u.par.hi));
+  for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
+  for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
+  line(e, "%s);", call.data);
+  buf_free(&call);
+  line(e, "ADSOAC_CHECK(adsoac_launched(\"%s\"));", fn);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    line(e, "ADSOAC_CHECK(adsoac_sum(%s, adsoac_g, &adsoac_r%d, \"%s\"));", part[r], r, fn);
+    line(e, "adsoac_dev_free(%s);", part[r]);
+    line(e, "%s = NULL;", part[r]);
+  }
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out), ref(e, n->u.par.reds[r].init), r);
+  e->depth--;
+  line(e, "}");
+}
+
+void emit_par(Emit *e, const Node *n) {
+  if (!e->host)
+    diag_error(n->loc, NULL, "nested parallel loops cannot be emitted yet");
+  if (e->opt->target == TARGET_CUDA)
+    emit_par_cuda(e, n);
+  else
+    emit_par_c(e, n);
+}
+
+// ---- accumulation and memory ----
+
+void emit_acc(Emit *e, const Node *n) {
+  const char *el = arena_printf(e->a, "%s[%s]", ref(e, n->u.mem.arr), ref(e, n->u.mem.idx));
+  const char *v = ref(e, n->u.mem.v);
+  if (e->host && e->opt->target == TARGET_CUDA) {
+    const Type *t = e->f->vals[n->u.mem.arr].type->elem;
+    e->uses_fail = true;
+    line(e, "{");
+    line(e, "  %s adsoac_t;", tname(e, t));
+    line(e, "  ADSOAC_CHECK(adsoac_load(&adsoac_t, &%s, sizeof adsoac_t, \"%s\"));", el, e->f->name);
+    line(e, "  adsoac_t += %s;", v);
+    line(e, "  ADSOAC_CHECK(adsoac_store(&%s, &adsoac_t, sizeof adsoac_t, \"%s\"));", el, e->f->name);
+    line(e, "}");
+    return;
+  }
+  if (n->u.mem.mode == ACC_ATOMIC) {
+    if (e->opt->target == TARGET_CUDA) {
+      line(e, "atomicAdd(&%s, %s);", el, v);
+      return;
+    }
+    buf_puts(e->out, "#pragma omp atomic\n");
+  }
+  line(e, "%s += %s;", el, v);
+}
+
+void emit_memory(Emit *e, const Node *n) {
+  bool cuda = e->opt->target == TARGET_CUDA;
+  const char *fn = e->f->name;
+  switch (n->kind) {
+  case IR_ALLOC: {
+    const Type *t = e->f->vals[n->out].type;
+    const char *name = ref(e, n->out);
+    IR_ASSERT(e->ntemps < 64);
+    e->temps[e->ntemps++] = arena_printf(e->a, "%s%s", tname(e, t), name);
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(%s((void **)&%s, (size_t)%s * sizeof *%s, \"%s\"));",
+         cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, ref(e, n->u.alloc.n), name, fn);
+    return;
+  }
+  case IR_COPY: {
+    const char *save = ref(e, n->u.copy.dst), *arr = ref(e, n->u.copy.src);
+    const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);
+    if (cuda && !n->u.copy.swap) {
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, (size_t)%s * sizeof *%s, \"%s\"));", save, arr,
+           off, cnt, save, fn);
+    } else if (cuda) {
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, \"%s\"));", arr, off, save, cnt, fn);
+    } else if (!n->u.copy.swap) {
+      line(e, "memcpy(%s, %s + %s, (size_t)%s * sizeof *%s);", save, arr, off, cnt, save);
+    } else {
+      line(e, "#pragma omp parallel for");
+      line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);
+      line(e, "  %s adsoac_t = %s[%s + adsoac_k];", tname(e, e->f->vals[n->u.copy.dst].type->elem), arr, off);
+      line(e, "  %s[%s + adsoac_k] = %s[adsoac_k];", arr, off, save);
+      line(e, "  %s[adsoac_k] = adsoac_t;", save);
+      line(e, "}");
+    }
+    return;
+  }
+  case IR_FREE:
+    line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "free", ref(e, n->u.copy.dst));
+    line(e, "%s = NULL;", ref(e, n->u.copy.dst));
+    return;
+  default: UNREACHABLE();
+  }
+}

@@ -1,0 +1,36 @@
+// emit/names.c: the naming scheme of generated code (see emit.h).
+#include <string.h>
+
+#include "emit.h"
+
+struct Names {
+  Arena *a;
+  const Fn *f;
+  const Prog *prog;
+  const char **name; // name[v], made on first use
+};
+
+static bool taken(const Names *nm, const char *s) {
+  for (int i = 0; i < nm->prog->nidents; i++)
+    if (!strcmp(nm->prog->idents[i], s)) return true;
+  return false;
+}
+
+Names *names_new(Arena *a, const Fn *f, const Prog *prog) {
+  Names *nm = ARENA_NEW(a, Names);
+  nm->a = a;
+  nm->f = f;
+  nm->prog = prog;
+  nm->name = ARENA_ARRAY(a, const char *, f->nvals);
+  for (int i = 0; i < f->nparams; i++) nm->name[f->params[i].val] = f->params[i].name;
+  return nm;
+}
+
+const char *names_get(Names *nm, Val v) {
+  IR_ASSERT(v && (int)v < nm->f->nvals);
+  if (nm->name[v]) return nm->name[v];
+  const char *h = nm->f->vals[v].hint;
+  const char *s = arena_printf(nm->a, "%s_%u", h ? h : "t", v);
+  while (taken(nm, s)) s = arena_printf(nm->a, "%s_", s);
+  return nm->name[v] = s;
+}

@@ -1,0 +1,67 @@
+// ir/diag.c: GCC-format diagnostics with the source line and a caret.
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+static const Src *cur_src;
+
+void diag_set_source(const Src *src) {
+  cur_src = src;
+}
+
+// Prints the source line of loc and a caret under its column.
+static void show_line(Loc loc) {
+  if (!cur_src || loc.line == 0) return;
+  const char *p = cur_src->text, *end = p + cur_src->len;
+  for (uint32_t l = 1; l < loc.line && p < end; p++)
+    if (*p == '\n') l++;
+  const char *eol = memchr(p, '\n', (size_t)(end - p));
+  if (!eol) eol = end;
+  fprintf(stderr, "%5u | %.*s\n      | ", loc.line, (int)(eol - p), p);
+  for (uint32_t c = 1; c < loc.col && p + c - 1 < eol; c++)
+    fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+}
+
+static void report(Loc loc, const char *kind, const char *hint, const char *fmt, va_list ap) {
+  const char *file = loc.file ? loc.file : (cur_src ? cur_src->path : "adsoac");
+  if (loc.line)
+    fprintf(stderr, "%s:%u:%u: %s: ", file, loc.line, loc.col, kind);
+  else
+    fprintf(stderr, "%s: %s: ", file, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  show_line(loc);
+  if (hint) fprintf(stderr, "      = hint: %s\n", hint);
+}
+
+void diag_error(Loc loc, const char *hint, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(loc, "error", hint, fmt, ap);
+  va_end(ap);
+  exit(1);
+}
+
+void diag_warn(Loc loc, const char *hint, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(loc, "warning", hint, fmt, ap);
+  va_end(ap);
+}
+
+void diag_note(Loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(loc, "note", NULL, fmt, ap);
+  va_end(ap);
+}
+
+void diag_internal(const char *file, int line, const char *msg) {
+  fprintf(stderr, "adsoac: internal error at %s:%d: %s\n"
+                  "adsoac: this is a bug in adsoac; no output was written\n",
+          file, line, msg);
+  exit(3);
+}

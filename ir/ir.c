@@ -1,0 +1,268 @@
+// ir/ir.c: types, operator tables, and the builder every pass uses to make IR.
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+Type ty_void = {TY_VOID, "void"}, ty_bool = {TY_BOOL, "int"}, ty_int = {TY_INT, "int"},
+     ty_long = {TY_INT, "long"}, ty_float = {TY_FLOAT, "float"}, ty_double = {TY_DOUBLE, "double"};
+
+const char *const node_kind_names[] = {
+#define OP(k, name) name,
+#include "ir_ops.h"
+#undef OP
+};
+
+bool ty_is_float(const Type *t) {
+  return t && (t->kind == TY_FLOAT || t->kind == TY_DOUBLE);
+}
+
+bool ty_is_int(const Type *t) {
+  return t && (t->kind == TY_INT || t->kind == TY_BOOL);
+}
+
+Type *ty_ptr(Arena *a, Type *elem, bool elem_const) {
+  Type *t = ARENA_NEW(a, Type);
+  t->kind = TY_PTR;
+  t->elem = elem;
+  t->elem_const = elem_const;
+  return t;
+}
+
+const char *ty_c_name(Arena *a, const Type *t) {
+  if (t->kind == TY_PTR)
+    return arena_printf(a, "%s%s *", t->elem_const ? "const " : "", ty_c_name(a, t->elem));
+  return t->name;
+}
+
+const char *binop_c(BinOp op) {
+  static const char *const names[] = {"+",  "-",  "*",  "/",  "%", "<", "<=", ">",  ">=",
+                                      "==", "!=", "&&", "||", "&", "|", "^",  "<<", ">>"};
+  return names[op];
+}
+
+const char *unop_c(UnOp op) {
+  static const char *const names[] = {"-", "!", "~"};
+  return names[op];
+}
+
+bool binop_is_compare(BinOp op) {
+  return op >= BIN_LT && op <= BIN_LOR;
+}
+
+const char *redop_name(RedOp op) {
+  static const char *const names[] = {"+", "*", "min", "max", "user"};
+  return names[op];
+}
+
+static const struct {
+  const char *name;
+  int arity;
+} math_table[] = {
+#define MATH(id, name, ar) {name, ar},
+    MATH_FUNCS(MATH)
+#undef MATH
+};
+
+const char *math_name(MathFn fn, const Type *t) {
+  static char fnames[M_COUNT][16];
+  if (t && t->kind == TY_FLOAT) {
+    if (!fnames[fn][0]) snprintf(fnames[fn], sizeof fnames[fn], "%sf", math_table[fn].name);
+    return fnames[fn];
+  }
+  return math_table[fn].name;
+}
+
+int math_arity(MathFn fn) {
+  return math_table[fn].arity;
+}
+
+bool math_lookup(const char *name, MathFn *fn, bool *is_f32) {
+  size_t n = strlen(name);
+  for (int i = 0; i < M_COUNT; i++) {
+    const char *m = math_table[i].name;
+    size_t mn = strlen(m);
+    if (n == mn && !memcmp(name, m, n)) {
+      *fn = (MathFn)i;
+      *is_f32 = false;
+      return true;
+    }
+    if (n == mn + 1 && !memcmp(name, m, mn) && name[mn] == 'f') {
+      *fn = (MathFn)i;
+      *is_f32 = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- functions, values, blocks ----
+
+Fn *fn_new(Arena *a, const char *name, Loc loc) {
+  Fn *f = ARENA_NEW(a, Fn);
+  f->arena = a;
+  f->name = name;
+  f->loc = loc;
+  f->ret = &ty_void;
+  f->nvals = 1; // Val 0 is "no value"
+  f->capvals = 64;
+  f->vals = ARENA_ARRAY(a, ValInfo, f->capvals);
+  f->body = block_new(a);
+  return f;
+}
+
+Val fn_val(Fn *f, Type *t, const char *hint) {
+  if (f->nvals == f->capvals) {
+    ValInfo *v = ARENA_ARRAY(f->arena, ValInfo, f->capvals * 2);
+    memcpy(v, f->vals, sizeof(ValInfo) * (size_t)f->capvals);
+    f->vals = v;
+    f->capvals *= 2;
+  }
+  f->vals[f->nvals] = (ValInfo){t, hint};
+  return (Val)f->nvals++;
+}
+
+Type *val_type(const Fn *f, Val v) {
+  IR_ASSERT(v > 0 && (int)v < f->nvals);
+  return f->vals[v].type;
+}
+
+Block *block_new(Arena *a) {
+  return ARENA_NEW(a, Block);
+}
+
+void block_push(Arena *a, Block *b, Node *n) {
+  if (b->n == b->cap) {
+    int cap = b->cap ? b->cap * 2 : 8;
+    Node **s = ARENA_ARRAY(a, Node *, cap);
+    if (b->n) memcpy(s, b->stmts, sizeof(Node *) * (size_t)b->n);
+    b->stmts = s;
+    b->cap = cap;
+  }
+  b->stmts[b->n++] = n;
+}
+
+void block_yield(Arena *a, Block *b, Val v) {
+  Val *y = ARENA_ARRAY(a, Val, b->nyields + 1);
+  if (b->nyields) memcpy(y, b->yields, sizeof(Val) * (size_t)b->nyields);
+  y[b->nyields++] = v;
+  b->yields = y;
+}
+
+Node *node_new(Arena *a, NodeKind k, Loc loc) {
+  Node *n = ARENA_NEW(a, Node);
+  n->kind = k;
+  n->loc = loc;
+  return n;
+}
+
+// ---- builder ----
+
+Node *b_push(Builder *b, Node *n) {
+  block_push(b->fn->arena, b->blk, n);
+  return n;
+}
+
+static Node *b_node(Builder *b, NodeKind k, Type *t) {
+  Node *n = node_new(b->fn->arena, k, b->loc);
+  if (t) n->out = fn_val(b->fn, t, NULL);
+  return b_push(b, n);
+}
+
+Val b_const_f(Builder *b, Type *t, double v) {
+  Node *n = b_node(b, IR_CONST, t);
+  n->u.cst.f = v;
+  return n->out;
+}
+
+Val b_const_i(Builder *b, Type *t, long long v) {
+  Node *n = b_node(b, IR_CONST, t);
+  n->u.cst.i = v;
+  n->u.cst.f = (double)v;
+  return n->out;
+}
+
+Val b_unop(Builder *b, UnOp op, Val a) {
+  Type *t = op == UN_NOT ? &ty_int : val_type(b->fn, a);
+  Node *n = b_node(b, IR_UNOP, t);
+  n->u.un.op = op;
+  n->u.un.a = a;
+  return n->out;
+}
+
+// Usual arithmetic conversions, restricted to the types the IR has.
+static Type *arith_type(Type *x, Type *y) {
+  if (x->kind == TY_DOUBLE || y->kind == TY_DOUBLE) return &ty_double;
+  if (x->kind == TY_FLOAT || y->kind == TY_FLOAT) return &ty_float;
+  if (x->kind == TY_INT && strcmp(x->name, "int")) return x;
+  if (y->kind == TY_INT && strcmp(y->name, "int")) return y;
+  return &ty_int;
+}
+
+Val b_binop(Builder *b, BinOp op, Val a, Val c) {
+  Type *t = binop_is_compare(op) ? &ty_int
+            : (op == BIN_SHL || op == BIN_SHR) ? val_type(b->fn, a)
+                                                : arith_type(val_type(b->fn, a), val_type(b->fn, c));
+  Node *n = b_node(b, IR_BINOP, t);
+  n->u.bin.op = op;
+  n->u.bin.a = a;
+  n->u.bin.b = c;
+  return n->out;
+}
+
+Val b_call(Builder *b, MathFn fn, Val a, Val c) {
+  Node *n = b_node(b, IR_CALL, val_type(b->fn, a));
+  n->u.call.fn = fn;
+  n->u.call.a = a;
+  n->u.call.b = c;
+  return n->out;
+}
+
+Val b_cast(Builder *b, Type *t, Val a) {
+  Node *n = b_node(b, IR_CAST, t);
+  n->u.cast.a = a;
+  return n->out;
+}
+
+Val b_read(Builder *b, Val arr, Val idx) {
+  Node *n = b_node(b, IR_READ, val_type(b->fn, arr)->elem);
+  n->u.mem.arr = arr;
+  n->u.mem.idx = idx;
+  return n->out;
+}
+
+void b_write(Builder *b, Val arr, Val idx, Val v) {
+  Node *n = b_node(b, IR_WRITE, NULL);
+  n->u.mem.arr = arr;
+  n->u.mem.idx = idx;
+  n->u.mem.v = v;
+}
+
+void b_acc(Builder *b, Val arr, Val idx, Val v, AccMode mode) {
+  Node *n = b_node(b, IR_ACC, NULL);
+  n->u.mem.arr = arr;
+  n->u.mem.idx = idx;
+  n->u.mem.v = v;
+  n->u.mem.mode = mode;
+}
+
+Val b_add(Builder *b, Val x, Val y) {
+  if (!x) return y;
+  if (!y) return x;
+  return b_binop(b, BIN_ADD, x, y);
+}
+
+Val b_mul(Builder *b, Val x, Val y) {
+  if (!x || !y) return 0;
+  return b_binop(b, BIN_MUL, x, y);
+}
+
+Val b_neg(Builder *b, Val x) {
+  return x ? b_unop(b, UN_NEG, x) : 0;
+}
+
+Val b_sub(Builder *b, Val x, Val y) {
+  if (!y) return x;
+  if (!x) return b_neg(b, y);
+  return b_binop(b, BIN_SUB, x, y);
+}

@@ -1,0 +1,287 @@
+// ir/ir.h: the SOAC IR and the services every stage shares (arena, diagnostics).
+//
+// A marked C function becomes an Fn: a tree of Blocks of statements (Node).
+// Scalars are in SSA form: every scalar value is a Val, defined once.
+// Arrays are storage: a Val of pointer type names the array; IR_READ and
+// IR_WRITE are ordered effects on it.  Control flow is structured: IR_IF and
+// IR_LOOP merge scalars through their outs/carried values, IR_PAR is a
+// parallel loop whose body yields one contribution per reduction clause.
+#pragma once
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+  const char *file;
+  uint32_t line, col; // 1-based
+} Loc;
+
+// ---- arena.c ----
+typedef struct Arena Arena;
+Arena *arena_new(size_t block);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n); // zeroed
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
+
+// Growable buffer of bytes (output text).
+typedef struct {
+  char *data;
+  size_t len, cap;
+} Buf;
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_free(Buf *b);
+
+// ---- diag.c ----
+typedef struct {
+  const char *path; // as named on the command line
+  const char *text;
+  size_t len;
+} Src;
+void diag_set_source(const Src *src);
+// "file:line:col: error: msg", the source line, a caret, then "  hint: ..." when hint != NULL.
+_Noreturn void diag_error(Loc loc, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_warn(Loc loc, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void diag_internal(const char *file, int line, const char *msg);
+#define IR_ASSERT(c) ((c) ? (void)0 : diag_internal(__FILE__, __LINE__, #c))
+#define UNREACHABLE() diag_internal(__FILE__, __LINE__, "unreachable")
+
+// ---- types (ir.c) ----
+typedef enum { TY_VOID, TY_BOOL, TY_INT, TY_FLOAT, TY_DOUBLE, TY_STRUCT, TY_PTR } TypeKind;
+
+typedef struct Type Type;
+struct Type {
+  TypeKind kind;
+  const char *name; // C spelling of scalars and structs ("int", "size_t", "Lin")
+  Type *elem;       // TY_PTR
+  bool elem_const;  // TY_PTR: pointer to const
+  int nfields;      // TY_STRUCT
+  const char **fnames;
+  Type **ftypes;
+};
+extern Type ty_void, ty_bool, ty_int, ty_long, ty_float, ty_double;
+bool ty_is_float(const Type *t); // float or double
+bool ty_is_int(const Type *t);   // any integer or bool
+Type *ty_ptr(Arena *a, Type *elem, bool elem_const);
+const char *ty_c_name(Arena *a, const Type *t); // "const double *"
+
+// ---- operators and math built-ins ----
+typedef enum { UN_NEG, UN_NOT, UN_BITNOT } UnOp;
+typedef enum {
+  BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MOD,
+  BIN_LT, BIN_LE, BIN_GT, BIN_GE, BIN_EQ, BIN_NE,
+  BIN_LAND, BIN_LOR, BIN_BAND, BIN_BOR, BIN_BXOR, BIN_SHL, BIN_SHR,
+} BinOp;
+const char *binop_c(BinOp op);  // "+"
+const char *unop_c(UnOp op);    // "-"
+bool binop_is_compare(BinOp op); // result is int 0/1
+
+// MATH(id, double name, arity)
+#define MATH_FUNCS(MATH)                                                                          \
+  MATH(M_SQRT, "sqrt", 1) MATH(M_EXP, "exp", 1) MATH(M_LOG, "log", 1) MATH(M_LOG1P, "log1p", 1)   \
+  MATH(M_EXPM1, "expm1", 1) MATH(M_SIN, "sin", 1) MATH(M_COS, "cos", 1) MATH(M_TAN, "tan", 1)     \
+  MATH(M_ASIN, "asin", 1) MATH(M_ACOS, "acos", 1) MATH(M_ATAN, "atan", 1)                         \
+  MATH(M_ATAN2, "atan2", 2) MATH(M_SINH, "sinh", 1) MATH(M_COSH, "cosh", 1)                       \
+  MATH(M_TANH, "tanh", 1) MATH(M_POW, "pow", 2) MATH(M_FABS, "fabs", 1) MATH(M_FMIN, "fmin", 2)   \
+  MATH(M_FMAX, "fmax", 2) MATH(M_ERF, "erf", 1) MATH(M_FLOOR, "floor", 1)                         \
+  MATH(M_CEIL, "ceil", 1) MATH(M_ROUND, "round", 1) MATH(M_TRUNC, "trunc", 1)
+typedef enum {
+#define MATH(id, name, ar) id,
+  MATH_FUNCS(MATH)
+#undef MATH
+      M_COUNT
+} MathFn;
+const char *math_name(MathFn fn, const Type *t); // "sqrt" or "sqrtf"
+int math_arity(MathFn fn);
+bool math_lookup(const char *name, MathFn *fn, bool *is_f32);
+
+// ---- values ----
+typedef uint32_t Val; // 0 = no value
+
+typedef struct {
+  Type *type;
+  const char *hint; // source name, or NULL for a temporary
+} ValInfo;
+
+// ---- nodes ----
+typedef enum {
+#define OP(k, name) k,
+#include "ir_ops.h"
+#undef OP
+} NodeKind;
+extern const char *const node_kind_names[];
+
+typedef enum { RED_ADD, RED_MUL, RED_MIN, RED_MAX, RED_USER } RedOp;
+const char *redop_name(RedOp op);
+
+typedef enum { ACC_PLAIN, ACC_ATOMIC } AccMode;
+
+typedef struct Node Node;
+typedef struct Block Block;
+
+struct Block {
+  Node **stmts;
+  int n, cap;
+  Val *yields; // values handed to the enclosing IF/LOOP/PAR
+  int nyields;
+};
+
+// One reduction clause of an IR_PAR: out = init OP (OP over i of body->yields[slot]).
+typedef struct {
+  RedOp op;
+  Val init, out;
+  int slot; // index into the body's yields
+  const char *user_fn; // RED_USER
+  const char *var;     // source variable name
+} Red;
+
+struct Node {
+  NodeKind kind;
+  Loc loc;
+  Val out;
+  union {
+    struct {
+      double f;
+      long long i;
+    } cst; // IR_CONST: f for float types, i for ints
+    struct {
+      UnOp op;
+      Val a;
+    } un;
+    struct {
+      BinOp op;
+      Val a, b;
+    } bin;
+    struct {
+      MathFn fn;
+      Val a, b;
+    } call;
+    struct {
+      Val a;
+    } cast;
+    struct {
+      Val arr, idx, v;
+      AccMode mode;
+    } mem; // IR_READ, IR_WRITE, IR_ACC
+    struct {
+      Val cond;
+      Block *then, *els;
+      Val *outs;
+      int nouts;
+    } ifs;
+    struct {
+      Val idx, lo, hi;
+      Block *body; // body->yields: the carried values for the next iteration
+      Val *init, *params, *outs;
+      int ncarry;
+    } loop;
+    struct {
+      Val idx, lo, hi;
+      Block *body;
+      Red *reds;
+      int nreds;
+      const char *pragma; // the source pragma text, for comments
+    } par;
+    struct {
+      Val n;
+    } alloc;
+    struct {
+      Val dst, src, n, off; // dst[0:n] = src[off:off+n]; with swap, the two exchange
+      bool swap;
+    } copy; // IR_COPY; IR_FREE uses dst
+    struct {
+      Val v;
+    } ret;
+  } u;
+};
+
+// ---- functions and programs ----
+typedef enum { PARAM_SCALAR, PARAM_ARRAY } ParamShape;
+
+typedef struct {
+  const char *name;
+  Type *type;
+  Val val;
+  Loc loc;
+  bool is_float;   // float/double scalar, or pointer to float/double
+  bool is_array;   // pointer
+  bool written;    // pointer that the function writes
+  bool active;     // differentiated
+} Param;
+
+typedef struct Fn {
+  const char *name;
+  Loc loc;
+  Type *ret;
+  Param *params;
+  int nparams;
+  Block *body;
+  ValInfo *vals; // vals[id]
+  int nvals, capvals;
+  Arena *arena;
+} Fn;
+
+// A marked function and what was derived from it.
+typedef struct {
+  Fn *primal, *vjp, *jvp;
+  Loc loc;
+  uint32_t start_byte, end_byte; // the original definition, pragma included
+} Marked;
+
+typedef struct {
+  Src src;
+  Marked *marked;
+  int nmarked;
+  // byte ranges of the input that the output drops (marked functions and adsoac pragmas)
+  uint32_t *drop_start, *drop_end;
+  int ndrop;
+  const char **idents; // every identifier of the input, for name clash checks
+  int nidents;
+} Prog;
+
+// ---- ir.c: building ----
+Fn *fn_new(Arena *a, const char *name, Loc loc);
+Val fn_val(Fn *f, Type *t, const char *hint);
+Type *val_type(const Fn *f, Val v);
+Block *block_new(Arena *a);
+void block_push(Arena *a, Block *b, Node *n);
+void block_yield(Arena *a, Block *b, Val v);
+Node *node_new(Arena *a, NodeKind k, Loc loc);
+
+// A Builder appends statements to a block of a function.
+typedef struct {
+  Fn *fn;
+  Block *blk;
+  Loc loc;
+} Builder;
+Val b_const_f(Builder *b, Type *t, double v);
+Val b_const_i(Builder *b, Type *t, long long v);
+Val b_unop(Builder *b, UnOp op, Val a);
+Val b_binop(Builder *b, BinOp op, Val a, Val c);
+Val b_call(Builder *b, MathFn fn, Val a, Val c);
+Val b_cast(Builder *b, Type *t, Val a);
+Val b_read(Builder *b, Val arr, Val idx);
+void b_write(Builder *b, Val arr, Val idx, Val v);
+void b_acc(Builder *b, Val arr, Val idx, Val v, AccMode mode);
+Node *b_push(Builder *b, Node *n);
+// arithmetic helpers that fold zeros and ones (used by the derivative rules)
+Val b_add(Builder *b, Val x, Val y); // x or y may be 0 (= zero)
+Val b_mul(Builder *b, Val x, Val y);
+Val b_neg(Builder *b, Val x);
+Val b_sub(Builder *b, Val x, Val y);
+
+// ---- ir_print.c ----
+void ir_print_fn(const Fn *f, Buf *out);
+
+// ---- ir_verify.c ----
+void ir_verify(const Fn *f, const char *after_pass);

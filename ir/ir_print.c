@@ -1,0 +1,168 @@
+// ir/ir_print.c: the stable text form of the IR (--emit=ir, golden tests).
+//
+//   fn dot(n: int, x: const double * in, y: const double * in) -> double {
+//     s.4: double = const 0
+//     s.7: double = par i.5 in [c.6, n.1) reduce(+: s.4 <- t.9)  # reduce(+: s) at line 5
+//       ...
+//   }
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct {
+  const Fn *f;
+  Buf *out;
+  int depth;
+} Printer;
+
+static const char *vname(const Printer *p, Val v, char *buf, size_t n) {
+  if (!v) return "0";
+  const char *h = p->f->vals[v].hint;
+  snprintf(buf, n, "%s.%u", h ? h : "t", v);
+  return buf;
+}
+
+#define V(v) vname(p, (v), (char[64]){0}, 64)
+
+static void indent(Printer *p) {
+  for (int i = 0; i < p->depth; i++) buf_puts(p->out, "  ");
+}
+
+static const char *tname(const Printer *p, Val v) {
+  const Type *t = p->f->vals[v].type;
+  static char b[128];
+  if (t->kind == TY_PTR)
+    snprintf(b, sizeof b, "%s%s *", t->elem_const ? "const " : "", t->elem->name);
+  else
+    snprintf(b, sizeof b, "%s", t->name);
+  return b;
+}
+
+static void print_block(Printer *p, const Block *b);
+
+static void print_yields(Printer *p, const Block *b) {
+  if (!b->nyields) return;
+  indent(p);
+  buf_puts(p->out, "yield");
+  for (int i = 0; i < b->nyields; i++) buf_printf(p->out, "%s %s", i ? "," : "", V(b->yields[i]));
+  buf_puts(p->out, "\n");
+}
+
+static void print_vals(Printer *p, const Val *vs, int n) {
+  for (int i = 0; i < n; i++) buf_printf(p->out, "%s%s", i ? ", " : "", V(vs[i]));
+}
+
+static void print_par(Printer *p, const Node *n) {
+  buf_printf(p->out, "par %s in [%s, %s)", V(n->u.par.idx), V(n->u.par.lo), V(n->u.par.hi));
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    buf_printf(p->out, " reduce(%s: %s <- %s => %s)",
+               red->op == RED_USER ? red->user_fn : redop_name(red->op), V(red->init),
+               V(n->u.par.body->yields[red->slot]), V(red->out));
+  }
+  buf_printf(p->out, "  # line %u", n->loc.line);
+  if (n->u.par.pragma) buf_printf(p->out, ": %s", n->u.par.pragma);
+  buf_puts(p->out, " {\n");
+  p->depth++;
+  print_block(p, n->u.par.body);
+  p->depth--;
+  indent(p);
+  buf_puts(p->out, "}\n");
+}
+
+static void print_node(Printer *p, const Node *n) {
+  indent(p);
+  if (n->out) buf_printf(p->out, "%s: %s = ", V(n->out), tname(p, n->out));
+  switch (n->kind) {
+  case IR_CONST:
+    if (ty_is_float(p->f->vals[n->out].type))
+      buf_printf(p->out, "const %.17g\n", n->u.cst.f);
+    else
+      buf_printf(p->out, "const %lld\n", n->u.cst.i);
+    return;
+  case IR_UNOP: buf_printf(p->out, "%s%s\n", unop_c(n->u.un.op), V(n->u.un.a)); return;
+  case IR_BINOP:
+    buf_printf(p->out, "%s %s %s\n", V(n->u.bin.a), binop_c(n->u.bin.op), V(n->u.bin.b));
+    return;
+  case IR_CALL:
+    buf_printf(p->out, "%s(%s", math_name(n->u.call.fn, p->f->vals[n->out].type), V(n->u.call.a));
+    if (n->u.call.b) buf_printf(p->out, ", %s", V(n->u.call.b));
+    buf_puts(p->out, ")\n");
+    return;
+  case IR_CAST: buf_printf(p->out, "cast %s\n", V(n->u.cast.a)); return;
+  case IR_READ: buf_printf(p->out, "read %s[%s]\n", V(n->u.mem.arr), V(n->u.mem.idx)); return;
+  case IR_WRITE:
+    buf_printf(p->out, "write %s[%s] = %s\n", V(n->u.mem.arr), V(n->u.mem.idx), V(n->u.mem.v));
+    return;
+  case IR_ACC:
+    buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : "",
+               V(n->u.mem.arr), V(n->u.mem.idx), V(n->u.mem.v));
+    return;
+  case IR_IF:
+    if (n->u.ifs.nouts) {
+      print_vals(p, n->u.ifs.outs, n->u.ifs.nouts);
+      buf_puts(p->out, " = ");
+    }
+    buf_printf(p->out, "if %s {\n", V(n->u.ifs.cond));
+    p->depth++;
+    print_block(p, n->u.ifs.then);
+    p->depth--;
+    indent(p);
+    buf_puts(p->out, "} else {\n");
+    p->depth++;
+    print_block(p, n->u.ifs.els);
+    p->depth--;
+    indent(p);
+    buf_puts(p->out, "}\n");
+    return;
+  case IR_LOOP:
+    if (n->u.loop.ncarry) {
+      print_vals(p, n->u.loop.outs, n->u.loop.ncarry);
+      buf_puts(p->out, " = ");
+    }
+    buf_printf(p->out, "loop %s in [%s, %s)", V(n->u.loop.idx), V(n->u.loop.lo), V(n->u.loop.hi));
+    if (n->u.loop.ncarry) {
+      buf_puts(p->out, " carry(");
+      for (int i = 0; i < n->u.loop.ncarry; i++)
+        buf_printf(p->out, "%s%s = %s", i ? ", " : "", V(n->u.loop.params[i]), V(n->u.loop.init[i]));
+      buf_puts(p->out, ")");
+    }
+    buf_puts(p->out, " {\n");
+    p->depth++;
+    print_block(p, n->u.loop.body);
+    p->depth--;
+    indent(p);
+    buf_puts(p->out, "}\n");
+    return;
+  case IR_PAR: print_par(p, n); return;
+  case IR_ALLOC: buf_printf(p->out, "alloc %s\n", V(n->u.alloc.n)); return;
+  case IR_COPY:
+    buf_printf(p->out, "%s %s[0:%s] %s %s[%s:]\n", n->u.copy.swap ? "swap" : "copy",
+               V(n->u.copy.dst), V(n->u.copy.n), n->u.copy.swap ? "<->" : "=", V(n->u.copy.src),
+               V(n->u.copy.off));
+    return;
+  case IR_FREE: buf_printf(p->out, "free %s\n", V(n->u.copy.dst)); return;
+  case IR_RETURN: buf_printf(p->out, "return %s\n", n->u.ret.v ? V(n->u.ret.v) : ""); return;
+  }
+  UNREACHABLE();
+}
+
+static void print_block(Printer *p, const Block *b) {
+  for (int i = 0; i < b->n; i++) print_node(p, b->stmts[i]);
+  print_yields(p, b);
+}
+
+void ir_print_fn(const Fn *f, Buf *out) {
+  Printer pr = {f, out, 0}, *p = &pr;
+  buf_printf(out, "fn %s(", f->name);
+  for (int i = 0; i < f->nparams; i++) {
+    const Param *prm = &f->params[i];
+    buf_printf(out, "%s%s: %s", i ? ", " : "", V(prm->val), tname(p, prm->val));
+    if (prm->is_array && prm->is_float) buf_puts(out, prm->written ? " out" : " in");
+    if (prm->is_float && !prm->active) buf_puts(out, " inactive");
+  }
+  buf_printf(out, ") -> %s {\n", f->ret->name);
+  p->depth = 1;
+  print_block(p, f->body);
+  buf_puts(out, "}\n");
+}

@@ -1,0 +1,110 @@
+// ir/ir_verify.c: structural checks run between passes (QBE's ssacheck).
+//   - every Val is defined once;
+//   - every use is defined earlier in program order, in the same parallel-loop body or an
+//     enclosing one (IF and LOOP blocks do not open a scope: the emitters declare the values
+//     they define at the top of the enclosing function or kernel body, so that reverse code
+//     can read the forward values of a branch without recomputing them);
+//   - yields match the statement that consumes them.
+#include <stdlib.h>
+
+#include "ir.h"
+
+typedef struct {
+  const Fn *f;
+  const char *pass;
+  unsigned char *live;  // live[v]: defined and in scope
+  unsigned char *seen;  // seen[v]: defined anywhere
+} Verifier;
+
+static _Noreturn void fail(Verifier *vf, const char *what, Val v) {
+  char msg[256];
+  snprintf(msg, sizeof msg, "IR verifier after '%s' in %s: %s (value %u)", vf->pass, vf->f->name,
+           what, v);
+  diag_internal(__FILE__, __LINE__, msg);
+}
+
+static void use(Verifier *vf, Val v) {
+  if (!v) return;
+  if ((int)v >= vf->f->nvals || !vf->live[v]) fail(vf, "use of an undefined value", v);
+}
+
+static void def(Verifier *vf, Val v) {
+  if (!v) return;
+  if ((int)v >= vf->f->nvals || vf->seen[v]) fail(vf, "value defined twice", v);
+  vf->seen[v] = vf->live[v] = 1;
+}
+
+static void verify_block(Verifier *vf, const Block *b);
+
+// Verifies a nested block, then drops its definitions from scope.
+static void scoped(Verifier *vf, const Block *b, const Val *pre, int npre) {
+  unsigned char *saved = malloc((size_t)vf->f->nvals);
+  for (int i = 0; i < vf->f->nvals; i++) saved[i] = vf->live[i];
+  for (int i = 0; i < npre; i++) def(vf, pre[i]);
+  verify_block(vf, b);
+  for (int i = 0; i < vf->f->nvals; i++) vf->live[i] = saved[i];
+  free(saved);
+}
+
+static void verify_node(Verifier *vf, const Node *n) {
+  switch (n->kind) {
+  case IR_CONST: break;
+  case IR_UNOP: use(vf, n->u.un.a); break;
+  case IR_BINOP: use(vf, n->u.bin.a), use(vf, n->u.bin.b); break;
+  case IR_CALL: use(vf, n->u.call.a), use(vf, n->u.call.b); break;
+  case IR_CAST: use(vf, n->u.cast.a); break;
+  case IR_READ:
+  case IR_WRITE:
+  case IR_ACC: use(vf, n->u.mem.arr), use(vf, n->u.mem.idx), use(vf, n->u.mem.v); break;
+  case IR_IF:
+    use(vf, n->u.ifs.cond);
+    verify_block(vf, n->u.ifs.then);
+    verify_block(vf, n->u.ifs.els);
+    if (n->u.ifs.then->nyields != n->u.ifs.nouts || n->u.ifs.els->nyields != n->u.ifs.nouts)
+      fail(vf, "if: yields do not match outs", n->out);
+    for (int i = 0; i < n->u.ifs.nouts; i++) def(vf, n->u.ifs.outs[i]);
+    break;
+  case IR_LOOP: {
+    use(vf, n->u.loop.lo), use(vf, n->u.loop.hi);
+    for (int i = 0; i < n->u.loop.ncarry; i++) use(vf, n->u.loop.init[i]);
+    Val pre[64];
+    int np = 0;
+    pre[np++] = n->u.loop.idx;
+    for (int i = 0; i < n->u.loop.ncarry && np < 64; i++) pre[np++] = n->u.loop.params[i];
+    for (int i = 0; i < np; i++) def(vf, pre[i]);
+    verify_block(vf, n->u.loop.body);
+    if (n->u.loop.body->nyields != n->u.loop.ncarry) fail(vf, "loop: yields/carry mismatch", 0);
+    for (int i = 0; i < n->u.loop.ncarry; i++) def(vf, n->u.loop.outs[i]);
+    break;
+  }
+  case IR_PAR:
+    use(vf, n->u.par.lo), use(vf, n->u.par.hi);
+    for (int r = 0; r < n->u.par.nreds; r++) {
+      use(vf, n->u.par.reds[r].init);
+      if (n->u.par.reds[r].slot >= n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
+    }
+    scoped(vf, n->u.par.body, &n->u.par.idx, 1);
+    for (int r = 0; r < n->u.par.nreds; r++) def(vf, n->u.par.reds[r].out);
+    break;
+  case IR_ALLOC: use(vf, n->u.alloc.n); break;
+  case IR_COPY:
+    use(vf, n->u.copy.dst), use(vf, n->u.copy.src), use(vf, n->u.copy.n), use(vf, n->u.copy.off);
+    break;
+  case IR_FREE: use(vf, n->u.copy.dst); break;
+  case IR_RETURN: use(vf, n->u.ret.v); break;
+  }
+  def(vf, n->out);
+}
+
+static void verify_block(Verifier *vf, const Block *b) {
+  for (int i = 0; i < b->n; i++) verify_node(vf, b->stmts[i]);
+  for (int i = 0; i < b->nyields; i++) use(vf, b->yields[i]);
+}
+
+void ir_verify(const Fn *f, const char *after_pass) {
+  Verifier vf = {f, after_pass, calloc((size_t)f->nvals, 1), calloc((size_t)f->nvals, 1)};
+  for (int i = 0; i < f->nparams; i++) def(&vf, f->params[i].val);
+  verify_block(&vf, f->body);
+  free(vf.live);
+  free(vf.seen);
+}

@@ -1,0 +1,372 @@
+// parser/lower.c: statements and declarations of a marked function -> IR.
+//
+// Scalars become SSA values: Lower.vars maps each C variable to its current Val, and an
+// `if` merges the variables its branches assign into the outs of an IR_IF.
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+int var_push(Lower *L, Var v) {
+  if (L->nvars == L->capvars) {
+    int cap = L->capvars ? L->capvars * 2 : 32;
+    Var *vs = ARENA_ARRAY(L->a, Var, cap);
+    if (L->nvars) memcpy(vs, L->vars, sizeof(Var) * (size_t)L->nvars);
+    L->vars = vs;
+    L->capvars = cap;
+  }
+  v.par_level = 0;
+  for (ParCtx *p = L->par; p; p = p->up) v.par_level++;
+  L->vars[L->nvars] = v;
+  return L->nvars++;
+}
+
+Var *var_find(Lower *L, const char *name) {
+  for (int i = L->nvars - 1; i >= 0; i--)
+    if (!strcmp(L->vars[i].name, name)) return &L->vars[i];
+  return NULL;
+}
+
+// ---- types ----
+
+static Type *int_type(Lower *L, const char *name) {
+  static const char *const ints[] = {"int",      "long",     "short",    "char",    "unsigned",
+                                     "signed",   "size_t",   "ssize_t",  "ptrdiff_t",
+                                     "int8_t",   "int16_t",  "int32_t",  "int64_t", "uint8_t",
+                                     "uint16_t", "uint32_t", "uint64_t", "_Bool",   "bool"};
+  for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+    if (!strcmp(name, ints[i])) {
+      if (!strcmp(name, "int")) return &ty_int;
+      if (!strcmp(name, "long")) return &ty_long;
+      Type *t = ARENA_NEW(L->a, Type);
+      *t = (Type){TY_INT, arena_strdup(L->a, name)};
+      return t;
+    }
+  return NULL;
+}
+
+// primitive_type | sized_type_specifier | type_identifier -> Type
+Type *lower_type(Lower *L, TSNode tn) {
+  const char *s = node_text(L, tn);
+  if (!strcmp(s, "double")) return &ty_double;
+  if (!strcmp(s, "float")) return &ty_float;
+  if (!strcmp(s, "void")) return &ty_void;
+  if (ts_is(tn, "sized_type_specifier")) {
+    if (strstr(s, "double"))
+      diag_error(node_loc(L, tn), "use double", "long double is not supported");
+    Type *t = ARENA_NEW(L->a, Type);
+    *t = (Type){TY_INT, s};
+    return t;
+  }
+  Type *t = int_type(L, s);
+  if (t) return t;
+  if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
+    diag_error(node_loc(L, tn), "struct types are not supported yet; pass the fields as "
+               "separate float/double arrays or scalars", "type '%s' is not supported yet", s);
+  diag_error(node_loc(L, tn), NULL, "type '%s' is not supported", s);
+}
+
+Val convert(Lower *L, Val v, Type *to) {
+  Type *from = val_type(L->fn, v);
+  if (from == to || (from->kind == to->kind && !strcmp(from->name, to->name))) return v;
+  if (to->kind == TY_VOID || to->kind == TY_PTR || from->kind == TY_PTR)
+    diag_error(L->b.loc, NULL, "cannot convert '%s' to '%s' here", from->name ? from->name : "?",
+               to->name ? to->name : "?");
+  return b_cast(&L->b, to, v);
+}
+
+// ---- declarations ----
+
+// declaration: type declarator (',' declarator)* ';'   declarator: identifier | init_declarator
+static void lower_declaration(Lower *L, TSNode decl) {
+  Type *t = lower_type(L, ts_field(decl, "type"));
+  uint32_t k = ts_node_named_child_count(decl);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode d = ts_node_named_child(decl, i);
+    if (ts_node_eq(d, ts_field(decl, "type")) || ts_is(d, "type_qualifier") ||
+        ts_is(d, "storage_class_specifier"))
+      continue;
+    TSNode name = d, value = {0};
+    if (ts_is(d, "init_declarator")) {
+      name = ts_field(d, "declarator");
+      value = ts_field(d, "value");
+    }
+    if (!ts_is(name, "identifier"))
+      diag_error(node_loc(L, name), "declare local scalars only (no pointers or arrays yet)",
+                 "unsupported declaration");
+    if (t->kind == TY_VOID) diag_error(node_loc(L, d), NULL, "variable of type void");
+    L->b.loc = node_loc(L, d);
+    Val v = 0;
+    if (!ts_node_is_null(value)) {
+      if (ts_is(value, "initializer_list"))
+        diag_error(node_loc(L, value), NULL, "initializer lists are not supported yet");
+      v = convert(L, lower_expr(L, value), t);
+    }
+    var_push(L, (Var){node_text(L, name), t, VAR_SCALAR, v, node_loc(L, name)});
+    if (v && !L->fn->vals[v].hint) L->fn->vals[v].hint = node_text(L, name);
+  }
+}
+
+// ---- assignments ----
+
+static BinOp compound_op(Lower *L, TSNode e, const char *op) {
+  static const struct {
+    const char *s;
+    BinOp op;
+  } ops[] = {{"+=", BIN_ADD}, {"-=", BIN_SUB}, {"*=", BIN_MUL}, {"/=", BIN_DIV},
+             {"%=", BIN_MOD}, {"&=", BIN_BAND}, {"|=", BIN_BOR}, {"^=", BIN_BXOR},
+             {"<<=", BIN_SHL}, {">>=", BIN_SHR}};
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    if (!strcmp(op, ops[i].s)) return ops[i].op;
+  diag_error(node_loc(L, e), NULL, "unsupported assignment operator '%s'", op);
+}
+
+static bool is_ident_named(Lower *L, TSNode n, const char *name) {
+  while (ts_is(n, "parenthesized_expression")) n = ts_node_named_child(n, 0);
+  return ts_is(n, "identifier") && !strcmp(node_text(L, n), name);
+}
+
+// A reduction update: `v OP= e`, `v = v OP e`, `v = e OP v` (language.md §3).
+// Returns the contributed expression e, or diagnoses another form.
+static TSNode reduction_operand(Lower *L, Var *v, TSNode asg, const char *op) {
+  const char *opc = v->red_op == RED_ADD ? "+" : v->red_op == RED_MUL ? "*" : NULL;
+  const char *hint = arena_printf(L->a, "update a reduction variable only as %s %s= e; or "
+                                  "%s = %s %s e;", v->name, opc ? opc : "OP", v->name, v->name,
+                                  opc ? opc : "OP");
+  TSNode rhs = ts_field(asg, "right");
+  if (opc && !strcmp(op, arena_printf(L->a, "%s=", opc))) return rhs;
+  if (!strcmp(op, "=")) {
+    while (ts_is(rhs, "parenthesized_expression")) rhs = ts_node_named_child(rhs, 0);
+    if (ts_is(rhs, "binary_expression") && opc &&
+        !strcmp(node_text(L, ts_field(rhs, "operator")), opc)) {
+      if (is_ident_named(L, ts_field(rhs, "left"), v->name)) return ts_field(rhs, "right");
+      if (is_ident_named(L, ts_field(rhs, "right"), v->name)) return ts_field(rhs, "left");
+    }
+  }
+  if (!opc)
+    diag_error(node_loc(L, asg), "only reduce(+: ...) and reduce(*: ...) loops can be "
+               "differentiated so far", "reductions with operator '%s' are not supported yet",
+               redop_name(v->red_op));
+  diag_error(node_loc(L, asg), hint, "reduction variable '%s' is updated in a form other than "
+             "'%s %s= e'", v->name, v->name, opc);
+}
+
+static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
+  if (v->kind == VAR_INDEX)
+    diag_error(node_loc(L, asg), "loop indices may not be assigned in the loop body",
+               "assignment to loop index '%s'", v->name);
+  if (v->kind == VAR_RED) {
+    TSNode e = reduction_operand(L, v, asg, op);
+    Val x = convert(L, lower_expr(L, e), v->type);
+    L->b.loc = node_loc(L, asg);
+    v->val = b_binop(&L->b, v->red_op == RED_ADD ? BIN_ADD : BIN_MUL, v->val, x);
+    return;
+  }
+  if (L->par && (int)(v - L->vars) < L->par->var_base)
+    diag_error(node_loc(L, asg), "a parallel loop may assign only variables declared inside it; "
+               "list the variable in a reduce(...) clause if it accumulates a result",
+               "parallel loop assigns variable '%s' declared outside it", v->name);
+  Val rhs = lower_expr(L, ts_field(asg, "right"));
+  L->b.loc = node_loc(L, asg);
+  if (strcmp(op, "=")) {
+    if (!v->val) diag_error(node_loc(L, asg), NULL, "'%s' is used before it is assigned", v->name);
+    Type *ct = common_type(v->type, val_type(L->fn, rhs));
+    rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, v->val, ct), convert(L, rhs, ct));
+  }
+  v->val = convert(L, rhs, v->type);
+  if (!L->fn->vals[v->val].hint) L->fn->vals[v->val].hint = v->name;
+}
+
+static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op) {
+  TSNode an = ts_field(lhs, "argument");
+  Var *arr = ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
+  if (!arr || arr->kind != VAR_ARRAY)
+    diag_error(node_loc(L, an), "write to elements of pointer parameters only",
+               "'%s' is not an array parameter", node_text(L, an));
+  if (arr->type->elem_const)
+    diag_error(node_loc(L, lhs), NULL, "write to '%s', which is declared const", arr->name);
+  Val idx = lower_expr(L, ts_field(lhs, "index"));
+  if (!ty_is_int(val_type(L->fn, idx)))
+    diag_error(node_loc(L, ts_field(lhs, "index")), "cast the index to an integer type",
+               "array index is not an integer");
+  Val rhs = lower_expr(L, ts_field(asg, "right"));
+  Type *et = arr->type->elem;
+  L->b.loc = node_loc(L, asg);
+  if (strcmp(op, "=")) {
+    Val old = b_read(&L->b, arr->val, idx);
+    par_note_access(L, arr->val, idx, false, node_loc(L, lhs));
+    Type *ct = common_type(et, val_type(L->fn, rhs));
+    rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, old, ct), convert(L, rhs, ct));
+  }
+  b_write(&L->b, arr->val, idx, convert(L, rhs, et));
+  par_note_access(L, arr->val, idx, true, node_loc(L, lhs));
+}
+
+static void lower_assignment(Lower *L, TSNode asg) {
+  TSNode lhs = ts_field(asg, "left");
+  const char *op = node_text(L, ts_field(asg, "operator"));
+  while (ts_is(lhs, "parenthesized_expression")) lhs = ts_node_named_child(lhs, 0);
+  if (ts_is(lhs, "identifier")) {
+    Var *v = var_find(L, node_text(L, lhs));
+    if (!v) diag_error(node_loc(L, lhs), NULL, "unknown variable '%s'", node_text(L, lhs));
+    if (v->kind == VAR_ARRAY)
+      diag_error(node_loc(L, lhs), "pointer parameters may not be reassigned",
+                 "assignment to pointer '%s'", v->name);
+    assign_scalar(L, v, asg, op);
+    return;
+  }
+  if (ts_is(lhs, "subscript_expression")) {
+    assign_element(L, lhs, asg, op);
+    return;
+  }
+  diag_error(node_loc(L, lhs), "assign to scalar variables and array elements",
+             "unsupported assignment target");
+}
+
+// `x++;` and friends, as statements: x = x + 1
+static void lower_update(Lower *L, TSNode e) {
+  TSNode arg = ts_field(e, "argument");
+  const char *op = node_text(L, ts_field(e, "operator"));
+  Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg)) : NULL;
+  if (!v || v->kind != VAR_SCALAR || !v->val)
+    diag_error(node_loc(L, e), "use ++ and -- on assigned local scalar variables only",
+               "unsupported increment");
+  if (L->par && (int)(v - L->vars) < L->par->var_base)
+    diag_error(node_loc(L, e), NULL, "parallel loop assigns variable '%s' declared outside it",
+               v->name);
+  L->b.loc = node_loc(L, e);
+  Val one = b_const_i(&L->b, &ty_int, 1);
+  Type *ct = common_type(v->type, &ty_int);
+  v->val = convert(L, b_binop(&L->b, op[0] == '+' ? BIN_ADD : BIN_SUB, convert(L, v->val, ct),
+                              convert(L, one, ct)), v->type);
+}
+
+// ---- if / else: SSA merge of the variables the branches assign ----
+
+static Block *lower_branch(Lower *L, TSNode stmt, Val *saved, int nvars) {
+  Block *outer = L->b.blk, *blk = block_new(L->a);
+  L->b.blk = blk;
+  if (!ts_node_is_null(stmt)) lower_stmt(L, stmt);
+  L->b.blk = outer;
+  L->nvars = nvars; // drop the branch's declarations
+  for (int i = 0; i < nvars; i++) {
+    Val v = L->vars[i].val;
+    L->vars[i].val = saved[i];
+    saved[i] = v; // now the branch's final values
+  }
+  return blk;
+}
+
+static void lower_if(Lower *L, TSNode s) {
+  if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
+  Val cond = lower_cond(L, ts_field(s, "condition"));
+  Loc loc = node_loc(L, s);
+  int nv = L->nvars;
+  Val *before = ARENA_ARRAY(L->a, Val, nv), *tv = ARENA_ARRAY(L->a, Val, nv),
+      *ev = ARENA_ARRAY(L->a, Val, nv);
+  for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i].val;
+  TSNode alt = ts_field(s, "alternative");
+  if (ts_is(alt, "else_clause")) alt = ts_node_named_child(alt, 0);
+  Block *then = lower_branch(L, ts_field(s, "consequence"), tv, nv);
+  Block *els = lower_branch(L, alt, ev, nv);
+  if (L->returned) diag_error(loc, "put a single return at the end of the function",
+                              "return inside an if is not supported");
+  Node *n = node_new(L->a, IR_IF, loc);
+  n->u.ifs.cond = cond;
+  n->u.ifs.then = then;
+  n->u.ifs.els = els;
+  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv);
+  for (int i = 0; i < nv; i++) {
+    if (tv[i] == before[i] && ev[i] == before[i]) continue;
+    Var *v = &L->vars[i];
+    if (!tv[i] || !ev[i])
+      diag_error(loc, "assign the variable before the if, or in both branches",
+                 "'%s' is assigned in only one branch and has no value before the if", v->name);
+    block_yield(L->a, then, tv[i]);
+    block_yield(L->a, els, ev[i]);
+    Val out = fn_val(L->fn, v->type, v->kind == VAR_RED ? NULL : v->name);
+    n->u.ifs.outs[n->u.ifs.nouts++] = out;
+    v->val = out;
+  }
+  b_push(&L->b, n);
+}
+
+// ---- statements ----
+
+void lower_block(Lower *L, TSNode compound) {
+  int nv = L->nvars;
+  for (TSNode s = ts_node_named_child(compound, 0); !ts_node_is_null(s);
+       s = ts_node_next_named_sibling(s)) {
+    if (ts_is(s, "comment")) continue;
+    Pragma pr;
+    if (ts_is(s, "preproc_call") && pragma_parse(L->a, L->src, s, &pr)) {
+      if (pr.kind != PR_MAP && pr.kind != PR_CLAUSES && pr.kind != PR_STRIPMINE)
+        diag_error(pr.loc, "inside a function use map, reduce, scan, hist or stripmine",
+                   "'#pragma adsoac %s' is not allowed here", pr.text);
+      TSNode next = ts_node_next_named_sibling(s);
+      while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
+      if (!ts_is(next, "for_statement"))
+        diag_error(pr.loc, "put the pragma directly before a for loop",
+                   "'#pragma adsoac %s' is not followed by a for loop", pr.text);
+      if (L->returned) diag_error(node_loc(L, next), NULL, "statement after return");
+      lower_for(L, next, &pr);
+      s = next;
+      continue;
+    }
+    lower_stmt(L, s);
+  }
+  // leaving the block: its declarations go out of scope, assignments to outer ones stay
+  L->nvars = nv;
+}
+
+void lower_stmt(Lower *L, TSNode s) {
+  if (L->returned && !ts_is(s, "comment"))
+    diag_error(node_loc(L, s), "put a single return at the end of the function",
+               "statement after return");
+  L->b.loc = node_loc(L, s);
+  const char *t = ts_node_type(s);
+  if (!strcmp(t, "compound_statement")) {
+    lower_block(L, s);
+  } else if (!strcmp(t, "declaration")) {
+    lower_declaration(L, s);
+  } else if (!strcmp(t, "expression_statement")) {
+    TSNode e = ts_node_named_child(s, 0);
+    if (ts_node_is_null(e)) return; // ';'
+    if (ts_is(e, "assignment_expression"))
+      lower_assignment(L, e);
+    else if (ts_is(e, "update_expression"))
+      lower_update(L, e);
+    else
+      diag_error(node_loc(L, e), "a statement must assign something", "expression has no effect");
+  } else if (!strcmp(t, "if_statement")) {
+    lower_if(L, s);
+  } else if (!strcmp(t, "for_statement")) {
+    lower_for(L, s, NULL);
+  } else if (!strcmp(t, "return_statement")) {
+    if (L->par) diag_error(node_loc(L, s), NULL, "return inside a parallel loop");
+    TSNode e = ts_node_named_child(s, 0);
+    Node *n = node_new(L->a, IR_RETURN, node_loc(L, s));
+    if (!ts_node_is_null(e)) {
+      if (L->fn->ret->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");
+      n->u.ret.v = convert(L, lower_expr(L, e), L->fn->ret);
+    } else if (L->fn->ret->kind != TY_VOID) {
+      diag_error(node_loc(L, s), NULL, "return without a value");
+    }
+    b_push(&L->b, n);
+    L->returned = true;
+  } else if (!strcmp(t, "preproc_call")) {
+    // another pragma (omp, once, ...): ignored
+  } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {
+    diag_error(node_loc(L, s), "use structured control flow (if, for)", "goto is not supported");
+  } else if (!strcmp(t, "while_statement") || !strcmp(t, "do_statement")) {
+    diag_error(node_loc(L, s), "write the loop as a canonical for loop with a fixed trip count",
+               "while loops are not supported");
+  } else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {
+    diag_error(node_loc(L, s), "guard the rest of the body with an if instead",
+               "'%s' is not supported", node_text(L, s));
+  } else if (!strcmp(t, "switch_statement")) {
+    diag_error(node_loc(L, s), "use if/else", "switch is not supported");
+  } else {
+    diag_error(node_loc(L, s), NULL, "unsupported statement (%s)", t);
+  }
+}

@@ -1,0 +1,66 @@
+// parser/lower.h: state shared by the lowering files (CST -> IR), private to parser/.
+#pragma once
+#include "parser.h"
+
+typedef enum {
+  VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
+  VAR_ARRAY,  // a pointer parameter; val names the array
+  VAR_INDEX,  // the index of an enclosing loop (read only)
+  VAR_RED,    // inside a parallel loop: the running contribution to a reduction variable
+} VarKind;
+
+typedef struct {
+  const char *name;
+  Type *type;
+  VarKind kind;
+  Val val;
+  Loc loc;
+  int par_level; // number of parallel loops around the declaration
+  RedOp red_op;  // VAR_RED
+} Var;
+
+// An array access inside a parallel loop, for the map legality checks.
+typedef struct {
+  Val arr, idx;
+  bool write;
+  Loc loc;
+} Access;
+
+typedef struct ParCtx {
+  struct ParCtx *up;
+  Val idx;
+  int var_base; // vars[0 .. var_base) are declared outside the loop
+  Access *acc;
+  int nacc, capacc;
+  const char *pragma;
+} ParCtx;
+
+typedef struct {
+  Arena *a;
+  const Src *src;
+  Fn *fn;
+  Builder b;
+  Var *vars;
+  int nvars, capvars;
+  ParCtx *par; // innermost parallel loop, NULL at function level
+  bool returned;
+} Lower;
+
+// ---- lower.c ----
+int var_push(Lower *L, Var v);
+Var *var_find(Lower *L, const char *name);
+Type *lower_type(Lower *L, TSNode type_node);
+Val convert(Lower *L, Val v, Type *to);
+void lower_block(Lower *L, TSNode compound);
+void lower_stmt(Lower *L, TSNode stmt);
+
+// ---- lower_expr.c ----
+Val lower_expr(Lower *L, TSNode e);
+Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
+const char *node_text(Lower *L, TSNode n);
+Loc node_loc(Lower *L, TSNode n);
+Type *common_type(Type *x, Type *y);
+
+// ---- lower_loop.c ----
+void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
+void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);

@@ -1,0 +1,255 @@
+// parser/lower_expr.c: C expressions -> SSA scalar IR, with C's usual conversions made
+// explicit as IR_CAST, and `?:`, `&&`, `||` lowered to IR_IF so that only the side C
+// evaluates is evaluated (and differentiated).
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+const char *node_text(Lower *L, TSNode n) {
+  return ts_text(L->a, L->src, n);
+}
+
+Loc node_loc(Lower *L, TSNode n) {
+  return ts_loc(L->src, n);
+}
+
+Type *common_type(Type *x, Type *y) {
+  if (x->kind == TY_DOUBLE || y->kind == TY_DOUBLE) return &ty_double;
+  if (x->kind == TY_FLOAT || y->kind == TY_FLOAT) return &ty_float;
+  if (x->kind == TY_INT && strcmp(x->name, "int")) return x;
+  if (y->kind == TY_INT && strcmp(y->name, "int")) return y;
+  return &ty_int;
+}
+
+// number_literal: 1, 1u, 10L, 0x1f, 1.5, 1e-3, 2.f
+static Val lower_number(Lower *L, TSNode e) {
+  const char *s = node_text(L, e);
+  size_t n = strlen(s);
+  bool is_hex = n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  bool is_float = !is_hex && (strchr(s, '.') || strchr(s, 'e') || strchr(s, 'E'));
+  if (is_float) {
+    bool f32 = s[n - 1] == 'f' || s[n - 1] == 'F';
+    errno = 0;
+    double v = strtod(s, NULL);
+    if (errno == ERANGE) diag_error(node_loc(L, e), NULL, "floating constant out of range");
+    return b_const_f(&L->b, f32 ? &ty_float : &ty_double, f32 ? (double)(float)v : v);
+  }
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 0);
+  if (errno == ERANGE) diag_error(node_loc(L, e), NULL, "integer constant out of range");
+  bool has_l = strpbrk(end, "lL") != NULL;
+  return b_const_i(&L->b, has_l || v > 2147483647LL ? &ty_long : &ty_int, v);
+}
+
+static Val lower_identifier(Lower *L, TSNode e) {
+  const char *name = node_text(L, e);
+  Var *v = var_find(L, name);
+  if (!v)
+    diag_error(node_loc(L, e), "macros and globals are not supported yet; use a parameter or "
+               "a local variable", "unknown identifier '%s'", name);
+  if (v->kind == VAR_ARRAY)
+    diag_error(node_loc(L, e), "index the array, e.g. x[i]", "pointer '%s' used as a value", name);
+  if (v->kind == VAR_RED)
+    diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop "
+               "(reading a running value needs scan(...), not reduce)",
+               "reduction variable '%s' is read in the loop body", name);
+  if (!v->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", name);
+  return v->val;
+}
+
+static Val lower_subscript(Lower *L, TSNode e) {
+  TSNode an = ts_field(e, "argument");
+  Var *arr = ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
+  if (!arr || arr->kind != VAR_ARRAY)
+    diag_error(node_loc(L, an), "index pointer parameters only", "'%s' is not an array parameter",
+               node_text(L, an));
+  Val idx = lower_expr(L, ts_field(e, "index"));
+  if (!ty_is_int(val_type(L->fn, idx)))
+    diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
+               "array index is not an integer");
+  L->b.loc = node_loc(L, e);
+  Val v = b_read(&L->b, arr->val, idx);
+  par_note_access(L, arr->val, idx, false, node_loc(L, e));
+  return v;
+}
+
+// An IR_IF with one out: out = c ? (then-side) : (else-side).  The sides are lowered by
+// callbacks into their own blocks, so only the side C evaluates runs.
+typedef Val SideFn(Lower *L, TSNode n, Type *t);
+
+static Val lower_choice(Lower *L, Val c, Loc loc, Type *t, SideFn *tf, TSNode tn, SideFn *ef,
+                        TSNode en) {
+  Node *n = node_new(L->a, IR_IF, loc);
+  Block *outer = L->b.blk;
+  n->u.ifs.cond = c;
+  n->u.ifs.then = L->b.blk = block_new(L->a);
+  block_yield(L->a, n->u.ifs.then, tf(L, tn, t));
+  n->u.ifs.els = L->b.blk = block_new(L->a);
+  block_yield(L->a, n->u.ifs.els, ef(L, en, t));
+  L->b.blk = outer;
+  n->u.ifs.nouts = 1;
+  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+  n->out = 0;
+  n->u.ifs.outs[0] = fn_val(L->fn, t, NULL);
+  b_push(&L->b, n);
+  return n->u.ifs.outs[0];
+}
+
+static Val side_truth(Lower *L, TSNode n, Type *t) {
+  (void)t;
+  return lower_cond(L, n);
+}
+
+static Val side_const0(Lower *L, TSNode n, Type *t) {
+  (void)n;
+  return b_const_i(&L->b, t, 0);
+}
+
+static Val side_const1(Lower *L, TSNode n, Type *t) {
+  (void)n;
+  return b_const_i(&L->b, t, 1);
+}
+
+// c ? x : y, with both sides lowered into their own blocks first so that the result type
+// is C's common type of the two.
+static Val lower_conditional(Lower *L, TSNode e) {
+  Val c = lower_cond(L, ts_field(e, "condition"));
+  Block *outer = L->b.blk, *tb = block_new(L->a), *eb = block_new(L->a);
+  L->b.blk = tb;
+  Val tv = lower_expr(L, ts_field(e, "consequence"));
+  L->b.blk = eb;
+  Val ev = lower_expr(L, ts_field(e, "alternative"));
+  Type *t = common_type(val_type(L->fn, tv), val_type(L->fn, ev));
+  L->b.loc = node_loc(L, e);
+  L->b.blk = tb;
+  block_yield(L->a, tb, convert(L, tv, t));
+  L->b.blk = eb;
+  block_yield(L->a, eb, convert(L, ev, t));
+  L->b.blk = outer;
+  Node *n = node_new(L->a, IR_IF, node_loc(L, e));
+  n->u.ifs.cond = c;
+  n->u.ifs.then = tb;
+  n->u.ifs.els = eb;
+  n->u.ifs.nouts = 1;
+  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+  n->u.ifs.outs[0] = fn_val(L->fn, t, NULL);
+  b_push(&L->b, n);
+  return n->u.ifs.outs[0];
+}
+
+static const struct {
+  const char *s;
+  BinOp op;
+} binops[] = {{"+", BIN_ADD}, {"-", BIN_SUB}, {"*", BIN_MUL},   {"/", BIN_DIV},  {"%", BIN_MOD},
+              {"<", BIN_LT},  {"<=", BIN_LE}, {">", BIN_GT},    {">=", BIN_GE},  {"==", BIN_EQ},
+              {"!=", BIN_NE}, {"&", BIN_BAND}, {"|", BIN_BOR},  {"^", BIN_BXOR}, {"<<", BIN_SHL},
+              {">>", BIN_SHR}};
+
+static Val lower_binary(Lower *L, TSNode e) {
+  const char *op = node_text(L, ts_field(e, "operator"));
+  TSNode ln = ts_field(e, "left"), rn = ts_field(e, "right");
+  if (!strcmp(op, "&&")) {
+    Val c = lower_cond(L, ln);
+    return lower_choice(L, c, node_loc(L, e), &ty_int, side_truth, rn, side_const0, rn);
+  }
+  if (!strcmp(op, "||")) {
+    Val c = lower_cond(L, ln);
+    return lower_choice(L, c, node_loc(L, e), &ty_int, side_const1, rn, side_truth, rn);
+  }
+  Val a = lower_expr(L, ln), b = lower_expr(L, rn);
+  for (size_t i = 0; i < sizeof binops / sizeof *binops; i++) {
+    if (strcmp(op, binops[i].s)) continue;
+    BinOp bop = binops[i].op;
+    Type *ta = val_type(L->fn, a), *tb = val_type(L->fn, b);
+    bool int_only = bop == BIN_MOD || bop >= BIN_BAND;
+    if (int_only && (!ty_is_int(ta) || !ty_is_int(tb)))
+      diag_error(node_loc(L, e), NULL, "operator '%s' needs integer operands", op);
+    L->b.loc = node_loc(L, e);
+    if (bop == BIN_SHL || bop == BIN_SHR) return b_binop(&L->b, bop, a, b);
+    Type *ct = common_type(ta, tb);
+    return b_binop(&L->b, bop, convert(L, a, ct), convert(L, b, ct));
+  }
+  diag_error(node_loc(L, e), NULL, "unsupported operator '%s'", op);
+}
+
+static Val lower_unary(Lower *L, TSNode e) {
+  const char *op = node_text(L, ts_field(e, "operator"));
+  Val a = lower_expr(L, ts_field(e, "argument"));
+  L->b.loc = node_loc(L, e);
+  if (!strcmp(op, "+")) return a;
+  if (!strcmp(op, "-")) return b_unop(&L->b, UN_NEG, a);
+  if (!strcmp(op, "!")) return b_unop(&L->b, UN_NOT, a);
+  if (!strcmp(op, "~")) {
+    if (!ty_is_int(val_type(L->fn, a))) diag_error(node_loc(L, e), NULL, "'~' on a non-integer");
+    return b_unop(&L->b, UN_BITNOT, a);
+  }
+  diag_error(node_loc(L, e), NULL, "unsupported unary operator '%s'", op);
+}
+
+static Val lower_call(Lower *L, TSNode e) {
+  TSNode fnode = ts_field(e, "function"), args = ts_field(e, "arguments");
+  const char *name = node_text(L, fnode);
+  MathFn fn;
+  bool f32;
+  if (!ts_is(fnode, "identifier") || !math_lookup(name, &fn, &f32))
+    diag_error(node_loc(L, fnode), "only the math functions of language.md §6 can be called "
+               "so far; calls to static functions of the same file come in a later version",
+               "call to '%s' is not supported", name);
+  int nargs = (int)ts_node_named_child_count(args);
+  if (nargs != math_arity(fn))
+    diag_error(node_loc(L, e), NULL, "'%s' takes %d argument%s", name, math_arity(fn),
+               math_arity(fn) == 1 ? "" : "s");
+  Type *t = f32 ? &ty_float : &ty_double;
+  Val a = convert(L, lower_expr(L, ts_node_named_child(args, 0)), t), b = 0;
+  if (nargs == 2) b = convert(L, lower_expr(L, ts_node_named_child(args, 1)), t);
+  L->b.loc = node_loc(L, e);
+  return b_call(&L->b, fn, a, b);
+}
+
+static Val lower_cast(Lower *L, TSNode e) {
+  TSNode td = ts_field(e, "type");
+  if (!ts_node_is_null(ts_field(td, "declarator")))
+    diag_error(node_loc(L, td), NULL, "casts to pointer types are not supported");
+  Type *t = lower_type(L, ts_field(td, "type"));
+  Val a = lower_expr(L, ts_field(e, "value"));
+  L->b.loc = node_loc(L, e);
+  return convert(L, a, t);
+}
+
+Val lower_expr(Lower *L, TSNode e) {
+  L->b.loc = node_loc(L, e);
+  const char *t = ts_node_type(e);
+  if (!strcmp(t, "number_literal")) return lower_number(L, e);
+  if (!strcmp(t, "identifier")) return lower_identifier(L, e);
+  if (!strcmp(t, "parenthesized_expression")) return lower_expr(L, ts_node_named_child(e, 0));
+  if (!strcmp(t, "subscript_expression")) return lower_subscript(L, e);
+  if (!strcmp(t, "binary_expression")) return lower_binary(L, e);
+  if (!strcmp(t, "unary_expression")) return lower_unary(L, e);
+  if (!strcmp(t, "conditional_expression")) return lower_conditional(L, e);
+  if (!strcmp(t, "call_expression")) return lower_call(L, e);
+  if (!strcmp(t, "cast_expression")) return lower_cast(L, e);
+  if (!strcmp(t, "true") || !strcmp(t, "false"))
+    return b_const_i(&L->b, &ty_int, !strcmp(t, "true"));
+  if (!strcmp(t, "assignment_expression") || !strcmp(t, "update_expression"))
+    diag_error(node_loc(L, e), "write the assignment as its own statement",
+               "assignment inside an expression is not supported");
+  if (!strcmp(t, "pointer_expression"))
+    diag_error(node_loc(L, e), "index arrays with x[i]", "pointer arithmetic is not supported");
+  if (!strcmp(t, "sizeof_expression"))
+    diag_error(node_loc(L, e), NULL, "sizeof is not supported here");
+  if (!strcmp(t, "field_expression"))
+    diag_error(node_loc(L, e), NULL, "struct member access is not supported yet");
+  diag_error(node_loc(L, e), NULL, "unsupported expression (%s)", t);
+}
+
+Val lower_cond(Lower *L, TSNode e) {
+  Val v = lower_expr(L, e);
+  Type *t = val_type(L->fn, v);
+  if (t->kind == TY_INT && !strcmp(t->name, "int")) return v;
+  L->b.loc = node_loc(L, e);
+  Val zero = ty_is_float(t) ? b_const_f(&L->b, t, 0) : b_const_i(&L->b, t, 0);
+  return b_binop(&L->b, BIN_NE, v, zero);
+}

@@ -1,0 +1,221 @@
+// parser/lower_loop.c: canonical for loops (language.md §3) -> IR_PAR.
+//
+//   for_statement: 'for' '(' initializer ';' condition ';' update ')' body
+//   canonical:     for (T i = lo; i < hi; i++)   (also <=, ++i, i += 1, i = i + 1)
+#include <string.h>
+
+#include "lower.h"
+
+typedef struct {
+  const char *name;
+  Type *type;
+  Val lo, hi; // [lo, hi)
+  Loc loc;
+} Canon;
+
+static const char *canon_hint = "write the loop as for (T i = lo; i < hi; i++) with an integer "
+                                "index that the body does not assign";
+
+static bool is_var(Lower *L, TSNode n, const char *name) {
+  while (ts_is(n, "parenthesized_expression")) n = ts_node_named_child(n, 0);
+  return ts_is(n, "identifier") && !strcmp(node_text(L, n), name);
+}
+
+static bool is_one(Lower *L, TSNode n) {
+  return ts_is(n, "number_literal") && !strcmp(node_text(L, n), "1");
+}
+
+static void canon_init(Lower *L, TSNode s, Canon *c) {
+  TSNode init = ts_field(s, "initializer");
+  if (ts_is(init, "declaration")) {
+    TSNode d = ts_field(init, "declarator");
+    if (ts_node_named_child_count(init) != 2 || !ts_is(d, "init_declarator"))
+      diag_error(node_loc(L, init), canon_hint, "loop must declare exactly one index");
+    c->type = lower_type(L, ts_field(init, "type"));
+    c->name = node_text(L, ts_field(d, "declarator"));
+    c->lo = lower_expr(L, ts_field(d, "value"));
+  } else if (ts_is(init, "assignment_expression") &&
+             !strcmp(node_text(L, ts_field(init, "operator")), "=") &&
+             ts_is(ts_field(init, "left"), "identifier")) {
+    c->name = node_text(L, ts_field(init, "left"));
+    Var *v = var_find(L, c->name);
+    if (!v || v->kind != VAR_SCALAR)
+      diag_error(node_loc(L, init), canon_hint, "unknown loop index '%s'", c->name);
+    c->type = v->type;
+    c->lo = lower_expr(L, ts_field(init, "right"));
+  } else {
+    diag_error(node_loc(L, ts_node_is_null(init) ? s : init), canon_hint,
+               "loop has no index initialiser");
+  }
+  if (!ty_is_int(c->type))
+    diag_error(node_loc(L, init), canon_hint, "loop index '%s' is not an integer", c->name);
+  c->lo = convert(L, c->lo, c->type);
+}
+
+static void canon_cond(Lower *L, TSNode s, Canon *c) {
+  TSNode cond = ts_field(s, "condition");
+  const char *op = ts_is(cond, "binary_expression") ? node_text(L, ts_field(cond, "operator")) : "";
+  if ((strcmp(op, "<") && strcmp(op, "<=")) || !is_var(L, ts_field(cond, "left"), c->name))
+    diag_error(node_loc(L, ts_node_is_null(cond) ? s : cond), canon_hint,
+               "loop condition must be '%s < hi' or '%s <= hi'", c->name, c->name);
+  Val hi = convert(L, lower_expr(L, ts_field(cond, "right")), c->type);
+  if (!strcmp(op, "<=")) hi = b_binop(&L->b, BIN_ADD, hi, b_const_i(&L->b, c->type, 1));
+  c->hi = hi;
+}
+
+static void canon_update(Lower *L, TSNode s, Canon *c) {
+  TSNode u = ts_field(s, "update");
+  bool ok = false;
+  if (ts_is(u, "update_expression"))
+    ok = !strcmp(node_text(L, ts_field(u, "operator")), "++") &&
+         is_var(L, ts_field(u, "argument"), c->name);
+  else if (ts_is(u, "assignment_expression") && is_var(L, ts_field(u, "left"), c->name)) {
+    const char *op = node_text(L, ts_field(u, "operator"));
+    TSNode r = ts_field(u, "right");
+    ok = (!strcmp(op, "+=") && is_one(L, r)) ||
+         (!strcmp(op, "=") && ts_is(r, "binary_expression") &&
+          !strcmp(node_text(L, ts_field(r, "operator")), "+") &&
+          ((is_var(L, ts_field(r, "left"), c->name) && is_one(L, ts_field(r, "right"))) ||
+           (is_var(L, ts_field(r, "right"), c->name) && is_one(L, ts_field(r, "left")))));
+  }
+  if (!ok)
+    diag_error(node_loc(L, ts_node_is_null(u) ? s : u), canon_hint,
+               "loop must step its index by one ('%s++')", c->name);
+}
+
+void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
+  ParCtx *p = L->par;
+  if (!p) return;
+  if (p->nacc == p->capacc) {
+    int cap = p->capacc ? p->capacc * 2 : 16;
+    Access *a = ARENA_ARRAY(L->a, Access, cap);
+    if (p->nacc) memcpy(a, p->acc, sizeof(Access) * (size_t)p->nacc);
+    p->acc = a;
+    p->capacc = cap;
+  }
+  p->acc[p->nacc++] = (Access){arr, idx, write, loc};
+}
+
+// The map promise (language.md §3), in the form this version can prove: an array the loop
+// writes is written and read only at the loop index itself, so no iteration touches
+// another's elements.
+static void check_map_accesses(Lower *L, ParCtx *p) {
+  for (int i = 0; i < p->nacc; i++) {
+    Access *w = &p->acc[i];
+    if (!w->write) continue;
+    const char *name = L->fn->vals[w->arr].hint;
+    if (w->idx != p->idx)
+      diag_error(w->loc, "a parallel loop may write an array only at its own index (y[i] = ...); "
+                 "other write patterns come with the dependence analysis of a later version",
+                 "write to '%s' at an index other than the loop index", name);
+    for (int j = 0; j < p->nacc; j++) {
+      Access *r = &p->acc[j];
+      if (r->arr != w->arr || r->idx == p->idx) continue;
+      diag_note(w->loc, "'%s' is written here", name);
+      diag_error(r->loc, "read the array only at the loop index, or split the loop in two",
+                 "iterations of the parallel loop depend on each other: '%s' is written at the "
+                 "loop index and read at another index", name);
+    }
+  }
+}
+
+static RedOp red_op(Lower *L, const Clause *c) {
+  if (!strcmp(c->op, "+")) return RED_ADD;
+  if (!strcmp(c->op, "*")) return RED_MUL;
+  if (!strcmp(c->op, "min")) return RED_MIN;
+  if (!strcmp(c->op, "max")) return RED_MAX;
+  (void)L;
+  diag_error(c->op_loc, "declared operators (#pragma adsoac operator) come in a later version",
+             "unknown reduction operator '%s'", c->op);
+}
+
+// Sets up the reductions of a loop: each variable gets a body-local running contribution
+// that starts at the operator's neutral element.
+static Red *setup_reductions(Lower *L, const Pragma *pr, Node *n, int *nreds) {
+  int total = 0;
+  for (int i = 0; pr && i < pr->nclauses; i++) total += pr->clauses[i].nvars;
+  Red *reds = ARENA_ARRAY(L->a, Red, total ? total : 1);
+  int k = 0;
+  for (int i = 0; pr && i < pr->nclauses; i++) {
+    const Clause *c = &pr->clauses[i];
+    if (c->kind != CL_REDUCE)
+      diag_error(c->loc, "scan and hist loops come in a later version of adsoac",
+                 "'%s' clauses are not supported yet", c->kind == CL_SCAN ? "scan" : "hist");
+    RedOp op = red_op(L, c);
+    for (int j = 0; j < c->nvars; j++) {
+      Var *v = var_find(L, c->vars[j]);
+      if (!v || v->kind != VAR_SCALAR)
+        diag_error(c->var_locs[j], "name a scalar variable declared before the loop",
+                   "'%s' is not a scalar variable", c->vars[j]);
+      if (!v->val)
+        diag_error(c->var_locs[j], "initialise the variable before the loop",
+                   "reduction variable '%s' has no value before the loop", c->vars[j]);
+      for (int r = 0; r < k; r++)
+        if (!strcmp(reds[r].var, c->vars[j]))
+          diag_error(c->var_locs[j], NULL, "'%s' appears in two clauses", c->vars[j]);
+      if (!ty_is_float(v->type) && !ty_is_int(v->type))
+        diag_error(c->var_locs[j], NULL, "reduction variable '%s' has an unsupported type",
+                   c->vars[j]);
+      reds[k] = (Red){op, v->val, 0, k, NULL, v->name};
+      L->b.loc = c->var_locs[j];
+      Val ne = ty_is_float(v->type) ? b_const_f(&L->b, v->type, op == RED_MUL ? 1.0 : 0.0)
+                                    : b_const_i(&L->b, v->type, op == RED_MUL ? 1 : 0);
+      if (op == RED_MIN || op == RED_MAX)
+        diag_error(c->op_loc, "only reduce(+: ...) and reduce(*: ...) are supported so far",
+                   "reductions with '%s' are not supported yet", c->op);
+      var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op});
+      k++;
+    }
+  }
+  (void)n;
+  *nreds = k;
+  return reds;
+}
+
+void lower_for(Lower *L, TSNode s, const Pragma *pr) {
+  Loc loc = node_loc(L, s);
+  if (!pr || pr->kind == PR_STRIPMINE)
+    diag_error(loc, "mark the loop with #pragma adsoac map / reduce(...); sequential loops come "
+               "in a later version of adsoac", "sequential (unannotated) for loops are not "
+               "supported yet");
+  if (L->par)
+    diag_error(loc, "nested parallel loops come in a later version of adsoac",
+               "nested parallel loops are not supported yet");
+  L->b.loc = loc;
+  int nv_outer = L->nvars;
+  Canon c = {0};
+  canon_init(L, s, &c);
+  canon_cond(L, s, &c);
+  canon_update(L, s, &c);
+
+  Node *n = node_new(L->a, IR_PAR, loc);
+  n->u.par.lo = c.lo;
+  n->u.par.hi = c.hi;
+  n->u.par.pragma = pr->text;
+  n->u.par.idx = fn_val(L->fn, c.type, c.name);
+  ParCtx ctx = {L->par, n->u.par.idx, 0};
+  ctx.pragma = pr->text;
+  Block *outer = L->b.blk;
+  n->u.par.body = L->b.blk = block_new(L->a);
+  int nv_before_reds = L->nvars;
+  n->u.par.reds = setup_reductions(L, pr, n, &n->u.par.nreds);
+  ctx.var_base = L->nvars; // outer variables and the reductions' running values
+  var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.par.idx, loc});
+  L->par = &ctx;
+  lower_stmt(L, ts_field(s, "body"));
+  L->par = ctx.up;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    block_yield(L->a, n->u.par.body, L->vars[nv_before_reds + r].val);
+  L->b.blk = outer;
+  check_map_accesses(L, &ctx);
+  b_push(&L->b, n);
+
+  // after the loop, each reduction variable holds the reduction's result
+  L->nvars = nv_outer;
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    Red *red = &n->u.par.reds[r];
+    Var *v = var_find(L, red->var);
+    red->out = fn_val(L->fn, v->type, v->name);
+    v->val = red->out;
+  }
+}

@@ -1,0 +1,211 @@
+// parser/parse.c: the translation unit: find `#pragma adsoac grad` functions, lower them.
+//
+//   translation_unit: { preproc_call | function_definition | declaration | ... }
+//   function_definition: type declarator: function_declarator(declarator, parameters) body
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+extern const TSLanguage *tree_sitter_c(void);
+
+// parameter_declaration: type declarator   (declarator: identifier | pointer_declarator |
+// array_declarator, possibly with type qualifiers)
+static void lower_param(Lower *L, TSNode pd, Param *p) {
+  TSNode tn = ts_field(pd, "type"), d = ts_field(pd, "declarator");
+  bool is_const = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(pd); i++) {
+    TSNode q = ts_node_named_child(pd, i);
+    if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const")) is_const = true;
+  }
+  if (ts_node_is_null(d))
+    diag_error(node_loc(L, pd), "name every parameter", "unnamed parameter");
+  Type *base = lower_type(L, tn);
+  int depth = 0;
+  while (ts_is(d, "pointer_declarator") || ts_is(d, "array_declarator")) {
+    depth++;
+    d = ts_field(d, "declarator");
+  }
+  if (!ts_is(d, "identifier"))
+    diag_error(node_loc(L, d), NULL, "unsupported parameter declarator");
+  if (depth > 1)
+    diag_error(node_loc(L, pd), "pass multi-dimensional data as a flat array indexed A[i*m + j]",
+               "pointers to pointers are not supported");
+  if (base->kind == TY_VOID)
+    diag_error(node_loc(L, pd), NULL, "void parameters are not supported");
+  p->name = node_text(L, d);
+  p->loc = node_loc(L, d);
+  p->is_array = depth == 1;
+  p->type = p->is_array ? ty_ptr(L->a, base, is_const) : base;
+  p->is_float = ty_is_float(base);
+  p->val = fn_val(L->fn, p->type, p->name);
+  var_push(L, (Var){p->name, p->type, p->is_array ? VAR_ARRAY : VAR_SCALAR, p->val, p->loc});
+}
+
+static void lower_params(Lower *L, TSNode fdecl) {
+  TSNode plist = ts_field(fdecl, "parameters");
+  uint32_t k = ts_node_named_child_count(plist);
+  Fn *f = L->fn;
+  f->params = ARENA_ARRAY(L->a, Param, k ? k : 1);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode pd = ts_node_named_child(plist, i);
+    if (ts_is(pd, "comment")) continue;
+    if (ts_is(pd, "variadic_parameter"))
+      diag_error(node_loc(L, pd), NULL, "variadic functions are not supported");
+    if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
+    lower_param(L, pd, &f->params[f->nparams++]);
+  }
+}
+
+static bool block_writes(const Block *b, Val arr);
+
+static bool node_writes(const Node *n, Val arr) {
+  switch (n->kind) {
+  case IR_WRITE: return n->u.mem.arr == arr;
+  case IR_IF: return block_writes(n->u.ifs.then, arr) || block_writes(n->u.ifs.els, arr);
+  case IR_LOOP: return block_writes(n->u.loop.body, arr);
+  case IR_PAR: return block_writes(n->u.par.body, arr);
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
+  }
+  UNREACHABLE();
+}
+
+static bool block_writes(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++)
+    if (node_writes(b->stmts[i], arr)) return true;
+  return false;
+}
+
+// Activity of the parameters (language.md §2): written float arrays are always active, read
+// ones and float scalars unless wrt(...) leaves them out.
+static void set_activity(Lower *L, const Pragma *pr) {
+  Fn *f = L->fn;
+  for (int i = 0; i < pr->nwrt; i++) {
+    bool found = false;
+    for (int j = 0; j < f->nparams; j++)
+      if (!strcmp(f->params[j].name, pr->wrt[i])) {
+        found = true;
+        if (!f->params[j].is_float)
+          diag_error(pr->wrt_locs[i], "only float and double parameters (and pointers to them) "
+                     "have derivatives", "wrt names '%s', which is not floating-point",
+                     pr->wrt[i]);
+      }
+    if (!found)
+      diag_error(pr->wrt_locs[i], "wrt(...) lists parameters of the function",
+                 "'%s' is not a parameter of '%s'", pr->wrt[i], f->name);
+  }
+  for (int j = 0; j < f->nparams; j++) {
+    Param *p = &f->params[j];
+    p->written = p->is_array && block_writes(f->body, p->val);
+    bool listed = !pr->has_wrt;
+    for (int i = 0; i < pr->nwrt; i++) listed |= !strcmp(pr->wrt[i], p->name);
+    p->active = p->is_float && (p->written || listed);
+  }
+}
+
+static Fn *lower_function(Arena *a, const Src *src, TSNode def, const Pragma *pr) {
+  TSNode d = ts_field(def, "declarator");
+  int ptr = 0;
+  while (ts_is(d, "pointer_declarator")) {
+    ptr++;
+    d = ts_field(d, "declarator");
+  }
+  if (!ts_is(d, "function_declarator"))
+    diag_error(ts_loc(src, def), NULL, "expected a function definition");
+  TSNode name = ts_field(d, "declarator");
+  Lower L = {a, src};
+  L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
+  L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
+  if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
+                      "functions returning pointers are not supported");
+  L.fn->ret = lower_type(&L, ts_field(def, "type"));
+  if (L.fn->ret->kind != TY_VOID && !ty_is_float(L.fn->ret) && !ty_is_int(L.fn->ret))
+    diag_error(ts_loc(src, def), NULL, "unsupported return type");
+  lower_params(&L, d);
+  lower_block(&L, ts_field(def, "body"));
+  if (L.fn->ret->kind != TY_VOID && !L.returned)
+    diag_error(ts_loc(src, def), NULL, "function '%s' does not end with a return", L.fn->name);
+  set_activity(&L, pr);
+  ir_verify(L.fn, "lower");
+  return L.fn;
+}
+
+static void add_drop(Arena *a, Prog *p, uint32_t s, uint32_t e) {
+  uint32_t *ns = ARENA_ARRAY(a, uint32_t, p->ndrop + 1), *ne = ARENA_ARRAY(a, uint32_t, p->ndrop + 1);
+  if (p->ndrop) {
+    memcpy(ns, p->drop_start, sizeof(uint32_t) * (size_t)p->ndrop);
+    memcpy(ne, p->drop_end, sizeof(uint32_t) * (size_t)p->ndrop);
+  }
+  ns[p->ndrop] = s;
+  ne[p->ndrop] = e;
+  p->drop_start = ns;
+  p->drop_end = ne;
+  p->ndrop++;
+}
+
+static void collect_idents(Arena *a, const Src *src, TSNode n, Prog *p, int *cap) {
+  if (ts_is(n, "identifier") || ts_is(n, "type_identifier") || ts_is(n, "field_identifier")) {
+    if (p->nidents == *cap) {
+      *cap = *cap ? *cap * 2 : 256;
+      const char **v = ARENA_ARRAY(a, const char *, *cap);
+      if (p->nidents) memcpy(v, p->idents, sizeof(char *) * (size_t)p->nidents);
+      p->idents = v;
+    }
+    p->idents[p->nidents++] = ts_text(a, src, n);
+    return;
+  }
+  uint32_t k = ts_node_child_count(n);
+  for (uint32_t i = 0; i < k; i++) collect_idents(a, src, ts_node_child(n, i), p, cap);
+}
+
+static void add_marked(Arena *a, Prog *p, Marked m) {
+  Marked *v = ARENA_ARRAY(a, Marked, p->nmarked + 1);
+  if (p->nmarked) memcpy(v, p->marked, sizeof(Marked) * (size_t)p->nmarked);
+  v[p->nmarked++] = m;
+  p->marked = v;
+}
+
+Prog *parse_program(Arena *a, const Src *src) {
+  TSParser *parser = ts_parser_new();
+  if (!ts_parser_set_language(parser, tree_sitter_c()))
+    diag_error((Loc){0}, NULL, "the tree-sitter C grammar does not match the runtime's ABI");
+  TSTree *tree = ts_parser_parse_string(parser, NULL, src->text, (uint32_t)src->len);
+  TSNode root = ts_tree_root_node(tree);
+  ts_check_errors(src, root);
+  Prog *p = ARENA_NEW(a, Prog);
+  p->src = *src;
+  int cap = 0;
+  collect_idents(a, src, root, p, &cap);
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n)) {
+    Pragma pr;
+    if (!ts_is(n, "preproc_call") || !pragma_parse(a, src, n, &pr)) continue;
+    if (pr.kind != PR_GRAD)
+      diag_error(pr.loc, pr.kind == PR_OPERATOR ? "declared operators come in a later version"
+                                                : "loop pragmas belong inside a function",
+                 "'#pragma adsoac %s' is not supported here", pr.text);
+    TSNode def = ts_node_next_named_sibling(n);
+    while (ts_is(def, "comment")) def = ts_node_next_named_sibling(def);
+    if (!ts_is(def, "function_definition"))
+      diag_error(pr.loc, "put '#pragma adsoac grad' directly before a function definition",
+                 "'#pragma adsoac grad' is not followed by a function definition");
+    Marked m = {0};
+    m.loc = pr.loc;
+    m.primal = lower_function(a, src, def, &pr);
+    m.start_byte = ts_node_start_byte(n);
+    m.end_byte = ts_node_end_byte(def);
+    for (int i = 0; i < p->nmarked; i++)
+      if (!strcmp(p->marked[i].primal->name, m.primal->name))
+        diag_error(m.primal->loc, NULL, "'%s' is marked twice", m.primal->name);
+    add_marked(a, p, m);
+    add_drop(a, p, m.start_byte, m.end_byte);
+    n = def;
+  }
+  if (!p->nmarked)
+    diag_warn((Loc){src->path, 0, 0}, "mark a function with #pragma adsoac grad",
+              "no function is marked for differentiation");
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return p;
+}

@@ -1,0 +1,45 @@
+// parser/parser.h: C source (tree-sitter CST) -> SOAC IR.
+#pragma once
+#include <tree_sitter/api.h>
+
+#include "../ir/ir.h"
+
+// ---- parse.c ----
+// Parses src, lowers every function marked `#pragma adsoac grad` into prog->marked.
+Prog *parse_program(Arena *a, const Src *src);
+
+// ---- pragma.c ----
+typedef enum { PR_NONE, PR_GRAD, PR_MAP, PR_CLAUSES, PR_OPERATOR, PR_STRIPMINE } PragmaKind;
+typedef enum { CL_REDUCE, CL_SCAN, CL_HIST } ClauseKind;
+
+typedef struct {
+  ClauseKind kind;
+  Loc loc, op_loc;
+  const char *op; // "+", "*", "min", "max" or an operator function name
+  const char **vars;
+  Loc *var_locs;
+  int nvars;
+} Clause;
+
+typedef struct {
+  PragmaKind kind;
+  Loc loc;          // of the word after "adsoac"
+  const char *text; // "reduce(+: s)"
+  const char **wrt; // PR_GRAD
+  Loc *wrt_locs;
+  int nwrt;
+  bool has_wrt;
+  Clause *clauses; // PR_CLAUSES
+  int nclauses;
+  int stripmine; // PR_STRIPMINE
+} Pragma;
+
+// Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.
+bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out);
+
+// ---- ts_util.c ----
+Loc ts_loc(const Src *src, TSNode n);
+char *ts_text(Arena *a, const Src *src, TSNode n);
+bool ts_is(TSNode n, const char *type);
+TSNode ts_field(TSNode n, const char *field);
+void ts_check_errors(const Src *src, TSNode root);

@@ -1,0 +1,540 @@
+#!/usr/bin/env python3
+"""End-to-end numeric tests of adsoac (architecture.md section 5.1 and 5.2).
+
+For every test program tests/e2e/NAME.c the harness translates it with
+`adsoac --target=c`, compiles the result, and runs a generated driver (NAME/driver.c in the
+build directory, built on e2e_driver.h) that checks, for each size case and seed:
+  primal    f gives the outputs of the original (NAME.c compiled by cc, the marked
+            functions renamed f_ref), within rtol/atol;
+  vjp       f_vjp gives the same outputs; every adjoint matches central finite differences of
+            L = sum(seed * written array) + ret_bar * ret, computed with the double-precision
+            original (f_ref64: NAME.c with -Dfloat=double); read-only adjoints accumulate onto
+            random pre-existing values; written arrays' p_bar end as dL/d(initial contents);
+  jvp       f_jvp gives the same outputs, tangents match finite differences along a random
+            direction, and <y_dot, y_bar> == <x_dot, x_bar> against the f_vjp result;
+  memory    no write outside any array (canaries), read-only arrays and tangents unchanged;
+  signature the generated f, f_vjp, f_jvp have the prototypes of language.md 2.1/2.2.
+At a point where the one-sided differences disagree (a kink or a jump, e.g. log(x) guarded by
+x > 0 at x == 0) a derivative must be finite and lie between the two one-sided differences.
+With --nvcc, NAME [cuda] translates with --target=cuda and compiles with nvcc -c.
+
+Spec: comment lines `// e2e: ...` in NAME.c (lines before any `func` apply to every marked
+function; lines after `func NAME` only to NAME and override the former):
+  sizes n=0,1,7 m=1,3,5      one case per column; int params take the value of the same name
+  seeds 3                    random repetitions per case (default 3)
+  int k = EXPR               int scalar param k from a C expression of the size variables
+  array x[LEN] range(LO,HI) fill(EXPR)
+                             array param x: length LEN (C expression); values uniform in
+                             [LO,HI) (default -1,1; int arrays: integers in [LO,HI)); with fill,
+                             element i is EXPR, a C expression of i, r (the random draw) and
+                             the size variables, e.g. fill(i % 3 == 0 ? 0.0 : r) forces zeros
+  scalar a range(LO,HI) fill(EXPR)   a float scalar param (default range(-1,1))
+  written y ... / readonly y ...     override the default (non-const pointer = written)
+  tol rtol=R atol=A grad_rtol=R grad_atol=A id_rtol=R h=H     override tolerances:
+                             outputs |got-ref| <= rtol*|ref| + atol*max(1, max|ref|);
+                             derivatives |got-fd| <= grad_rtol*|fd| + grad_atol*max(1, max|fd|)
+                             + rounding of the differences (step h*max(1,|x|)); identity
+                             relative to the sum of |terms|. Defaults (double / float):
+                             1e-12 1e-12 1e-6 1e-7 1e-10 1e-6 / 1e-5 1e-5 1e-3 1e-4 1e-4 1e-6
+  func NAME                  the following lines concern only the marked function NAME
+Reserved names in expressions: i, r, rng, V, sz.
+
+Usage:
+  tests/e2e/run_e2e.py --adsoac build/adsoac [--nvcc /usr/local/cuda/bin/nvcc] [-j 2]
+                       [--build-dir DIR] [-v] [NAME|GLOB ...]
+  tests/e2e/run_e2e.py --selftest [NAME|GLOB ...]     checks the harness, no adsoac needed:
+      each hand-written translation tests/e2e/selftest/NAME_grad.c must pass, each deliberately
+      wrong NAME_grad_VARIANT.c must fail with a message containing the text of its
+      `// selftest: expect TEXT` line; then every test program (or those named) must pass
+      against selftest/fd_fake.py, a finite-difference stand-in for adsoac (with the identity
+      check disabled through E2E_ID_RTOL, as differences are not exactly linear).
+  --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
+  --sanitize             build adsoac's output and the driver with ASan and UBSan.
+The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MATHF = ("sqrt exp log sin cos tan pow fabs fmin fmax tanh log1p expm1 asin acos atan atan2 "
+         "sinh cosh erf floor ceil round trunc").split()
+FLOAT64_DEFS = ["-Dfloat=double"] + ["-D%sf=%s" % (f, f) for f in MATHF]
+INT_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "ptrdiff_t",
+             "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+             "uint64_t", "intptr_t", "uintptr_t"}
+QUALS = {"const", "restrict", "volatile", "__restrict", "__restrict__", "register"}
+ISCAL, FSCAL, FARR, IARR = "E2E_ISCAL", "E2E_FSCAL", "E2E_FARR", "E2E_IARR"
+
+
+class SpecError(Exception):
+    pass
+
+
+class Param:
+    def __init__(self, text):
+        toks = re.findall(r"\w+|\*|\[\s*\]", text)
+        words = [t for t in toks if re.match(r"\w", t)]
+        if len(words) < 2:
+            raise SpecError("cannot parse parameter %r" % text)
+        self.name, self.ptr = words[-1], sum(t == "*" or t.startswith("[") for t in toks)
+        base = [w for w in words[:-1] if w not in QUALS]
+        star = toks.index("*") if "*" in toks else len(toks)
+        self.const = self.ptr and "const" in toks[:star]
+        if self.ptr > 1:
+            raise SpecError("parameter %s: pointers to pointers are not supported" % self.name)
+        if base in (["float"], ["double"]):
+            self.ftype, self.kind = base[0], FARR if self.ptr else FSCAL
+        elif base and all(w in INT_WORDS for w in base):
+            self.ftype, self.kind = None, IARR if self.ptr else ISCAL
+        else:
+            raise SpecError("parameter %s: unsupported type %r" % (self.name, text))
+        self.base = " ".join(base)
+        self.cast = ("const " if self.const else "") + self.base + (" *" if self.ptr else "")
+        self.written = self.ptr and not self.const
+        self.active = False
+
+
+class Spec:
+    def __init__(self):
+        self.sizes, self.seeds, self.ints, self.arrays, self.scalars = None, None, [], {}, {}
+        self.written, self.readonly, self.tol = set(), set(), {}
+
+    def merged(self, local):
+        m = Spec()
+        m.sizes = local.sizes or self.sizes
+        m.seeds = local.seeds or self.seeds or 3
+        m.ints = self.ints + local.ints
+        m.arrays, m.scalars = {**self.arrays, **local.arrays}, {**self.scalars, **local.scalars}
+        m.written, m.readonly = self.written | local.written, self.readonly | local.readonly
+        m.tol = {**self.tol, **local.tol}
+        return m
+
+
+def calls(text):
+    """'range(0, m) fill(f(i))' -> {'range': '0, m', 'fill': 'f(i)'} (balanced parentheses)."""
+    out, pos = {}, 0
+    while True:
+        m = re.compile(r"\s*(\w+)\s*\(").match(text, pos)
+        if not m:
+            break
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        if depth:
+            raise SpecError("unbalanced parentheses in %r" % text)
+        out[m.group(1)], pos = text[m.end():j - 1].strip(), j
+    if text[pos:].strip():
+        raise SpecError("cannot parse %r" % text[pos:].strip())
+    return out
+
+
+def value_opts(text, what):
+    o = calls(text)
+    if set(o) - {"range", "fill"}:
+        raise SpecError("%s: unknown option(s) %s" % (what, ", ".join(set(o) - {"range", "fill"})))
+    rng = o.get("range", "-1, 1").split(",")
+    if len(rng) != 2:
+        raise SpecError("%s: range needs two bounds" % what)
+    return {"lo": rng[0].strip(), "hi": rng[1].strip(), "fill": o.get("fill")}
+
+
+def parse_spec_line(spec, line):
+    head, _, rest = line.partition(" ")
+    rest = rest.strip()
+    if head == "sizes":
+        cols = [(v, [int(x) for x in vals.split(",")])
+                for v, vals in re.findall(r"(\w+)\s*=\s*([-\d,\s]+?)(?=\s+\w+\s*=|\s*$)", rest)]
+        if not cols or len({len(c[1]) for c in cols}) != 1:
+            raise SpecError("sizes: need name=v1,v2,... columns of equal length")
+        spec.sizes = ([c[0] for c in cols], list(zip(*[c[1] for c in cols])))
+    elif head == "seeds":
+        spec.seeds = int(rest)
+    elif head == "int":
+        m = re.match(r"(\w+)\s*=\s*(.+)$", rest)
+        if not m:
+            raise SpecError("int: expected `int NAME = EXPR`")
+        spec.ints.append((m.group(1), m.group(2)))
+    elif head == "array":
+        m = re.match(r"(\w+)\s*\[([^\]]+)\]\s*(.*)$", rest)
+        if not m:
+            raise SpecError("array: expected `array NAME[LEN] ...`")
+        spec.arrays[m.group(1)] = dict(value_opts(m.group(3), m.group(1)), len=m.group(2))
+    elif head == "scalar":
+        name, _, opts = rest.partition(" ")
+        spec.scalars[name] = value_opts(opts, name)
+    elif head in ("written", "readonly"):
+        getattr(spec, head).update(rest.replace(",", " ").split())
+    elif head == "tol":
+        for k, v in re.findall(r"(\w+)\s*=\s*(\S+)", rest):
+            if k not in ("rtol", "atol", "grad_rtol", "grad_atol", "id_rtol", "h"):
+                raise SpecError("tol: unknown key %s" % k)
+            spec.tol[k] = float(v)
+    else:
+        raise SpecError("unknown spec line %r" % line)
+
+
+class Func:
+    pass
+
+
+def parse_program(path):
+    """The marked functions of a test program, with their specs."""
+    src = open(path).read()
+    glob_spec, local, cur = Spec(), {}, None
+    for n, line in enumerate(src.splitlines(), 1):
+        m = re.match(r"\s*//\s*e2e:\s*(.*?)\s*$", line)
+        if not m:
+            continue
+        try:
+            if m.group(1).startswith("func "):
+                cur = local.setdefault(m.group(1).split()[1], Spec())
+            else:
+                parse_spec_line(cur or glob_spec, m.group(1))
+        except (SpecError, ValueError) as e:
+            raise SpecError("%s:%d: %s" % (path, n, e))
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
+    funcs = []
+    for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+adsoac[ \t]+grad\b([^\n]*)\n([^{;]*)\{", code, re.M):
+        h = re.match(r"\s*(.*?)\b(\w+)\s*\(([^()]*)\)\s*$", m.group(2), re.S)
+        if not h:
+            raise SpecError("%s: cannot parse the function after `#pragma adsoac grad`" % path)
+        f = Func()
+        f.ret, f.name = " ".join(h.group(1).split()), h.group(2)
+        ps = [p.strip() for p in h.group(3).split(",")]
+        f.params = [] if ps in ([""], ["void"]) else [Param(p) for p in ps]
+        w = re.search(r"wrt\s*\(([^)]*)\)", m.group(1))
+        f.wrt = set(re.findall(r"\w+", w.group(1))) if w else None
+        f.spec = glob_spec.merged(local.pop(f.name, Spec()))
+        rwords = [x for x in f.ret.split() if x not in QUALS | {"static", "inline", "extern"}]
+        f.ret_kind = (0 if rwords == ["void"] else 1 if rwords in (["float"], ["double"])
+                      else 2 if rwords and all(x in INT_WORDS for x in rwords) else None)
+        if f.ret_kind is None:
+            raise SpecError("%s: unsupported return type %r" % (f.name, f.ret))
+        f.rtype = " ".join(rwords)
+        for p in f.params:
+            if p.name in f.spec.written:
+                p.written = True
+            if p.name in f.spec.readonly:
+                p.written = False
+            if p.written and p.const:
+                raise SpecError("%s: `written %s` but it is const" % (f.name, p.name))
+            p.active = p.ftype is not None and (p.written or f.wrt is None or p.name in f.wrt)
+        if len(f.params) > 32:
+            raise SpecError("%s: more than 32 parameters" % f.name)
+        funcs.append(f)
+    if local:
+        raise SpecError("%s: `func %s` names no marked function" % (path, ", ".join(local)))
+    if not funcs:
+        raise SpecError("%s: no `#pragma adsoac grad` function" % path)
+    return funcs
+
+
+def any_float(f):
+    return f.rtype == "float" or any(p.ftype == "float" for p in f.params)
+
+
+def prototypes(f, which):
+    """Prototype (or, with which='ref64', the double version) of f, f_ref, f_vjp, f_jvp."""
+    ps = []
+    for p in f.params:
+        ps.append(p.cast + ("" if p.ptr else " ") + p.name)
+        if which == "vjp" and p.active:
+            ps.append("%s *%s_bar" % (p.ftype, p.name))
+        if which == "jvp" and p.active:
+            const = "" if p.written or not p.ptr else "const "
+            ps.append("%s%s %s%s_dot" % (const, p.ftype, "*" if p.ptr else "", p.name))
+    if f.ret_kind == 1 and which == "vjp":
+        ps.append("%s ret_bar" % f.rtype)
+    if f.ret_kind == 1 and which == "jvp":
+        ps.append("%s *ret_dot" % f.rtype)
+    name = f.name + ("" if which == "f" else "_" + which)
+    text = "%s %s(%s);" % (f.rtype, name, ", ".join(ps) or "void")
+    return re.sub(r"\bfloat\b", "double", text) if which == "ref64" else text
+
+
+def call_expr(f, mode):
+    args = []
+    for k, p in enumerate(f.params):
+        cast = re.sub(r"\bfloat\b", "double", p.cast) if mode == "ref64" else p.cast
+        args.append("(%s)A->%s[%d]" % (cast, {ISCAL: "iv", FSCAL: "s"}.get(p.kind, "p"), k))
+        if mode == "vjp" and p.active:
+            args.append("(%s *)A->b[%d]" % (p.ftype, k))
+        if mode == "jvp" and p.active:
+            args.append("(%s)A->sd[%d]" % (p.ftype, k) if not p.ptr else
+                        "(%s%s *)A->d[%d]" % ("" if p.written else "const ", p.ftype, k))
+    if f.ret_kind == 1 and mode == "vjp":
+        args.append("(%s)A->rbar" % f.rtype)
+    if f.ret_kind == 1 and mode == "jvp":
+        args.append("(%s *)A->rdot" % f.rtype)
+    name = f.name + {"f": "", "ref64": "_ref64" if any_float(f) else "_ref"}.get(mode, "_" + mode)
+    c = "%s(%s)" % (name, ", ".join(args))
+    return "%s; return 0.0;" % c if f.ret_kind == 0 else "return (double)%s;" % c
+
+
+def gen_driver(funcs):
+    out = ['/* Generated by tests/e2e/run_e2e.py; do not edit. */', '#include "e2e_driver.h"', ""]
+    for f in funcs:
+        for w in ("f", "ref", "vjp", "jvp") + (("ref64",) if any_float(f) else ()):
+            out.append(prototypes(f, w))
+    for f in funcs:
+        s, fl = f.spec, any_float(f)
+        if not s.sizes:
+            raise SpecError("%s: no `sizes` line" % f.name)
+        vars_, cases = s.sizes
+        out += ["", "static void %s_setup(E2EVal *V, const long *sz, E2ERng *rng) {" % f.name]
+        out += ["  long %s = sz[%d];" % (v, j) for j, v in enumerate(vars_)]
+        out += ["  long %s = (long)(%s);" % (n, e) for n, e in s.ints]
+        out += ["  (void)rng, (void)%s;" % v for v in vars_ + [n for n, _ in s.ints]]
+        for k, p in enumerate(f.params):
+            if p.kind == ISCAL:
+                if p.name not in vars_ and p.name not in [n for n, _ in s.ints]:
+                    raise SpecError("%s: int parameter %s is neither a size nor an `int`" % (f.name, p.name))
+                out.append("  V[%d].len = 1, V[%d].iv = e2e_ialloc(1), V[%d].iv[0] = %s;" % (k, k, k, p.name))
+                continue
+            if p.kind == FSCAL:
+                o, n = s.scalars.get(p.name, {"lo": "-1", "hi": "1", "fill": None}), "1"
+            elif p.name not in s.arrays:
+                raise SpecError("%s: array parameter %s has no `array` line" % (f.name, p.name))
+            else:
+                o = s.arrays[p.name]
+                n = o["len"]
+            fld = "iv" if p.kind == IARR else "v"
+            out.append("  V[%d].len = (long)(%s), V[%d].%s = e2e_%salloc(V[%d].len);"
+                       % (k, n, k, fld, "i" if p.kind == IARR else "d", k))
+            out.append("  for (long i = 0; i < V[%d].len; i++) {" % k)
+            if p.kind == IARR:
+                out.append("    long r = e2e_randint(rng, (long)(%s), (long)(%s));" % (o["lo"], o["hi"]))
+                out.append("    V[%d].iv[i] = (long)(%s);" % (k, o["fill"] or "r"))
+            else:
+                out.append("    double r = e2e_unif(rng, (double)(%s), (double)(%s));" % (o["lo"], o["hi"]))
+                out.append("    V[%d].v[i] = e2e_round(%d, (double)(%s));"
+                           % (k, p.ftype == "float", o["fill"] or "r"))
+            out.append("  }")
+        out.append("}")
+        out += ["", "static double %s_call(int mode, E2EArgs *A) {" % f.name, "  switch (mode) {"]
+        for mode, m in (("ref", "E2E_REF"), ("ref64", "E2E_REF64"), ("f", "E2E_PRIMAL"),
+                        ("vjp", "E2E_VJP"), ("jvp", "E2E_JVP")):
+            out.append("  case %s: %s" % (m, call_expr(f, mode)))
+        out += ["  }", "  (void)A;", "  return 0.0;", "}", ""]
+        out.append("static const E2EDesc %s_pd[] = {" % f.name)
+        for p in f.params:
+            out.append('  {"%s", %s, %d, %d, %d, %s},' % (
+                p.name, p.kind, p.ftype == "float", bool(p.written), p.active,
+                "sizeof(%s)" % p.base if p.kind == IARR else "0"))
+        out.append('  {"", 0, 0, 0, 0, 0}};')
+        out.append("static const char *const %s_vars[] = {%s};"
+                   % (f.name, ", ".join('"%s"' % v for v in vars_)))
+        out.append("static const long %s_cases[] = {%s};"
+                   % (f.name, ", ".join(str(x) for c in cases for x in c)))
+        t = dict(rtol=1e-5, atol=1e-5, grad_rtol=1e-3, grad_atol=1e-4, id_rtol=1e-4, h=1e-6) if fl \
+            else dict(rtol=1e-12, atol=1e-12, grad_rtol=1e-6, grad_atol=1e-7, id_rtol=1e-10, h=1e-6)
+        t.update(s.tol)
+        out.append('static const E2EFunc %s_F = {"%s", %d, %s_pd, %d, %d, %d, %s_setup, %s_call,'
+                   % (f.name, f.name, len(f.params), f.name, f.ret_kind, f.rtype == "float", fl,
+                      f.name, f.name))
+        out.append("  %d, %s_vars, %d, %s_cases, %d, %r, %r, %r, %r, %r, %r};"
+                   % (len(vars_), f.name, len(cases), f.name, s.seeds, t["rtol"], t["atol"],
+                      t["grad_rtol"], t["grad_atol"], t["id_rtol"], t["h"]))
+    out += ["", "int main(void) {"] + ["  e2e_run_func(&%s_F);" % f.name for f in funcs]
+    out += ["  return e2e_finish();", "}", ""]
+    return "\n".join(out)
+
+
+class Fail(Exception):
+    pass
+
+
+def sh(cmd, what, timeout=300, env=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise Fail("%s: timed out after %ds\n  %s" % (what, timeout, " ".join(cmd)))
+    if p.returncode != 0:
+        raise Fail("%s failed (exit %d):\n  %s\n%s" % (what, p.returncode, " ".join(cmd),
+                                                       (p.stderr + p.stdout).rstrip()[-4000:]))
+    return p.stdout
+
+
+def translate(args, name, src, target, out):
+    ext = ".c" if target == "c" else ".cu"
+    if args.fake is not None:
+        fake = args.fake if args.fake.endswith(ext) else os.path.join(args.fake, name + "_grad" + ext)
+        if not os.path.exists(fake):
+            raise Fail("translation failed: no fake translation %s" % fake)
+        shutil.copy(fake, out)
+        return
+    if os.path.exists(out):
+        os.remove(out)
+    sh([args.adsoac, "--target=" + target, src, "-o", out], "adsoac --target=" + target)
+    if not os.path.exists(out):
+        raise Fail("adsoac exited 0 but wrote no %s" % out)
+
+
+def run_c(args, name):
+    """Translate, compile and check one program; returns the driver's PASS/FAIL lines."""
+    src, bdir = os.path.join(HERE, name + ".c"), os.path.join(args.build_dir, name)
+    os.makedirs(bdir, exist_ok=True)
+    try:
+        funcs = parse_program(src)
+        driver = gen_driver(funcs)
+    except SpecError as e:
+        raise Fail("bad test spec: %s" % e)
+    grad = os.path.join(bdir, "prog_grad.c")
+    translate(args, name, src, "c", grad)
+    cc, o = [args.cc, "-std=c11"], lambda n: os.path.join(bdir, n)
+    san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
+    with open(o("sigcheck.c"), "w") as fh:  # the prototypes language.md 2.1/2.2 prescribe
+        fh.write('#include "prog_grad.c"\n' + "\n".join(
+            prototypes(f, w) for f in funcs for w in ("f", "vjp", "jvp")) + "\n")
+    sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
+    sh(cc + ["-O2", "-fopenmp"] + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
+       "compiling adsoac's output")
+    ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs]
+    sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
+    objs = [o("driver.o"), o("grad.o"), o("ref.o")]
+    if any(any_float(f) for f in funcs):
+        ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs]
+        sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
+           "compiling the double reference")
+        objs.append(o("ref64.o"))
+    with open(o("driver.c"), "w") as fh:
+        fh.write(driver)
+    sh(cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")],
+       "compiling the driver")
+    sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")], "linking the driver")
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "4")
+    env.update(getattr(args, "driver_env", {}))
+    try:
+        p = subprocess.run([o("driver")], capture_output=True, text=True, timeout=300, env=env)
+    except subprocess.TimeoutExpired:
+        raise Fail("the driver timed out after 300 s (%s)" % o("driver"))
+    lines = p.stdout.splitlines()
+    with open(o("driver.log"), "w") as fh:
+        fh.write(p.stdout + p.stderr)
+    fails = [l for l in lines if l.startswith("FAIL")]
+    if p.returncode != 0 or fails:
+        raise Fail("%d of %d checks failed (exit %d; log %s)\n%s" % (
+            len(fails), sum(l[:4] in ("PASS", "FAIL") for l in lines), p.returncode,
+            o("driver.log"), "\n".join(fails[:25] + [p.stderr.rstrip()[-2000:]]).rstrip()))
+    return lines
+
+
+def run_cuda(args, name):
+    src, bdir = os.path.join(HERE, name + ".c"), os.path.join(args.build_dir, name)
+    os.makedirs(bdir, exist_ok=True)
+    cu = os.path.join(bdir, "prog_grad.cu")
+    translate(args, name, src, "cuda", cu)
+    sh([args.nvcc, "-arch=sm_90", "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(), "nvcc -c")
+    return []
+
+
+def job(fn, args, name):
+    try:
+        lines = fn(args, name)
+        return True, "%d checks" % sum(l.startswith("PASS") for l in lines) if lines else "", lines
+    except Fail as e:
+        return False, str(e), []
+    except Exception as e:  # a harness bug must show up as a failure, not a crash
+        return False, "harness error: %r" % e, []
+
+
+def selftest(args):
+    """Hand-written translations: the correct ones must pass, the broken ones must fail."""
+    results = []
+    for path in sorted(glob.glob(os.path.join(HERE, "selftest", "*_grad*.c"))):
+        m = re.match(r"^(.+?)_grad(?:_(.+))?\.c$", os.path.basename(path))
+        expect = re.search(r"//\s*selftest:\s*expect\s+(.+?)\s*$", open(path).read(), re.M)
+        args.fake = path
+        args.build_dir = os.path.join(args.root, "selftest", os.path.basename(path)[:-2])
+        ok, msg, _ = job(run_c, args, m.group(1))
+        label = "selftest %s" % os.path.relpath(path, HERE)
+        if m.group(2) is None:
+            results.append((ok, label + " (correct: must pass)", msg))
+        elif ok:
+            results.append((False, label + " (broken: must fail)", "but every check passed"))
+        else:
+            caught = expect is None or expect.group(1) in msg
+            results.append((caught, label + " (broken: must fail)", msg if caught else
+                            "no failure mentions %r\n%s" % (expect.group(1), msg)))
+    # every test program against a finite-difference stand-in: the specs give no false alarms
+    sys.path.insert(0, os.path.join(HERE, "selftest"))
+    import fd_fake
+    names = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(HERE, "*.c")))
+    names = [n for n in names if not args.tests or any(fnmatch.fnmatch(n, t) for t in args.tests)]
+    args.fake = os.path.join(args.root, "fd_fake")
+    try:
+        fd_fake.main(args.fake, names)
+    except SpecError as e:
+        return results + [(False, "selftest fd_fake", str(e))]
+    args.build_dir = args.fake
+    args.driver_env = {"E2E_ID_RTOL": "1e300"}  # differences are not exactly linear
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+        for n, (ok, msg, _) in zip(names, ex.map(lambda n: job(run_c, args, n), names)):
+            results.append((ok, "selftest fd_fake %s (must pass)" % n, msg))
+    return results
+
+
+def report(ok, label, msg, args):
+    first, _, rest = msg.partition("\n")
+    print("%s %s%s" % ("PASS" if ok else "FAIL", label, ": " + first if first else ""))
+    if rest and (not ok or args.verbose):
+        print("    " + rest.replace("\n", "\n    "))
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("tests", nargs="*", help="test names or globs (default: all)")
+    ap.add_argument("--adsoac", help="the translator")
+    ap.add_argument("--build-dir", help="scratch directory (default: a new temporary one)")
+    ap.add_argument("--nvcc", help="also translate with --target=cuda and compile with nvcc -c")
+    ap.add_argument("--nvcc-flags", default="", help="extra nvcc flags (e.g. -I runtime/include)")
+    ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
+    ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
+    ap.add_argument("--selftest", action="store_true", help="check the harness itself")
+    ap.add_argument("--sanitize", action="store_true", help="ASan+UBSan for output and driver")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every check")
+    args = ap.parse_args()
+    args.root = args.build_dir = os.path.abspath(args.build_dir or tempfile.mkdtemp(prefix="e2e-"))
+    if args.selftest:
+        results = selftest(args)
+    else:
+        if not args.adsoac and args.fake is None:
+            ap.error("--adsoac PATH (or --fake-translator DIR) is required")
+        args.adsoac = args.adsoac and os.path.abspath(args.adsoac)
+        names = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(HERE, "*.c")))
+        if args.tests:
+            names = [n for n in names if any(fnmatch.fnmatch(n, t) for t in args.tests)]
+        todo = [(run_c, n, n) for n in names]
+        todo += [(run_cuda, n, n + " [cuda]") for n in names] if args.nvcc else []
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+            futs = [(label, ex.submit(job, fn, args, n)) for fn, n, label in todo]
+            results = []
+            for label, fut in futs:
+                ok, msg, lines = fut.result()
+                results.append((ok, label, msg))
+                if args.verbose and lines:
+                    print("\n".join(lines))
+                report(ok, label, msg, args)
+    if args.selftest:
+        for r in results:
+            report(*r, args)
+    npass = sum(ok for ok, _, _ in results)
+    print("%d passed, %d failed" % (npass, len(results) - npass))
+    return 0 if npass == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+// transform/ad_fwd.c: forward mode.  f -> f_jvp (language.md §2.2).
+//
+// Dual numbers over the IR (papers/nested-parallel-ad.md §2): every statement is cloned and
+// followed by its tangent statement; a parallel loop carries tangents in the same loop, and
+// a +-reduction gets a second +-reduction of the contributions' tangents.  No tape, no
+// re-execution, no accumulators.
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform.h"
+
+typedef struct {
+  Arena *a;
+  const Fn *pf;
+  Fn *f;
+  Builder b;
+  Val *pv;   // primal value -> value in f
+  Val *tan;  // primal scalar -> its tangent in f (0: zero)
+  Val *adot; // primal array -> its tangent array (0: inactive)
+  unsigned char *varied;
+} Fwd;
+
+#define P(v) (F->pv[v])
+#define T(v) ((v) ? F->tan[v] : 0)
+
+static Val zero_of(Fwd *F, Type *t) {
+  return b_const_f(&F->b, t, 0);
+}
+
+static Val as_type(Fwd *F, Val x, Type *t) {
+  return x && val_type(F->f, x) != t ? b_cast(&F->b, t, x) : x;
+}
+
+static void fwd_block(Fwd *F, const Block *b);
+
+static Val fwd_binop(Fwd *F, const Node *n) {
+  Val a = n->u.bin.a, c = n->u.bin.b, ta = T(a), tc = T(c);
+  Builder *b = &F->b;
+  switch (n->u.bin.op) {
+  case BIN_ADD: return b_add(b, ta, tc);
+  case BIN_SUB: return b_sub(b, ta, tc);
+  case BIN_MUL: return b_add(b, b_mul(b, ta, P(c)), b_mul(b, P(a), tc));
+  case BIN_DIV: // (ta - r*tc) / c
+    if (!ta && !tc) return 0;
+    return b_binop(b, BIN_DIV, b_sub(b, ta, b_mul(b, P(n->out), tc)), P(c));
+  default: return 0;
+  }
+}
+
+static Val fwd_call(Fwd *F, const Node *n) {
+  Val t = 0;
+  for (int k = 0; k < math_arity(n->u.call.fn); k++) {
+    Val arg = k ? n->u.call.b : n->u.call.a;
+    if (!T(arg)) continue;
+    Val d = deriv_call(&F->b, n->u.call.fn, k, P(n->u.call.a), n->u.call.b ? P(n->u.call.b) : 0,
+                       P(n->out));
+    t = b_add(&F->b, t, b_mul(&F->b, d, T(arg)));
+  }
+  return t;
+}
+
+// Tangents of the values a block yields: zero constants where a value has none.
+static void yield_tangents(Fwd *F, Block *dst, const Block *src, int n) {
+  Block *outer = F->b.blk;
+  F->b.blk = dst;
+  for (int i = 0; i < n; i++) {
+    Val y = src->yields[i];
+    Type *t = F->pf->vals[y].type;
+    Val ty = T(y);
+    block_yield(F->a, dst, ty ? as_type(F, ty, t) : zero_of(F, t));
+  }
+  F->b.blk = outer;
+}
+
+// outs = if c {A} else {B}  ->  (outs, outs_dot) = if c {A; A_dot} else {B; B_dot}
+static void fwd_if(Fwd *F, const Node *n) {
+  Node *m = node_new(F->a, IR_IF, n->loc);
+  m->u.ifs.cond = P(n->u.ifs.cond);
+  Block *outer = F->b.blk;
+  const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
+  Block *dst[2];
+  int nt = 0;
+  int *which = calloc((size_t)n->u.ifs.nouts + 1, sizeof(int));
+  for (int k = 0; k < n->u.ifs.nouts; k++)
+    if (F->varied[n->u.ifs.outs[k]]) which[nt++] = k;
+  for (int side = 0; side < 2; side++) {
+    dst[side] = F->b.blk = block_new(F->a);
+    fwd_block(F, src[side]);
+    for (int k = 0; k < n->u.ifs.nouts; k++) block_yield(F->a, dst[side], P(src[side]->yields[k]));
+  }
+  for (int side = 0; side < 2; side++) {
+    Block tmp = *src[side];
+    Val *ys = ARENA_ARRAY(F->a, Val, nt + 1);
+    for (int i = 0; i < nt; i++) ys[i] = src[side]->yields[which[i]];
+    tmp.yields = ys;
+    tmp.nyields = nt;
+    yield_tangents(F, dst[side], &tmp, nt);
+  }
+  F->b.blk = outer;
+  m->u.ifs.then = dst[0];
+  m->u.ifs.els = dst[1];
+  m->u.ifs.nouts = n->u.ifs.nouts + nt;
+  m->u.ifs.outs = ARENA_ARRAY(F->a, Val, m->u.ifs.nouts + 1);
+  for (int k = 0; k < n->u.ifs.nouts; k++)
+    m->u.ifs.outs[k] = clone_val(F->f, F->pf, n->u.ifs.outs[k], F->pv);
+  for (int i = 0; i < nt; i++) {
+    Val o = n->u.ifs.outs[which[i]];
+    F->tan[o] = m->u.ifs.outs[n->u.ifs.nouts + i] = fn_val(F->f, F->pf->vals[o].type, NULL);
+  }
+  b_push(&F->b, m);
+  free(which);
+}
+
+static void fwd_par(Fwd *F, const Node *n) {
+  for (int r = 0; r < n->u.par.nreds; r++)
+    if (n->u.par.reds[r].op != RED_ADD)
+      diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
+                 "forward mode of reduce(%s: ...) is not supported yet",
+                 redop_name(n->u.par.reds[r].op));
+  Node *m = node_new(F->a, IR_PAR, n->loc);
+  m->u.par.lo = P(n->u.par.lo);
+  m->u.par.hi = P(n->u.par.hi);
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
+  Block *outer = F->b.blk;
+  m->u.par.body = F->b.blk = block_new(F->a);
+  fwd_block(F, n->u.par.body);
+  int nr = n->u.par.nreds, nt = 0;
+  m->u.par.reds = ARENA_ARRAY(F->a, Red, 2 * nr + 1);
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot]));
+    m->u.par.reds[r] = *red;
+    m->u.par.reds[r].init = P(red->init);
+    m->u.par.reds[r].slot = r;
+  }
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!F->varied[red->out]) continue;
+    Type *t = F->pf->vals[red->out].type;
+    Val c = T(n->u.par.body->yields[red->slot]);
+    block_yield(F->a, m->u.par.body, c ? as_type(F, c, t) : zero_of(F, t));
+    F->b.blk = outer;
+    Val init = T(red->init) ? T(red->init) : zero_of(F, t);
+    F->b.blk = m->u.par.body;
+    Red *tr = &m->u.par.reds[nr + nt++];
+    *tr = *red;
+    tr->init = init;
+    tr->slot = m->u.par.body->nyields - 1;
+    tr->out = F->tan[red->out] = fn_val(F->f, t, NULL);
+  }
+  m->u.par.nreds = nr + nt;
+  F->b.blk = outer;
+  for (int r = 0; r < nr; r++) m->u.par.reds[r].out = clone_val(F->f, F->pf, n->u.par.reds[r].out, F->pv);
+  b_push(&F->b, m);
+}
+
+static void fwd_node(Fwd *F, const Node *n) {
+  Builder *b = &F->b;
+  b->loc = n->loc;
+  switch (n->kind) {
+  case IR_IF: fwd_if(F, n); return;
+  case IR_PAR: fwd_par(F, n); return;
+  case IR_RETURN: return;
+  case IR_LOOP: case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE:
+    diag_error(n->loc, NULL, "forward mode does not support '%s' statements yet",
+               node_kind_names[n->kind]);
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: break;
+  }
+  clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+  Val t = 0;
+  switch (n->kind) {
+  case IR_UNOP: t = n->u.un.op == UN_NEG ? b_neg(b, T(n->u.un.a)) : 0; break;
+  case IR_BINOP: t = fwd_binop(F, n); break;
+  case IR_CALL: t = fwd_call(F, n); break;
+  case IR_CAST: t = ty_is_float(F->pf->vals[n->u.cast.a].type) ? T(n->u.cast.a) : 0; break;
+  case IR_READ:
+    if (F->adot[n->u.mem.arr]) t = b_read(b, F->adot[n->u.mem.arr], P(n->u.mem.idx));
+    break;
+  case IR_WRITE:
+    if (F->adot[n->u.mem.arr]) {
+      Type *et = F->pf->vals[n->u.mem.arr].type->elem;
+      Val tv = T(n->u.mem.v);
+      b_write(b, F->adot[n->u.mem.arr], P(n->u.mem.idx), tv ? as_type(F, tv, et) : zero_of(F, et));
+    }
+    break;
+  default: break;
+  }
+  if (n->out && F->varied[n->out] && t) F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);
+}
+
+static void fwd_block(Fwd *F, const Block *b) {
+  for (int i = 0; i < b->n; i++) fwd_node(F, b->stmts[i]);
+}
+
+static Fn *jvp_signature(Fwd *F) {
+  const Fn *pf = F->pf;
+  Fn *f = fn_new(F->a, arena_printf(F->a, "%s_jvp", pf->name), pf->loc);
+  f->ret = pf->ret;
+  f->params = ARENA_ARRAY(F->a, Param, pf->nparams * 2 + 1);
+  for (int i = 0; i < pf->nparams; i++) {
+    const Param *p = &pf->params[i];
+    Param *q = &f->params[f->nparams++];
+    *q = *p;
+    q->val = F->pv[p->val] = fn_val(f, p->type, p->name);
+    if (!p->active) continue;
+    Param *d = &f->params[f->nparams++];
+    *d = *p;
+    d->name = arena_printf(F->a, "%s_dot", p->name);
+    d->active = false;
+    if (p->is_array) d->type = ty_ptr(F->a, p->type->elem, !p->written);
+    d->val = fn_val(f, d->type, d->name);
+    if (p->is_array)
+      F->adot[p->val] = d->val;
+    else
+      F->tan[p->val] = d->val;
+  }
+  if (ty_is_float(pf->ret)) {
+    Param *d = &f->params[f->nparams++];
+    Type *t = ty_ptr(F->a, pf->ret, false);
+    *d = (Param){"ret_dot", t, 0, pf->loc, true, true, true, false};
+    d->val = fn_val(f, t, "ret_dot");
+  }
+  return f;
+}
+
+Fn *ad_jvp(Arena *a, const Fn *pf) {
+  Fwd fw = {a, pf}, *F = &fw;
+  F->pv = calloc((size_t)pf->nvals, sizeof(Val));
+  F->tan = calloc((size_t)pf->nvals, sizeof(Val));
+  F->adot = calloc((size_t)pf->nvals, sizeof(Val));
+  F->varied = activity_varied(pf);
+  F->f = jvp_signature(F);
+  F->b = (Builder){F->f, F->f->body, pf->loc};
+  fwd_block(F, pf->body);
+  const Node *last = pf->body->n ? pf->body->stmts[pf->body->n - 1] : NULL;
+  Val ret = last && last->kind == IR_RETURN ? last->u.ret.v : 0;
+  if (ty_is_float(pf->ret)) {
+    Val t = T(ret) ? T(ret) : zero_of(F, pf->ret);
+    b_write(&F->b, F->f->params[F->f->nparams - 1].val, b_const_i(&F->b, &ty_int, 0), t);
+  }
+  Node *rn = node_new(a, IR_RETURN, pf->loc);
+  rn->u.ret.v = ret ? P(ret) : 0;
+  b_push(&F->b, rn);
+  free(F->pv);
+  free(F->tan);
+  free(F->adot);
+  free(F->varied);
+  simplify_dce(F->f);
+  ir_verify(F->f, "jvp");
+  return F->f;
+}

@@ -1,0 +1,563 @@
+// transform/ad_rev.c: reverse mode.  f -> f_vjp (language.md §2.1).
+//
+// Strategy (papers/nested-parallel-ad.md §3-4: redundant execution, accumulators):
+//   forward sweep   the primal, cloned; before a statement that overwrites array elements
+//                   that an earlier (or the same) parallel loop reads, those elements are saved
+//   reverse sweep   the top-level statements in reverse order; for a parallel loop P, one
+//                   reverse parallel loop that re-executes P's body (no writes) and then runs
+//                   the body's adjoint code.  Adjoints of values defined outside P (free
+//                   scalars, loop-invariant array elements) are summed by reductions of the
+//                   reverse loop; adjoints of array elements read at the loop index are plain
+//                   updates, at other indices atomic updates (a scatter-add).
+//   epilogue        saved elements swapped back, so outputs hold what f writes;
+//                   *p_bar += adjoint of each active scalar parameter.
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform.h"
+
+typedef struct {
+  Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
+  Val save;        // vjp value of the saved copy
+  Val vlo, vn;     // vjp values of lo and of the count
+} Save;
+
+typedef struct {
+  Arena *a;
+  const Fn *pf; // primal
+  Fn *f;        // vjp
+  Builder b;
+  Val *pv;   // primal value -> its value in f (forward sweep or re-execution)
+  Val *adj;  // primal scalar -> its current adjoint in f (0: zero)
+  Val *abar; // primal array -> its adjoint array in f (0: inactive)
+  unsigned char *varied;
+  Node **def; // primal value -> defining node
+  // inside the reverse of a parallel loop
+  const Node *par;
+  unsigned char *in_par; // primal values defined in par's body
+  Val *hoisted;          // primal value -> host copy of a loop-invariant index
+} Rev;
+
+#define P(v) (R->pv[v])
+
+// ---- helpers ----
+
+static void note_defs(Rev *R, const Block *b, unsigned char *mark);
+
+static void note_def(Rev *R, Node *n, unsigned char *mark) {
+  if (n->out) {
+    R->def[n->out] = n;
+    if (mark) mark[n->out] = 1;
+  }
+  switch (n->kind) {
+  case IR_IF:
+    note_defs(R, n->u.ifs.then, mark);
+    note_defs(R, n->u.ifs.els, mark);
+    for (int i = 0; i < n->u.ifs.nouts; i++) {
+      R->def[n->u.ifs.outs[i]] = n;
+      if (mark) mark[n->u.ifs.outs[i]] = 1;
+    }
+    break;
+  case IR_PAR:
+    if (mark) mark[n->u.par.idx] = 1;
+    note_defs(R, n->u.par.body, mark);
+    for (int r = 0; r < n->u.par.nreds; r++) R->def[n->u.par.reds[r].out] = n;
+    break;
+  case IR_LOOP:
+    if (mark) mark[n->u.loop.idx] = 1;
+    note_defs(R, n->u.loop.body, mark);
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  }
+}
+
+static void note_defs(Rev *R, const Block *b, unsigned char *mark) {
+  for (int i = 0; i < b->n; i++) note_def(R, b->stmts[i], mark);
+}
+
+// adj[v] += x (x is a value of f, or 0)
+static void adj_add(Rev *R, Val v, Val x) {
+  if (!x || !v || !R->varied[v]) return;
+  Type *t = R->pf->vals[v].type;
+  if (val_type(R->f, x) != t) x = b_cast(&R->b, t, x);
+  R->adj[v] = b_add(&R->b, R->adj[v], x);
+}
+
+static Val zero_of(Rev *R, Type *t) {
+  return ty_is_float(t) ? b_const_f(&R->b, t, 0) : b_const_i(&R->b, t, 0);
+}
+
+// ---- array accesses inside a parallel loop ----
+
+static bool is_invariant(Rev *R, Val v) {
+  if (!R->in_par[v]) return true;
+  Node *d = R->def[v];
+  if (!d || v == R->par->u.par.idx) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_UNOP: return is_invariant(R, d->u.un.a);
+  case IR_BINOP: return is_invariant(R, d->u.bin.a) && is_invariant(R, d->u.bin.b);
+  case IR_CAST: return is_invariant(R, d->u.cast.a);
+  case IR_CALL: return is_invariant(R, d->u.call.a) && (!d->u.call.b || is_invariant(R, d->u.call.b));
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
+  }
+  UNREACHABLE();
+}
+
+// The host-level copy of a loop-invariant value (recomputed after the reverse loop).
+static Val hoist(Rev *R, Val v) {
+  if (!R->in_par[v]) return P(v);
+  if (R->hoisted[v]) return R->hoisted[v];
+  const Node *d = R->def[v];
+  Node *n = node_new(R->a, d->kind, d->loc);
+  n->u = d->u;
+  switch (d->kind) {
+  case IR_CONST: break;
+  case IR_UNOP: n->u.un.a = hoist(R, d->u.un.a); break;
+  case IR_BINOP: n->u.bin.a = hoist(R, d->u.bin.a), n->u.bin.b = hoist(R, d->u.bin.b); break;
+  case IR_CAST: n->u.cast.a = hoist(R, d->u.cast.a); break;
+  case IR_CALL:
+    n->u.call.a = hoist(R, d->u.call.a);
+    if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
+    break;
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: UNREACHABLE();
+  }
+  n->out = clone_val(R->f, R->pf, v, R->hoisted);
+  b_push(&R->b, n);
+  return n->out;
+}
+
+// Does every read of arr in the loop body, other than loop-invariant ones, use the loop
+// index itself?  Then the adjoint updates of different iterations touch different elements.
+static bool reads_at_index_only(Rev *R, const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_READ && n->u.mem.arr == arr && n->u.mem.idx != R->par->u.par.idx &&
+        !is_invariant(R, n->u.mem.idx))
+      return false;
+    if (n->kind == IR_IF && (!reads_at_index_only(R, n->u.ifs.then, arr) ||
+                             !reads_at_index_only(R, n->u.ifs.els, arr)))
+      return false;
+  }
+  return true;
+}
+
+// Pending adjoints of loop-invariant elements: reduced by the reverse loop, added after it.
+typedef struct {
+  Val arr, idx; // primal
+  Val sum;      // per-iteration adjoint in the reverse body
+} InvAcc;
+
+static InvAcc *inv_acc;
+static int ninv_acc;
+
+static void rev_read(Rev *R, const Node *n) {
+  Val g = R->adj[n->out], abar = R->abar[n->u.mem.arr];
+  if (!g || !abar) return;
+  if (!R->par) { // host level: one element
+    b_acc(&R->b, abar, P(n->u.mem.idx), g, ACC_PLAIN);
+    return;
+  }
+  Val idx = n->u.mem.idx;
+  if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
+    for (int i = 0; i < ninv_acc; i++)
+      if (inv_acc[i].arr == n->u.mem.arr && inv_acc[i].idx == idx) {
+        inv_acc[i].sum = b_add(&R->b, inv_acc[i].sum, g);
+        return;
+      }
+    inv_acc = realloc(inv_acc, sizeof(InvAcc) * (size_t)(ninv_acc + 1));
+    inv_acc[ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
+    return;
+  }
+  bool plain = reads_at_index_only(R, R->par->u.par.body, n->u.mem.arr);
+  b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
+}
+
+// y[idx] = v: the seed of the element flows to v; the element's adjoint becomes 0.
+static void rev_write(Rev *R, const Node *n) {
+  Val abar = R->abar[n->u.mem.arr];
+  if (!abar) return;
+  Val idx = P(n->u.mem.idx);
+  Val seed = b_read(&R->b, abar, idx);
+  b_write(&R->b, abar, idx, zero_of(R, val_type(R->f, seed)));
+  adj_add(R, n->u.mem.v, seed);
+}
+
+// ---- scalar statements ----
+
+static void rev_binop(Rev *R, const Node *n, Val g) {
+  Val a = n->u.bin.a, c = n->u.bin.b;
+  Builder *b = &R->b;
+  switch (n->u.bin.op) {
+  case BIN_ADD: adj_add(R, a, g), adj_add(R, c, g); return;
+  case BIN_SUB: adj_add(R, a, g), adj_add(R, c, b_neg(b, g)); return;
+  case BIN_MUL:
+    if (R->varied[a]) adj_add(R, a, b_mul(b, g, P(c)));
+    if (R->varied[c]) adj_add(R, c, b_mul(b, g, P(a)));
+    return;
+  case BIN_DIV: // r = a / c:  da = g / c,  dc = -g * r / c
+    if (R->varied[a]) adj_add(R, a, b_binop(b, BIN_DIV, g, P(c)));
+    if (R->varied[c]) adj_add(R, c, b_neg(b, b_binop(b, BIN_DIV, b_mul(b, g, P(n->out)), P(c))));
+    return;
+  default: return; // integer and comparison operators carry no derivative
+  }
+}
+
+static void rev_block(Rev *R, const Block *b);
+static void rev_par(Rev *R, const Node *n);
+
+// Reverse of an if: the same branch is taken; adjoints assigned in a branch merge into outs.
+static void rev_if(Rev *R, const Node *n) {
+  int nv = R->pf->nvals;
+  size_t sz = sizeof(Val) * (size_t)nv;
+  Val *snap = malloc(sz), *after_then = malloc(sz);
+  memcpy(snap, R->adj, sz);
+  Block *outer = R->b.blk, *blks[2] = {block_new(R->a), block_new(R->a)};
+  const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
+  for (int side = 0; side < 2; side++) {
+    memcpy(R->adj, snap, sz);
+    R->b.blk = blks[side];
+    for (int k = 0; k < n->u.ifs.nouts; k++) adj_add(R, src[side]->yields[k], snap[n->u.ifs.outs[k]]);
+    rev_block(R, src[side]);
+    if (side == 0) memcpy(after_then, R->adj, sz);
+  }
+  Node *m = node_new(R->a, IR_IF, n->loc);
+  m->u.ifs.cond = P(n->u.ifs.cond);
+  m->u.ifs.then = blks[0];
+  m->u.ifs.els = blks[1];
+  m->u.ifs.outs = ARENA_ARRAY(R->a, Val, nv);
+  for (int v = 1; v < nv; v++) {
+    Val t = after_then[v], e = R->adj[v];
+    if (t == snap[v] && e == snap[v]) continue;
+    Type *ty = R->pf->vals[v].type;
+    R->b.blk = blks[0];
+    block_yield(R->a, blks[0], t ? t : zero_of(R, ty));
+    R->b.blk = blks[1];
+    block_yield(R->a, blks[1], e ? e : zero_of(R, ty));
+    Val out = fn_val(R->f, ty, NULL);
+    m->u.ifs.outs[m->u.ifs.nouts++] = out;
+    R->adj[v] = out;
+  }
+  R->b.blk = outer;
+  if (m->u.ifs.nouts || blks[0]->n || blks[1]->n) b_push(&R->b, m);
+  free(snap);
+  free(after_then);
+}
+
+static void rev_node(Rev *R, const Node *n) {
+  Val g = n->out ? R->adj[n->out] : 0;
+  Builder *b = &R->b;
+  switch (n->kind) {
+  case IR_CONST: return;
+  case IR_UNOP:
+    if (g && n->u.un.op == UN_NEG) adj_add(R, n->u.un.a, b_neg(b, g));
+    return;
+  case IR_BINOP:
+    if (g) rev_binop(R, n, g);
+    return;
+  case IR_CALL:
+    if (!g) return;
+    for (int k = 0; k < math_arity(n->u.call.fn); k++) {
+      Val arg = k ? n->u.call.b : n->u.call.a;
+      if (!R->varied[arg]) continue;
+      Val d = deriv_call(b, n->u.call.fn, k, P(n->u.call.a), n->u.call.b ? P(n->u.call.b) : 0,
+                         P(n->out));
+      adj_add(R, arg, b_mul(b, g, d));
+    }
+    return;
+  case IR_CAST:
+    if (g && ty_is_float(R->pf->vals[n->u.cast.a].type)) adj_add(R, n->u.cast.a, g);
+    return;
+  case IR_READ: rev_read(R, n); return;
+  case IR_WRITE: rev_write(R, n); return;
+  case IR_IF: rev_if(R, n); return;
+  case IR_PAR: rev_par(R, n); return;
+  case IR_RETURN: return;
+  case IR_ACC: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_FREE: break;
+  }
+  diag_error(n->loc, NULL, "reverse mode does not support '%s' statements yet",
+             node_kind_names[n->kind]);
+}
+
+static void rev_block(Rev *R, const Block *b) {
+  for (int i = b->n - 1; i >= 0; i--) rev_node(R, b->stmts[i]);
+}
+
+// ---- parallel loops ----
+
+static void check_reductions(const Node *n) {
+  for (int r = 0; r < n->u.par.nreds; r++)
+    if (n->u.par.reds[r].op != RED_ADD)
+      diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
+                 "reverse mode of reduce(%s: ...) is not supported yet",
+                 redop_name(n->u.par.reds[r].op));
+}
+
+// Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
+// host value of the total.
+static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
+  Builder hb = {R->f, host, m->loc};
+  Red *reds = ARENA_ARRAY(R->a, Red, m->u.par.nreds + 1);
+  if (m->u.par.nreds) memcpy(reds, m->u.par.reds, sizeof(Red) * (size_t)m->u.par.nreds);
+  block_yield(R->a, m->u.par.body, sum);
+  Val init = ty_is_float(t) ? b_const_f(&hb, t, 0) : b_const_i(&hb, t, 0);
+  reds[m->u.par.nreds] = (Red){RED_ADD, init, fn_val(R->f, t, NULL), m->u.par.body->nyields - 1,
+                               NULL, "adj"};
+  m->u.par.reds = reds;
+  return reds[m->u.par.nreds++].out;
+}
+
+static void rev_par(Rev *R, const Node *n) {
+  check_reductions(n);
+  int nv = R->pf->nvals;
+  size_t sz = sizeof(Val) * (size_t)nv;
+  Val *host_adj = R->adj;
+  R->adj = calloc((size_t)nv, sizeof(Val));
+  R->in_par = calloc((size_t)nv, 1);
+  R->hoisted = calloc((size_t)nv, sizeof(Val));
+  R->par = n;
+  note_def(R, (Node *)n, R->in_par);
+  ninv_acc = 0;
+
+  Block *host = R->b.blk;
+  Node *m = node_new(R->a, IR_PAR, n->loc);
+  m->u.par.lo = P(n->u.par.lo);
+  m->u.par.hi = P(n->u.par.hi);
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
+  m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
+  m->u.par.body = R->b.blk = block_new(R->a);
+  clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
+  for (int r = 0; r < n->u.par.nreds; r++)
+    adj_add(R, n->u.par.body->yields[n->u.par.reds[r].slot], host_adj[n->u.par.reds[r].out]);
+  rev_block(R, n->u.par.body);
+
+  // adjoints of values from outside the loop: summed over the iterations
+  Val *total = calloc((size_t)nv, sizeof(Val));
+  for (int v = 1; v < nv; v++)
+    if (R->adj[v] && !R->in_par[v]) total[v] = add_sum_reduction(R, m, R->adj[v], R->pf->vals[v].type, host);
+  Val *inv_total = calloc((size_t)ninv_acc + 1, sizeof(Val));
+  for (int i = 0; i < ninv_acc; i++)
+    inv_total[i] = add_sum_reduction(R, m, inv_acc[i].sum, val_type(R->f, inv_acc[i].sum), host);
+  R->b.blk = host;
+  b_push(&R->b, m);
+  for (int i = 0; i < ninv_acc; i++)
+    b_acc(&R->b, R->abar[inv_acc[i].arr], hoist(R, inv_acc[i].idx), inv_total[i], ACC_PLAIN);
+
+  free(R->adj);
+  R->adj = host_adj;
+  for (int v = 1; v < nv; v++)
+    if (total[v]) adj_add(R, v, total[v]);
+  for (int r = 0; r < n->u.par.nreds; r++) // the initial value of a +-reduction
+    adj_add(R, n->u.par.reds[r].init, host_adj[n->u.par.reds[r].out]);
+  free(total);
+  free(inv_total);
+  free(R->in_par);
+  free(R->hoisted);
+  R->par = NULL;
+  (void)sz;
+}
+
+// ---- saving overwritten elements ----
+
+static bool block_reads_in_par(const Block *b, Val arr, bool in_par);
+
+static bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
+  switch (n->kind) {
+  case IR_READ: return in_par && n->u.mem.arr == arr;
+  case IR_IF:
+    return block_reads_in_par(n->u.ifs.then, arr, in_par) ||
+           block_reads_in_par(n->u.ifs.els, arr, in_par);
+  case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
+  case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
+  default: return false;
+  }
+}
+
+static bool block_reads_in_par(const Block *b, Val arr, bool in_par) {
+  for (int i = 0; i < b->n; i++)
+    if (node_reads_in_par(b->stmts[i], arr, in_par)) return true;
+  return false;
+}
+
+static bool block_writes_arr(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && n->u.mem.arr == arr) return true;
+    if (n->kind == IR_IF &&
+        (block_writes_arr(n->u.ifs.then, arr) || block_writes_arr(n->u.ifs.els, arr)))
+      return true;
+    if (n->kind == IR_PAR && block_writes_arr(n->u.par.body, arr)) return true;
+  }
+  return false;
+}
+
+// Before top-level statement k of the primal body: which arrays does it overwrite that a
+// parallel loop at or before k reads (and so re-reads in the reverse sweep)?
+static void plan_saves(Rev *R, int k, Save *out, int *nout) {
+  const Block *body = R->pf->body;
+  const Node *n = body->stmts[k];
+  *nout = 0;
+  for (int pi = 0; pi < R->pf->nparams; pi++) {
+    Val arr = R->pf->params[pi].val;
+    if (!R->pf->params[pi].is_array || !block_writes_arr(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
+      continue;
+    bool needed = false;
+    for (int j = 0; j <= k && !needed; j++)
+      needed = node_reads_in_par(body->stmts[j], arr, false);
+    if (!needed) continue;
+    if (n->kind == IR_PAR)
+      out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
+    else if (n->kind == IR_WRITE)
+      out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};
+    else
+      diag_error(n->loc, "move the array writes out of the if, or into a parallel loop",
+                 "this statement overwrites elements of '%s' that an earlier parallel loop reads; "
+                 "saving them inside an if is not supported yet", R->pf->vals[arr].hint);
+  }
+}
+
+static void emit_save(Rev *R, Save *s) {
+  Builder *b = &R->b;
+  Type *it = &ty_long;
+  s->vlo = b_cast(b, it, P(s->lo));
+  if (s->hi) {
+    Val n = b_binop(b, BIN_SUB, b_cast(b, it, P(s->hi)), s->vlo);
+    Val pos = b_binop(b, BIN_GT, n, b_const_i(b, it, 0));
+    s->vn = b_select(b, pos, n, b_const_i(b, it, 0));
+  } else {
+    s->vn = b_const_i(b, it, 1);
+  }
+  Node *al = node_new(R->a, IR_ALLOC, b->loc);
+  al->u.alloc.n = s->vn;
+  al->out = fn_val(R->f, ty_ptr(R->a, R->pf->vals[s->arr].type->elem, false),
+                   arena_printf(R->a, "%s_saved", R->pf->vals[s->arr].hint));
+  b_push(b, al);
+  s->save = al->out;
+  Node *cp = node_new(R->a, IR_COPY, b->loc); // save[0:n] = arr[lo:lo+n]
+  cp->u.copy.dst = s->save;
+  cp->u.copy.src = P(s->arr);
+  cp->u.copy.n = s->vn;
+  cp->u.copy.off = s->vlo;
+  b_push(b, cp);
+}
+
+static void emit_swap(Rev *R, const Save *s) {
+  Node *sw = node_new(R->a, IR_COPY, R->b.loc); // arr[lo:lo+n] <-> save[0:n]
+  sw->u.copy.dst = s->save;
+  sw->u.copy.src = P(s->arr);
+  sw->u.copy.n = s->vn;
+  sw->u.copy.off = s->vlo;
+  sw->u.copy.swap = true;
+  b_push(&R->b, sw);
+}
+
+// ---- the function ----
+
+static Fn *vjp_signature(Rev *R) {
+  const Fn *pf = R->pf;
+  Fn *f = fn_new(R->a, arena_printf(R->a, "%s_vjp", pf->name), pf->loc);
+  f->ret = pf->ret;
+  f->params = ARENA_ARRAY(R->a, Param, pf->nparams * 2 + 1);
+  for (int i = 0; i < pf->nparams; i++) {
+    const Param *p = &pf->params[i];
+    Param *q = &f->params[f->nparams++];
+    *q = *p;
+    q->val = R->pv[p->val] = fn_val(f, p->type, p->name);
+    if (!p->active) continue;
+    Param *d = &f->params[f->nparams++];
+    *d = *p;
+    d->name = arena_printf(R->a, "%s_bar", p->name);
+    Type *elem = p->is_array ? p->type->elem : p->type;
+    d->type = ty_ptr(R->a, elem, false);
+    d->is_array = true;
+    d->written = true;
+    d->active = false;
+    d->val = fn_val(f, d->type, d->name);
+    if (p->is_array) R->abar[p->val] = d->val;
+  }
+  if (ty_is_float(pf->ret)) {
+    Param *d = &f->params[f->nparams++];
+    *d = (Param){"ret_bar", pf->ret, 0, pf->loc, true, false, false, false};
+    d->val = fn_val(f, pf->ret, "ret_bar");
+  }
+  return f;
+}
+
+Fn *ad_vjp(Arena *a, const Fn *pf) {
+  Rev rv = {a, pf}, *R = &rv;
+  int nv = pf->nvals;
+  R->pv = calloc((size_t)nv, sizeof(Val));
+  R->adj = calloc((size_t)nv, sizeof(Val));
+  R->abar = calloc((size_t)nv, sizeof(Val));
+  R->def = calloc((size_t)nv, sizeof(Node *));
+  R->varied = activity_varied(pf);
+  note_defs(R, pf->body, NULL);
+  R->f = vjp_signature(R);
+  R->b = (Builder){R->f, R->f->body, pf->loc};
+
+  // forward sweep
+  const Block *body = pf->body;
+  Save *saves = calloc((size_t)(body->n * pf->nparams + 1), sizeof(Save));
+  int *save_at = calloc((size_t)body->n + 1, sizeof(int)), nsaves = 0;
+  Val ret = 0;
+  for (int k = 0; k < body->n; k++) {
+    const Node *n = body->stmts[k];
+    R->b.loc = n->loc;
+    int ns;
+    plan_saves(R, k, saves + nsaves, &ns);
+    for (int s = 0; s < ns; s++) emit_save(R, &saves[nsaves + s]);
+    save_at[k] = ns;
+    nsaves += ns;
+    if (n->kind == IR_RETURN) {
+      ret = n->u.ret.v;
+      continue;
+    }
+    clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
+  }
+
+  // reverse sweep
+  if (ret && ty_is_float(pf->ret) && R->varied[ret])
+    R->adj[ret] = R->f->params[R->f->nparams - 1].val;
+  int si = nsaves;
+  for (int k = body->n - 1; k >= 0; k--) {
+    R->b.loc = body->stmts[k]->loc;
+    si -= save_at[k];
+    for (int s = 0; s < save_at[k]; s++) emit_swap(R, &saves[si + s]); // pre-k contents back
+    rev_node(R, body->stmts[k]);
+  }
+
+  // epilogue: outputs as f leaves them; scalar adjoints out
+  for (int s = 0; s < nsaves; s++) emit_swap(R, &saves[s]);
+  for (int s = 0; s < nsaves; s++) {
+    Node *fr = node_new(a, IR_FREE, pf->loc);
+    fr->u.copy.dst = saves[s].save;
+    b_push(&R->b, fr);
+  }
+  for (int i = 0, j = 0; i < pf->nparams; i++, j++) {
+    const Param *p = &pf->params[i];
+    if (!p->active) continue;
+    j++;
+    if (!p->is_array && R->adj[p->val])
+      b_acc(&R->b, R->f->params[j].val, b_const_i(&R->b, &ty_int, 0), R->adj[p->val], ACC_PLAIN);
+  }
+  Node *rn = node_new(a, IR_RETURN, pf->loc);
+  rn->u.ret.v = ret ? P(ret) : 0;
+  b_push(&R->b, rn);
+
+  free(saves);
+  free(save_at);
+  free(R->pv);
+  free(R->adj);
+  free(R->abar);
+  free(R->def);
+  free(R->varied);
+  free(inv_acc);
+  inv_acc = NULL;
+  simplify_dce(R->f);
+  ir_verify(R->f, "vjp");
+  return R->f;
+}

@@ -1,0 +1,103 @@
+// transform/clone.c: copying IR with renaming (the re-execution of "redundant execution").
+#include <string.h>
+
+#include "transform.h"
+
+Val clone_val(Fn *dst, const Fn *src, Val v, Val *map) {
+  if (!v) return 0;
+  Val n = fn_val(dst, src->vals[v].type, src->vals[v].hint);
+  map[v] = n;
+  return n;
+}
+
+static Val M(const Val *map, Val v) {
+  if (!v) return 0;
+  IR_ASSERT(map[v]);
+  return map[v];
+}
+
+static Val *clone_vals(Arena *a, Fn *dst, const Fn *src, const Val *vs, int n, Val *map) {
+  Val *out = ARENA_ARRAY(a, Val, n ? n : 1);
+  for (int i = 0; i < n; i++) out[i] = clone_val(dst, src, vs[i], map);
+  return out;
+}
+
+static Block *clone_sub(Builder *b, const Fn *sf, const Block *src, Val *map, bool drop) {
+  Block *outer = b->blk, *blk = block_new(b->fn->arena);
+  b->blk = blk;
+  clone_block(b, sf, src, map, drop);
+  for (int i = 0; i < src->nyields; i++) block_yield(b->fn->arena, blk, M(map, src->yields[i]));
+  b->blk = outer;
+  return blk;
+}
+
+static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool drop) {
+  Arena *a = b->fn->arena;
+  if (drop && s->kind == IR_WRITE) return;
+  Node *n = node_new(a, s->kind, s->loc);
+  n->u = s->u;
+  switch (s->kind) {
+  case IR_CONST: break;
+  case IR_UNOP: n->u.un.a = M(map, s->u.un.a); break;
+  case IR_BINOP:
+    n->u.bin.a = M(map, s->u.bin.a);
+    n->u.bin.b = M(map, s->u.bin.b);
+    break;
+  case IR_CALL:
+    n->u.call.a = M(map, s->u.call.a);
+    n->u.call.b = M(map, s->u.call.b);
+    break;
+  case IR_CAST: n->u.cast.a = M(map, s->u.cast.a); break;
+  case IR_READ:
+  case IR_WRITE:
+  case IR_ACC:
+    n->u.mem.arr = M(map, s->u.mem.arr);
+    n->u.mem.idx = M(map, s->u.mem.idx);
+    n->u.mem.v = M(map, s->u.mem.v);
+    break;
+  case IR_IF:
+    n->u.ifs.cond = M(map, s->u.ifs.cond);
+    n->u.ifs.then = clone_sub(b, sf, s->u.ifs.then, map, drop);
+    n->u.ifs.els = clone_sub(b, sf, s->u.ifs.els, map, drop);
+    n->u.ifs.outs = clone_vals(a, b->fn, sf, s->u.ifs.outs, s->u.ifs.nouts, map);
+    break;
+  case IR_LOOP:
+    n->u.loop.lo = M(map, s->u.loop.lo);
+    n->u.loop.hi = M(map, s->u.loop.hi);
+    n->u.loop.init = ARENA_ARRAY(a, Val, s->u.loop.ncarry + 1);
+    for (int i = 0; i < s->u.loop.ncarry; i++) n->u.loop.init[i] = M(map, s->u.loop.init[i]);
+    n->u.loop.idx = clone_val(b->fn, sf, s->u.loop.idx, map);
+    n->u.loop.params = clone_vals(a, b->fn, sf, s->u.loop.params, s->u.loop.ncarry, map);
+    n->u.loop.body = clone_sub(b, sf, s->u.loop.body, map, drop);
+    n->u.loop.outs = clone_vals(a, b->fn, sf, s->u.loop.outs, s->u.loop.ncarry, map);
+    break;
+  case IR_PAR:
+    n->u.par.lo = M(map, s->u.par.lo);
+    n->u.par.hi = M(map, s->u.par.hi);
+    n->u.par.idx = clone_val(b->fn, sf, s->u.par.idx, map);
+    n->u.par.reds = ARENA_ARRAY(a, Red, s->u.par.nreds + 1);
+    for (int r = 0; r < s->u.par.nreds; r++) {
+      n->u.par.reds[r] = s->u.par.reds[r];
+      n->u.par.reds[r].init = M(map, s->u.par.reds[r].init);
+    }
+    n->u.par.body = clone_sub(b, sf, s->u.par.body, map, drop);
+    for (int r = 0; r < s->u.par.nreds; r++)
+      n->u.par.reds[r].out = clone_val(b->fn, sf, s->u.par.reds[r].out, map);
+    break;
+  case IR_ALLOC: n->u.alloc.n = M(map, s->u.alloc.n); break;
+  case IR_COPY:
+  case IR_FREE:
+    n->u.copy.dst = M(map, s->u.copy.dst);
+    n->u.copy.src = M(map, s->u.copy.src);
+    n->u.copy.n = M(map, s->u.copy.n);
+    n->u.copy.off = M(map, s->u.copy.off);
+    break;
+  case IR_RETURN: n->u.ret.v = M(map, s->u.ret.v); break;
+  }
+  if (s->out) n->out = clone_val(b->fn, sf, s->out, map);
+  b_push(b, n);
+}
+
+void clone_block(Builder *b, const Fn *sf, const Block *src, Val *map, bool drop_writes) {
+  for (int i = 0; i < src->n; i++) clone_node(b, sf, src->stmts[i], map, drop_writes);
+}

@@ -1,0 +1,28 @@
+// transform/transform.h: IR -> IR passes: automatic differentiation and clean-up.
+#pragma once
+#include "../ir/ir.h"
+
+// ---- clone.c ----
+// Copies the statements of src to the end of b's block, renaming every value through map
+// (map[old] = new; unmapped values that are used must already be mapped).  With
+// drop_writes, IR_WRITE statements are left out (re-execution in a reverse sweep).
+void clone_block(Builder *b, const Fn *src_fn, const Block *src, Val *map, bool drop_writes);
+Val clone_val(Fn *dst, const Fn *src, Val v, Val *map); // fresh value of the same type
+
+// ---- derivs.c ----
+// d(result)/d(argument argno) of a math built-in, r = fn(x, y) already computed.
+Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r);
+Val b_select(Builder *b, Val cond, Val x, Val y); // IR_IF yielding x or y (both computed)
+
+// ---- activity.c ----
+// varied[v]: v is a floating-point value that depends on an active parameter.
+unsigned char *activity_varied(const Fn *f);
+
+// ---- ad_rev.c ----
+Fn *ad_vjp(Arena *a, const Fn *f);
+
+// ---- ad_fwd.c ----
+Fn *ad_jvp(Arena *a, const Fn *f);
+
+// ---- simplify.c ----
+void simplify_dce(Fn *f); // removes pure statements whose results are unused
