@@ -159,7 +159,7 @@ static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
     TSNode e = reduction_operand(L, v, asg, op);
     Val x = convert(L, lower_expr(L, e), v->type);
     L->b.loc = node_loc(L, asg);
-    v->val = b_binop(&L->b, v->red_op == RED_ADD ? BIN_ADD : BIN_MUL, v->val, x);
+    v->val = v->val == v->neutral ? x : b_binop(&L->b, v->red_op == RED_ADD ? BIN_ADD : BIN_MUL, v->val, x);
     return;
   }
   if (L->par && (int)(v - L->vars) < L->par->var_base)
@@ -193,13 +193,19 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op) {
   Type *et = arr->type->elem;
   L->b.loc = node_loc(L, asg);
   if (strcmp(op, "=")) {
-    Val old = b_read(&L->b, arr->val, idx);
-    par_note_access(L, arr->val, idx, false, node_loc(L, lhs));
+    Val old = read_element(L, arr->val, idx, node_loc(L, lhs));
     Type *ct = common_type(et, val_type(L->fn, rhs));
     rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, old, ct), convert(L, rhs, ct));
   }
-  b_write(&L->b, arr->val, idx, convert(L, rhs, et));
+  Val v = convert(L, rhs, et);
+  b_write(&L->b, arr->val, idx, v);
   par_note_access(L, arr->val, idx, true, node_loc(L, lhs));
+  ParCtx *p = L->par;
+  if (p && idx == p->idx) {
+    if (p->nfwd == 64) diag_error(node_loc(L, lhs), NULL, "too many array writes in one loop");
+    p->fwd_arr[p->nfwd] = arr->val;
+    p->fwd_val[p->nfwd++] = v;
+  }
 }
 
 static void lower_assignment(Lower *L, TSNode asg) {
@@ -246,8 +252,14 @@ static void lower_update(Lower *L, TSNode e) {
 static Block *lower_branch(Lower *L, TSNode stmt, Val *saved, int nvars) {
   Block *outer = L->b.blk, *blk = block_new(L->a);
   L->b.blk = blk;
+  int nfwd = L->par ? L->par->nfwd : 0;
   if (!ts_node_is_null(stmt)) lower_stmt(L, stmt);
   L->b.blk = outer;
+  if (L->par) { // writes inside the branch: later reads cannot be forwarded
+    ParCtx *p = L->par;
+    for (int i = nfwd; i < p->nfwd && p->ndirty < 64; i++) p->dirty[p->ndirty++] = p->fwd_arr[i];
+    p->nfwd = nfwd;
+  }
   L->nvars = nvars; // drop the branch's declarations
   for (int i = 0; i < nvars; i++) {
     Val v = L->vars[i].val;

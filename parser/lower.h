@@ -17,6 +17,7 @@ typedef struct {
   Loc loc;
   int par_level; // number of parallel loops around the declaration
   RedOp red_op;  // VAR_RED
+  Val neutral;   // VAR_RED: the neutral element the running value starts from
 } Var;
 
 // An array access inside a parallel loop, for the map legality checks.
@@ -33,6 +34,12 @@ typedef struct ParCtx {
   Access *acc;
   int nacc, capacc;
   const char *pragma;
+  // store-to-load forwarding: the value this iteration last wrote to arr[i] (newest last);
+  // an array written inside an if is "dirty": reading it afterwards is refused
+  Val fwd_arr[64], fwd_val[64];
+  int nfwd;
+  Val dirty[64];
+  int ndirty;
 } ParCtx;
 
 typedef struct {
@@ -57,6 +64,7 @@ void lower_stmt(Lower *L, TSNode stmt);
 // ---- lower_expr.c ----
 Val lower_expr(Lower *L, TSNode e);
 Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
+Val read_element(Lower *L, Val arr, Val idx, Loc loc);
 const char *node_text(Lower *L, TSNode n);
 Loc node_loc(Lower *L, TSNode n);
 Type *common_type(Type *x, Type *y);

@@ -70,9 +70,24 @@ static Val lower_subscript(Lower *L, TSNode e) {
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
                "array index is not an integer");
-  L->b.loc = node_loc(L, e);
-  Val v = b_read(&L->b, arr->val, idx);
-  par_note_access(L, arr->val, idx, false, node_loc(L, e));
+  return read_element(L, arr->val, idx, node_loc(L, e));
+}
+
+// arr[idx]; inside a parallel loop, an element this iteration wrote is its written value.
+Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
+  ParCtx *p = L->par;
+  if (p && idx == p->idx) {
+    for (int i = p->nfwd - 1; i >= 0; i--)
+      if (p->fwd_arr[i] == arr) return p->fwd_val[i];
+    for (int i = 0; i < p->ndirty; i++)
+      if (p->dirty[i] == arr)
+        diag_error(loc, "keep the value in a local variable, and write the element once at the "
+                   "end of the body", "reading '%s[...]' after a conditional write to it in the "
+                   "same iteration is not supported yet", L->fn->vals[arr].hint);
+  }
+  L->b.loc = loc;
+  Val v = b_read(&L->b, arr, idx);
+  par_note_access(L, arr, idx, false, loc);
   return v;
 }
 

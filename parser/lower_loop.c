@@ -163,7 +163,7 @@ static Red *setup_reductions(Lower *L, const Pragma *pr, Node *n, int *nreds) {
       if (op == RED_MIN || op == RED_MAX)
         diag_error(c->op_loc, "only reduce(+: ...) and reduce(*: ...) are supported so far",
                    "reductions with '%s' are not supported yet", c->op);
-      var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op});
+      var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op, ne});
       k++;
     }
   }

@@ -209,6 +209,7 @@ static Fn *jvp_signature(Fwd *F) {
     *d = *p;
     d->name = arena_printf(F->a, "%s_dot", p->name);
     d->active = false;
+    d->is_float = false;
     if (p->is_array) d->type = ty_ptr(F->a, p->type->elem, !p->written);
     d->val = fn_val(f, d->type, d->name);
     if (p->is_array)

@@ -476,6 +476,7 @@ static Fn *vjp_signature(Rev *R) {
     d->is_array = true;
     d->written = true;
     d->active = false;
+    d->is_float = false;
     d->val = fn_val(f, d->type, d->name);
     if (p->is_array) R->abar[p->val] = d->val;
   }
@@ -557,6 +558,7 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
   free(R->varied);
   free(inv_acc);
   inv_acc = NULL;
+  if (getenv("ADSOAC_DUMP")) { Buf b = {0}; ir_print_fn(R->f, &b); fputs(b.data, stderr); buf_free(&b); }
   simplify_dce(R->f);
   ir_verify(R->f, "vjp");
   return R->f;

@@ -51,6 +51,18 @@ static void count_block(const Block *b, int *uses) {
 
 static bool block_has_effects(const Block *b);
 
+// Is any value defined in b (or in blocks nested in it) still used?
+static bool block_defs_used(const Block *b, const int *uses) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out && uses[n->out]) return true;
+    if (n->kind == IR_IF && (block_defs_used(n->u.ifs.then, uses) ||
+                             block_defs_used(n->u.ifs.els, uses)))
+      return true;
+  }
+  return false;
+}
+
 static bool removable(const Node *n, const int *uses) {
   switch (n->kind) {
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
@@ -58,7 +70,9 @@ static bool removable(const Node *n, const int *uses) {
   case IR_IF:
     for (int i = 0; i < n->u.ifs.nouts; i++)
       if (uses[n->u.ifs.outs[i]]) return false;
-    return !block_has_effects(n->u.ifs.then) && !block_has_effects(n->u.ifs.els);
+    // the reverse sweep reads values a branch defined: keep the branch while they are used
+    return !block_has_effects(n->u.ifs.then) && !block_has_effects(n->u.ifs.els) &&
+           !block_defs_used(n->u.ifs.then, uses) && !block_defs_used(n->u.ifs.els, uses);
   case IR_WRITE: case IR_ACC: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY:
   case IR_FREE: case IR_RETURN: return false;
   }

@@ -7,33 +7,55 @@
 
 #include <math.h>
 
-#define NF 21
-
 #pragma adsoac grad
 void mathfns_f(int n, const float *x, const float *u, float *y) {
 #pragma adsoac map
-  for (int i = 0; i < n; i++) {
-    float a = x[i], b = u[i];
-    y[NF * i + 0] = sqrtf(b);
-    y[NF * i + 1] = expf(a);
-    y[NF * i + 2] = logf(a * a + 1.0f);
-    y[NF * i + 3] = log1pf(b);
-    y[NF * i + 4] = expm1f(a);
-    y[NF * i + 5] = sinf(a) * cosf(b);
-    y[NF * i + 6] = tanf(0.5f * a);
-    y[NF * i + 7] = asinf(0.5f * a);
-    y[NF * i + 8] = acosf(0.5f * a);
-    y[NF * i + 9] = atanf(a);
-    y[NF * i + 10] = atan2f(a, b);
-    y[NF * i + 11] = sinhf(a);
-    y[NF * i + 12] = coshf(a);
-    y[NF * i + 13] = tanhf(a);
-    y[NF * i + 14] = powf(b, a);
-    y[NF * i + 15] = fabsf(a);
-    y[NF * i + 16] = fminf(a, b);
-    y[NF * i + 17] = fmaxf(a, 0.25f);
-    y[NF * i + 18] = erff(a);
-    y[NF * i + 19] = floorf(3.0f * a) + a;
-    y[NF * i + 20] = powf(a * a + 0.5f, 1.5f) + sqrtf(expf(a) + b);
+  for (int j = 0; j < 21 * n; j++) {
+    int i = j / 21, k = j % 21;
+    float a = x[i], b = u[i], v;
+    if (k == 0) {
+      v = sqrtf(b);
+    } else if (k == 1) {
+      v = expf(a);
+    } else if (k == 2) {
+      v = logf(a * a + 1.0f);
+    } else if (k == 3) {
+      v = log1pf(b);
+    } else if (k == 4) {
+      v = expm1f(a);
+    } else if (k == 5) {
+      v = sinf(a) * cosf(b);
+    } else if (k == 6) {
+      v = tanf(0.5f * a);
+    } else if (k == 7) {
+      v = asinf(0.5f * a);
+    } else if (k == 8) {
+      v = acosf(0.5f * a);
+    } else if (k == 9) {
+      v = atanf(a);
+    } else if (k == 10) {
+      v = atan2f(a, b);
+    } else if (k == 11) {
+      v = sinhf(a);
+    } else if (k == 12) {
+      v = coshf(a);
+    } else if (k == 13) {
+      v = tanhf(a);
+    } else if (k == 14) {
+      v = powf(b, a);
+    } else if (k == 15) {
+      v = fabsf(a);
+    } else if (k == 16) {
+      v = fminf(a, b);
+    } else if (k == 17) {
+      v = fmaxf(a, 0.25f);
+    } else if (k == 18) {
+      v = erff(a);
+    } else if (k == 19) {
+      v = floorf(3.0f * a) + a;
+    } else {
+      v = powf(a * a + 0.5f, 1.5f) + sqrtf(expf(a) + b);
+    }
+    y[j] = v;
   }
 }
