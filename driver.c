@@ -119,7 +119,7 @@ static void write_output(const char *path, const Buf *b) {
   free(tmp);
 }
 
-static void compile(const Options *o, Arena *a, Buf *out) {
+static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
   char *text = read_file(o->input, &len);
   Src src = {o->input, text, len};
@@ -138,7 +138,8 @@ static void compile(const Options *o, Arena *a, Buf *out) {
     }
     return;
   }
-  EmitOptions eo = {o->target, o->line_directives, o->input, ADSOAC_VERSION};
+  EmitOptions eo = {o->target, o->line_directives, o->input, strcmp(path, "-") ? path : NULL,
+                    ADSOAC_VERSION};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11
 }
 
@@ -146,8 +147,8 @@ int main(int argc, char **argv) {
   Options o = parse_options(argc, argv);
   Arena *a = arena_new(0);
   Buf out = {0};
-  compile(&o, a, &out);
   const char *path = o.output ? o.output : o.emit == EMIT_IR ? "-" : default_output(a, &o);
+  compile(&o, a, &out, path);
   write_output(path, &out);
   buf_free(&out);
   arena_free(a);

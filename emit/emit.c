@@ -138,8 +138,11 @@ void emit_stmt(Emit *e, const Node *n) {
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       const Type *t = e->f->vals[n->u.mem.v].type;
-      line(e, "ADSOAC_CHECK(adsoac_store(&%s, &(%s){%s}, sizeof(%s), \"%s\"));", elem_ref(e, n),
-           tname(e, t), ref(e, n->u.mem.v), tname(e, t), e->f->name);
+      line(e, "{");
+      line(e, "  %s adsoac_t = %s;", tname(e, t), ref(e, n->u.mem.v));
+      line(e, "  ADSOAC_CHECK(adsoac_store(&%s, &adsoac_t, sizeof adsoac_t, \"%s\"));", elem_ref(e, n),
+           e->f->name);
+      line(e, "}");
       return;
     }
     line(e, "%s = %s;", elem_ref(e, n), ref(e, n->u.mem.v));
@@ -201,7 +204,6 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
 
   e->out = out;
   buf_printf(out, "\n// %s\n", what);
-  if (e->opt->line_directives) buf_printf(out, "#line %u \"%s\"\n", f->loc.line, e->opt->input_name);
   buf_printf(out, "%s%s {\n", e->opt->target == TARGET_CUDA ? "extern \"C\" " : "", signature(e, f));
   e->depth = 1;
   declare_hoisted(e, f->body, true);
@@ -245,6 +247,11 @@ static void emit_passthrough(Emit *e, Buf *out) {
     }
   }
   if (p->src.len && p->src.text[p->src.len - 1] != '\n') buf_puts(out, "\n");
+  if (e->opt->line_directives && e->opt->output_name) { // back to the generated file's lines
+    int lines = 2;
+    for (size_t k = 0; k < out->len; k++) lines += out->data[k] == '\n';
+    buf_printf(out, "#line %d \"%s\"\n", lines, e->opt->output_name);
+  }
 }
 
 void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {

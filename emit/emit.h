@@ -8,6 +8,7 @@ typedef struct {
   Target target;
   bool line_directives;
   const char *input_name; // as named on the command line, for comments and #line
+  const char *output_name; // for the #line after the user's code (NULL: none)
   const char *version;
 } EmitOptions;
 

@@ -29,7 +29,7 @@ ADSOAC_EXTERN_C ADSOAC_WEAK void adsoac_clear_error(void) {
 }
 
 // Records the first error; later ones are dropped until the state is cleared.  Returns 1.
-static int adsoac_fail_(const char *where, const char *fmt, ...) {
+static inline __attribute__((unused)) int adsoac_fail_(const char *where, const char *fmt, ...) {
   char *m = adsoac_error_slot_();
   if (m[0]) return 1;
   int k = snprintf(m, 512, "%s: ", where);

@@ -8,35 +8,35 @@
 #define ADSOAC_MAX_BLOCKS 1024
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
-static int adsoac_cuda_(cudaError_t e, const char *fn, const char *what) {
+static inline __attribute__((unused)) int adsoac_cuda_(cudaError_t e, const char *fn, const char *what) {
   if (e == cudaSuccess) return 0;
   return adsoac_fail_(fn, "%s: %s", what, cudaGetErrorString(e));
 }
 
-static int adsoac_grid(long long n) {
+static inline __attribute__((unused)) int adsoac_grid(long long n) {
   long long b = (n + ADSOAC_BLOCK - 1) / ADSOAC_BLOCK;
   return (int)(b < 1 ? 1 : b > ADSOAC_MAX_BLOCKS ? ADSOAC_MAX_BLOCKS : b);
 }
 
-static int adsoac_dev_alloc(void **p, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, const char *fn) {
   *p = NULL;
   if (adsoac_cuda_(cudaMallocAsync(p, bytes ? bytes : 1, 0), fn, "cudaMallocAsync")) return 1;
   return adsoac_cuda_(cudaMemsetAsync(*p, 0, bytes ? bytes : 1, 0), fn, "cudaMemsetAsync");
 }
 
-static void adsoac_dev_free(void *p) {
+static inline __attribute__((unused)) void adsoac_dev_free(void *p) {
   if (p) cudaFreeAsync(p, 0);
 }
 
-static int adsoac_load(void *host, const void *dev, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_load(void *host, const void *dev, size_t bytes, const char *fn) {
   return adsoac_cuda_(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), fn, "cudaMemcpy");
 }
 
-static int adsoac_store(void *dev, const void *host, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_store(void *dev, const void *host, size_t bytes, const char *fn) {
   return adsoac_cuda_(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), fn, "cudaMemcpy");
 }
 
-static int adsoac_dev_copy(void *dst, const void *src, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_dev_copy(void *dst, const void *src, size_t bytes, const char *fn) {
   if (!bytes) return 0;
   return adsoac_cuda_(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0), fn,
                       "cudaMemcpyAsync");
@@ -51,13 +51,13 @@ template <typename T> static __global__ void adsoac_swap_kernel(T *a, T *b, long
   }
 }
 
-template <typename T> static int adsoac_dev_swap(T *a, T *b, long long n, const char *fn) {
+template <typename T> static inline __attribute__((unused)) int adsoac_dev_swap(T *a, T *b, long long n, const char *fn) {
   if (n <= 0) return 0;
   adsoac_swap_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(a, b, n);
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }
 
-static int adsoac_launched(const char *fn) {
+static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }
 
@@ -72,7 +72,7 @@ template <typename T> static __global__ void adsoac_sum_kernel(const T *part, in
 }
 
 // host_out = sum of part[0:n]; part must have room for n + 1 elements (the last is scratch).
-template <typename T> static int adsoac_sum(T *part, int n, T *host_out, const char *fn) {
+template <typename T> static inline __attribute__((unused)) int adsoac_sum(T *part, int n, T *host_out, const char *fn) {
   adsoac_sum_kernel<T><<<1, ADSOAC_BLOCK>>>(part, n, part + n);
   if (adsoac_launched(fn)) return 1;
   return adsoac_load(host_out, part + n, sizeof(T), fn);

@@ -4,7 +4,7 @@
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
 // Zeroed host memory for saved array elements; 0 on success.
-static int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
   *p = calloc(bytes ? bytes : 1, 1);
   if (!*p) return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
   return 0;

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: installs what a fresh Debian 12 machine lacks, then configures and builds.
+#   scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+shift || true
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v cc >/dev/null || need+=(gcc)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v npm >/dev/null || need+=(npm)
+command -v python3 >/dev/null || need+=(python3)
+pkg-config --exists tree-sitter 2>/dev/null || need+=(libtree-sitter-dev)
+[ -f /usr/include/uthash.h ] || need+=(uthash-dev)
+[ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+cmake -S . -B "$build" "$@" >/dev/null
+cmake --build "$build" -j"$(nproc)"
