@@ -1,0 +1,2 @@
+#pragma adsoac grad
+int k;

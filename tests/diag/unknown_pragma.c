@@ -1,0 +1,3 @@
+#pragma adsoac gradient
+void f(int n, double *y) {
+}
