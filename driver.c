@@ -121,7 +121,9 @@ static void write_output(const char *path, const Buf *b) {
 
 static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
-  char *text = read_file(o->input, &len);
+  char *buf = read_file(o->input, &len);
+  char *text = arena_strndup(a, buf, len);
+  free(buf);
   Src src = {o->input, text, len};
   diag_set_source(&src);
   Prog *p = parse_program(a, &src);          // parser/     C -> SOAC IR
