@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/run-golden.sh ADSOAC: golden tests, run from tests/ so paths (and file:line:col) are
 # relative.  Regenerate the expected files with ADSOAC_UPDATE_GOLDEN=1.
-#   golden/X.c  ->  adsoac --emit=ir golden/X.c      must equal golden/X.ir
+#   golden/X.ir ->  adsoac --emit=ir X.c             must equal golden/X.ir, where X.c is
+#                   golden/X.c, or the end-to-end test e2e/X.c
 #   diag/X.c    ->  adsoac --target=c diag/X.c -o F  must fail, print exactly diag/X.err,
 #                   and leave F as it was (here: a file holding "untouched")
 set -u
@@ -13,8 +14,9 @@ pass=0 fail=0
 report() { # name ok detail
   if [ "$2" = ok ]; then echo "[PASS] $1"; pass=$((pass + 1)); else echo "[FAIL] $1: $3"; fail=$((fail + 1)); fi
 }
-for c in golden/*.c; do
-  exp=${c%.c}.ir
+for exp in golden/*.ir; do
+  c=${exp%.ir}.c
+  [ -f "$c" ] || c=e2e/$(basename "$c")
   if ! "$adsoac" --emit=ir "$c" >"$tmp/out.ir" 2>"$tmp/err"; then
     report "$c" fail "adsoac failed: $(cat "$tmp/err")"; continue
   fi
