@@ -129,6 +129,8 @@ static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   Prog *p = parse_program(a, &src);          // parser/     C -> SOAC IR
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
+    simplify_fold(m->primal);                // transform/  (double)0 -> 0.0
+    simplify_dce(m->primal);
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
   }

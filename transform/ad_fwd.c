@@ -248,6 +248,7 @@ Fn *ad_jvp(Arena *a, const Fn *pf) {
   free(F->tan);
   free(F->adot);
   free(F->varied);
+  simplify_fold(F->f);
   simplify_dce(F->f);
   ir_verify(F->f, "jvp");
   return F->f;

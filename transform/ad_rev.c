@@ -558,7 +558,7 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
   free(R->varied);
   free(inv_acc);
   inv_acc = NULL;
-  if (getenv("ADSOAC_DUMP")) { Buf b = {0}; ir_print_fn(R->f, &b); fputs(b.data, stderr); buf_free(&b); }
+  simplify_fold(R->f);
   simplify_dce(R->f);
   ir_verify(R->f, "vjp");
   return R->f;

@@ -145,3 +145,33 @@ void simplify_dce(Fn *f) {
   }
   free(uses);
 }
+
+// Casts of constants become constants: (double)0 -> 0.0.
+static void fold_block(Fn *f, Block *b, Node **def) {
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->out) def[n->out] = n;
+    if (n->kind == IR_IF) {
+      fold_block(f, n->u.ifs.then, def);
+      fold_block(f, n->u.ifs.els, def);
+    }
+    if (n->kind == IR_PAR) fold_block(f, n->u.par.body, def);
+    if (n->kind == IR_LOOP) fold_block(f, n->u.loop.body, def);
+    if (n->kind != IR_CAST) continue;
+    Node *c = def[n->u.cast.a];
+    if (!c || c->kind != IR_CONST) continue;
+    const Type *from = f->vals[c->out].type, *to = f->vals[n->out].type;
+    if (to->kind == TY_PTR || to->kind == TY_STRUCT) continue;
+    double v = ty_is_float(from) ? c->u.cst.f : (double)c->u.cst.i;
+    long long iv = ty_is_float(from) ? (long long)c->u.cst.f : c->u.cst.i;
+    n->kind = IR_CONST;
+    n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : v;
+    n->u.cst.i = ty_is_float(to) ? (long long)v : iv;
+  }
+}
+
+void simplify_fold(Fn *f) {
+  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
+  fold_block(f, f->body, def);
+  free(def);
+}

@@ -25,4 +25,5 @@ Fn *ad_vjp(Arena *a, const Fn *f);
 Fn *ad_jvp(Arena *a, const Fn *f);
 
 // ---- simplify.c ----
-void simplify_dce(Fn *f); // removes pure statements whose results are unused
+void simplify_dce(Fn *f);  // removes pure statements whose results are unused
+void simplify_fold(Fn *f); // casts of constants become constants
