@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit.h"
-#include "parser/parser.h"
-#include "transform/transform.h"
+#include "translate.h"
 
 #ifndef ADSOAC_VERSION
 #define ADSOAC_VERSION "0.1.0"
@@ -125,26 +123,9 @@ static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   char *text = arena_strndup(a, buf, len);
   free(buf);
   Src src = {o->input, text, len};
-  diag_set_source(&src);
-  Prog *p = parse_program(a, &src);          // parser/     C -> SOAC IR
-  for (int i = 0; i < p->nmarked; i++) {
-    Marked *m = &p->marked[i];
-    simplify_fold(m->primal);                // transform/  (double)0 -> 0.0
-    simplify_dce(m->primal);
-    m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
-    m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
-  }
-  if (o->emit == EMIT_IR) {
-    for (int i = 0; i < p->nmarked; i++) {
-      ir_print_fn(p->marked[i].primal, out);
-      ir_print_fn(p->marked[i].vjp, out);
-      ir_print_fn(p->marked[i].jvp, out);
-    }
-    return;
-  }
-  EmitOptions eo = {o->target, o->line_directives, o->input, strcmp(path, "-") ? path : NULL,
-                    ADSOAC_VERSION};
-  emit_program(p, &eo, out);                 // emit/       CUDA or C11
+  TranslateOptions to = {o->target, o->emit == EMIT_IR, o->line_directives,
+                         strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
+  adsoac_translate(a, &to, &src, out);
 }
 
 int main(int argc, char **argv) {

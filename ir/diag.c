@@ -6,6 +6,18 @@
 #include "ir.h"
 
 static const Src *cur_src;
+static void (*error_hook)(void);
+static FILE *diag_stream;
+
+void diag_set_stream(FILE *f) {
+  diag_stream = f;
+}
+
+#define OUT (diag_stream ? diag_stream : stderr)
+
+void diag_on_error(void (*hook)(void)) {
+  error_hook = hook;
+}
 
 void diag_set_source(const Src *src) {
   cur_src = src;
@@ -19,22 +31,22 @@ static void show_line(Loc loc) {
     if (*p == '\n') l++;
   const char *eol = memchr(p, '\n', (size_t)(end - p));
   if (!eol) eol = end;
-  fprintf(stderr, "%5u | %.*s\n      | ", loc.line, (int)(eol - p), p);
+  fprintf(OUT, "%5u | %.*s\n      | ", loc.line, (int)(eol - p), p);
   for (uint32_t c = 1; c < loc.col && p + c - 1 < eol; c++)
-    fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
-  fputs("^\n", stderr);
+    fputc(p[c - 1] == '\t' ? '\t' : ' ', OUT);
+  fputs("^\n", OUT);
 }
 
 static void report(Loc loc, const char *kind, const char *hint, const char *fmt, va_list ap) {
   const char *file = loc.file ? loc.file : (cur_src ? cur_src->path : "adsoac");
   if (loc.line)
-    fprintf(stderr, "%s:%u:%u: %s: ", file, loc.line, loc.col, kind);
+    fprintf(OUT, "%s:%u:%u: %s: ", file, loc.line, loc.col, kind);
   else
-    fprintf(stderr, "%s: %s: ", file, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+    fprintf(OUT, "%s: %s: ", file, kind);
+  vfprintf(OUT, fmt, ap);
+  fputc('\n', OUT);
   show_line(loc);
-  if (hint) fprintf(stderr, "      = hint: %s\n", hint);
+  if (hint) fprintf(OUT, "      = hint: %s\n", hint);
 }
 
 void diag_error(Loc loc, const char *hint, const char *fmt, ...) {
@@ -42,6 +54,7 @@ void diag_error(Loc loc, const char *hint, const char *fmt, ...) {
   va_start(ap, fmt);
   report(loc, "error", hint, fmt, ap);
   va_end(ap);
+  if (error_hook) error_hook(); // must not return (the fuzz target longjmps)
   exit(1);
 }
 

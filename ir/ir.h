@@ -53,6 +53,10 @@ void diag_warn(Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void diag_internal(const char *file, int line, const char *msg);
+// Called instead of exit(1) after an error is printed; must not return.  For the fuzz target.
+void diag_on_error(void (*hook)(void));
+// Diagnostics go to this stream (default stderr; the fuzz target silences them).
+void diag_set_stream(FILE *f);
 #define IR_ASSERT(c) ((c) ? (void)0 : diag_internal(__FILE__, __LINE__, #c))
 #define UNREACHABLE() diag_internal(__FILE__, __LINE__, "unreachable")
 
