@@ -6,7 +6,7 @@
 #   diag/X.c    ->  adsoac --target=c diag/X.c -o F  must fail, print exactly diag/X.err,
 #                   and leave F as it was (here: a file holding "untouched")
 set -u
-adsoac=$1
+adsoac=$(realpath "$1")
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
