@@ -122,7 +122,7 @@ static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   char *buf = read_file(o->input, &len);
   char *text = arena_strndup(a, buf, len);
   free(buf);
-  Src src = {o->input, text, len};
+  Src src = {o->input, text, len, {0}};
   TranslateOptions to = {o->target, o->emit == EMIT_IR, o->line_directives,
                          strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
   adsoac_translate(a, &to, &src, out);

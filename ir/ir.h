@@ -44,6 +44,7 @@ typedef struct {
   const char *path; // as named on the command line
   const char *text;
   size_t len;
+  Loc at; // when set, every location in this text is reported at `at` (macro expansions)
 } Src;
 void diag_set_source(const Src *src);
 // "file:line:col: error: msg", the source line, a caret, then "  hint: ..." when hint != NULL.

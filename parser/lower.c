@@ -22,7 +22,7 @@ int var_push(Lower *L, Var v) {
 }
 
 Var *var_find(Lower *L, const char *name) {
-  for (int i = L->nvars - 1; i >= 0; i--)
+  for (int i = L->nvars - 1; i >= L->var_floor; i--)
     if (!strcmp(L->vars[i].name, name)) return &L->vars[i];
   return NULL;
 }
@@ -249,11 +249,21 @@ static void lower_update(Lower *L, TSNode e) {
 
 // ---- if / else: SSA merge of the variables the branches assign ----
 
-static Block *lower_branch(Lower *L, TSNode stmt, Val *saved, int nvars) {
+// Lowers one branch: the statement stmt, or (rest) stmt and every statement after it in its
+// block.  Afterwards the variables hold their values from before the branch again, and saved[]
+// their values at the end of the branch; *returned says whether the branch returned.
+static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nvars,
+                           bool *returned) {
   Block *outer = L->b.blk, *blk = block_new(L->a);
   L->b.blk = blk;
   int nfwd = L->par ? L->par->nfwd : 0;
-  if (!ts_node_is_null(stmt)) lower_stmt(L, stmt);
+  L->returned = false;
+  if (rest)
+    lower_stmts(L, stmt);
+  else if (!ts_node_is_null(stmt))
+    lower_stmt(L, stmt);
+  *returned = L->returned;
+  L->returned = false;
   L->b.blk = outer;
   if (L->par) { // writes inside the branch: later reads cannot be forwarded
     ParCtx *p = L->par;
@@ -269,7 +279,30 @@ static Block *lower_branch(Lower *L, TSNode stmt, Val *saved, int nvars) {
   return blk;
 }
 
-static void lower_if(Lower *L, TSNode s) {
+// Does this statement end in a return on every path?
+static bool always_returns(TSNode s) {
+  if (ts_is(s, "return_statement")) return true;
+  if (ts_is(s, "compound_statement")) {
+    uint32_t k = ts_node_named_child_count(s);
+    for (uint32_t i = k; i > 0; i--) {
+      TSNode c = ts_node_named_child(s, i - 1);
+      if (!ts_is(c, "comment")) return always_returns(c);
+    }
+    return false;
+  }
+  if (ts_is(s, "if_statement")) {
+    TSNode alt = ts_field(s, "alternative");
+    if (ts_is(alt, "else_clause")) alt = ts_node_named_child(alt, 0);
+    return !ts_node_is_null(alt) && always_returns(ts_field(s, "consequence")) &&
+           always_returns(alt);
+  }
+  return false;
+}
+
+// if (c) A else B.  In a function body, `if (c) return x; REST` is lowered as
+// `if (c) return x; else { REST }`, so that a return may stand inside an if.
+// Returns true if it consumed the statements after s.
+static bool lower_if(Lower *L, TSNode s) {
   if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
   Val cond = lower_cond(L, ts_field(s, "condition"));
   Loc loc = node_loc(L, s);
@@ -279,10 +312,20 @@ static void lower_if(Lower *L, TSNode s) {
   for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i].val;
   TSNode alt = ts_field(s, "alternative");
   if (ts_is(alt, "else_clause")) alt = ts_node_named_child(alt, 0);
-  Block *then = lower_branch(L, ts_field(s, "consequence"), tv, nv);
-  Block *els = lower_branch(L, alt, ev, nv);
-  if (L->returned) diag_error(loc, "put a single return at the end of the function",
-                              "return inside an if is not supported");
+  bool rest = false, then_ret, else_ret;
+  if (ts_node_is_null(alt) && always_returns(ts_field(s, "consequence"))) {
+    alt = ts_node_next_named_sibling(s);
+    while (ts_is(alt, "comment")) alt = ts_node_next_named_sibling(alt);
+    rest = !ts_node_is_null(alt);
+  }
+  if (L->par && L->inline_depth <= L->par->inline_base && (always_returns(ts_field(s, "consequence")) || (!rest && !ts_node_is_null(alt) && always_returns(alt))))
+    diag_error(loc, NULL, "return inside a parallel loop");
+  Block *then = lower_branch(L, ts_field(s, "consequence"), false, tv, nv, &then_ret);
+  Block *els = lower_branch(L, alt, rest, ev, nv, &else_ret);
+  if (then_ret != else_ret)
+    diag_error(loc, "return on every path of the if, or only after it",
+               "only one branch of this if returns");
+  L->returned = then_ret;
   Node *n = node_new(L->a, IR_IF, loc);
   n->u.ifs.cond = cond;
   n->u.ifs.then = then;
@@ -296,19 +339,26 @@ static void lower_if(Lower *L, TSNode s) {
                  "'%s' is assigned in only one branch and has no value before the if", v->name);
     block_yield(L->a, then, tv[i]);
     block_yield(L->a, els, ev[i]);
-    Val out = fn_val(L->fn, v->type, v->kind == VAR_RED ? NULL : v->name);
+    Val out = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
     n->u.ifs.outs[n->u.ifs.nouts++] = out;
     v->val = out;
   }
   b_push(&L->b, n);
+  return rest;
 }
 
 // ---- statements ----
 
 void lower_block(Lower *L, TSNode compound) {
   int nv = L->nvars;
-  for (TSNode s = ts_node_named_child(compound, 0); !ts_node_is_null(s);
-       s = ts_node_next_named_sibling(s)) {
+  lower_stmts(L, ts_node_named_child(compound, 0));
+  // leaving the block: its declarations go out of scope, assignments to outer ones stay
+  L->nvars = nv;
+}
+
+// Lowers first and the statements after it in the same block.
+void lower_stmts(Lower *L, TSNode first) {
+  for (TSNode s = first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (ts_is(s, "comment")) continue;
     Pragma pr;
     if (ts_is(s, "preproc_call") && pragma_parse(L->a, L->src, s, &pr)) {
@@ -325,10 +375,15 @@ void lower_block(Lower *L, TSNode compound) {
       s = next;
       continue;
     }
+    if (ts_is(s, "if_statement")) {
+      if (L->returned) diag_error(node_loc(L, s), "put a single return at the end of the function",
+                                  "statement after return");
+      L->b.loc = node_loc(L, s);
+      if (lower_if(L, s)) return; // it took the rest of the block as its else branch
+      continue;
+    }
     lower_stmt(L, s);
   }
-  // leaving the block: its declarations go out of scope, assignments to outer ones stay
-  L->nvars = nv;
 }
 
 void lower_stmt(Lower *L, TSNode s) {
@@ -348,6 +403,8 @@ void lower_stmt(Lower *L, TSNode s) {
       lower_assignment(L, e);
     else if (ts_is(e, "update_expression"))
       lower_update(L, e);
+    else if (ts_is(e, "call_expression"))
+      lower_expr(L, e); // an inlined function called for its effects
     else
       diag_error(node_loc(L, e), "a statement must assign something", "expression has no effect");
   } else if (!strcmp(t, "if_statement")) {
@@ -355,8 +412,18 @@ void lower_stmt(Lower *L, TSNode s) {
   } else if (!strcmp(t, "for_statement")) {
     lower_for(L, s, NULL);
   } else if (!strcmp(t, "return_statement")) {
-    if (L->par) diag_error(node_loc(L, s), NULL, "return inside a parallel loop");
+    if (L->par && L->par->inline_base >= L->inline_depth)
+      diag_error(node_loc(L, s), NULL, "return inside a parallel loop");
     TSNode e = ts_node_named_child(s, 0);
+    if (L->inline_depth) { // an inlined call: the value goes to the hidden variable $ret
+      Var *r = var_find(L, "$ret");
+      if (!ts_node_is_null(e)) {
+        if (r->type->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");
+        r->val = convert(L, lower_expr(L, e), r->type);
+      }
+      L->returned = true;
+      return;
+    }
     Node *n = node_new(L->a, IR_RETURN, node_loc(L, s));
     if (!ts_node_is_null(e)) {
       if (L->fn->ret->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");

@@ -40,7 +40,14 @@ typedef struct ParCtx {
   int nfwd;
   Val dirty[64];
   int ndirty;
+  int inline_base; // inline depth at the loop
 } ParCtx;
+
+// A function defined in the file, callable (inlined) from marked functions.
+typedef struct {
+  const char *name;
+  TSNode def;
+} FnDef;
 
 typedef struct {
   Arena *a;
@@ -51,6 +58,14 @@ typedef struct {
   int nvars, capvars;
   ParCtx *par; // innermost parallel loop, NULL at function level
   bool returned;
+  bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
+  int inline_depth;   // calls being inlined
+  int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
+  const Prog *prog;   // the file
+  FnDef *fndefs;      // functions defined in the file
+  int nfndefs;
+  struct MacroTable *macros;
+  const char *inline_stack[32];
 } Lower;
 
 // ---- lower.c ----
@@ -59,6 +74,7 @@ Var *var_find(Lower *L, const char *name);
 Type *lower_type(Lower *L, TSNode type_node);
 Val convert(Lower *L, Val v, Type *to);
 void lower_block(Lower *L, TSNode compound);
+void lower_stmts(Lower *L, TSNode first);
 void lower_stmt(Lower *L, TSNode stmt);
 
 // ---- lower_expr.c ----
@@ -68,6 +84,12 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc);
 const char *node_text(Lower *L, TSNode n);
 Loc node_loc(Lower *L, TSNode n);
 Type *common_type(Type *x, Type *y);
+
+// ---- lower_text.c ----
+Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
+
+// ---- lower_call.c ----
+Val lower_user_call(Lower *L, TSNode call, TSNode def);
 
 // ---- lower_loop.c ----
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);

@@ -204,15 +204,27 @@ static Val lower_unary(Lower *L, TSNode e) {
   diag_error(node_loc(L, e), NULL, "unsupported unary operator '%s'", op);
 }
 
+static TSNode find_fn(Lower *L, const char *name) {
+  for (int i = 0; i < L->nfndefs; i++)
+    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
+  return (TSNode){0};
+}
+
 static Val lower_call(Lower *L, TSNode e) {
   TSNode fnode = ts_field(e, "function"), args = ts_field(e, "arguments");
   const char *name = node_text(L, fnode);
   MathFn fn;
   bool f32;
-  if (!ts_is(fnode, "identifier") || !math_lookup(name, &fn, &f32))
-    diag_error(node_loc(L, fnode), "only the math functions of language.md §6 can be called "
-               "so far; calls to static functions of the same file come in a later version",
-               "call to '%s' is not supported", name);
+  if (!ts_is(fnode, "identifier"))
+    diag_error(node_loc(L, fnode), NULL, "calls through expressions are not supported");
+  if (!math_lookup(name, &fn, &f32)) {
+    TSNode def = find_fn(L, name);
+    if (ts_node_is_null(def))
+      diag_error(node_loc(L, fnode), "adsoac differentiates only code it can see: define the "
+                 "function (static) in this file, or use a math function of language.md §6",
+                 "call to '%s', whose body is not in this file", name);
+    return lower_user_call(L, e, def);
+  }
   int nargs = (int)ts_node_named_child_count(args);
   if (nargs != math_arity(fn))
     diag_error(node_loc(L, e), NULL, "'%s' takes %d argument%s", name, math_arity(fn),
@@ -249,6 +261,7 @@ Val lower_expr(Lower *L, TSNode e) {
   if (!strcmp(t, "true") || !strcmp(t, "false"))
     return b_const_i(&L->b, &ty_int, !strcmp(t, "true"));
   if (!strcmp(t, "assignment_expression") || !strcmp(t, "update_expression"))
+    // (handled as statements by lower_stmt)
     diag_error(node_loc(L, e), "write the assignment as its own statement",
                "assignment inside an expression is not supported");
   if (!strcmp(t, "pointer_expression"))

@@ -194,6 +194,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   n->u.par.pragma = pr->text;
   n->u.par.idx = fn_val(L->fn, c.type, c.name);
   ParCtx ctx = {L->par, n->u.par.idx, 0};
+  ctx.inline_base = L->inline_depth;
   ctx.pragma = pr->text;
   Block *outer = L->b.blk;
   n->u.par.body = L->b.blk = block_new(L->a);

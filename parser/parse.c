@@ -104,7 +104,9 @@ static void set_activity(Lower *L, const Pragma *pr) {
   }
 }
 
-static Fn *lower_function(Arena *a, const Src *src, TSNode def, const Pragma *pr) {
+static Fn *lower_function(Arena *a, const Prog *prog, FnDef *fndefs, int nfndefs, TSNode def,
+                          const Pragma *pr) {
+  const Src *src = &prog->src;
   TSNode d = ts_field(def, "declarator");
   int ptr = 0;
   while (ts_is(d, "pointer_declarator")) {
@@ -115,6 +117,9 @@ static Fn *lower_function(Arena *a, const Src *src, TSNode def, const Pragma *pr
     diag_error(ts_loc(src, def), NULL, "expected a function definition");
   TSNode name = ts_field(d, "declarator");
   Lower L = {a, src};
+  L.prog = prog;
+  L.fndefs = fndefs;
+  L.nfndefs = nfndefs;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -177,6 +182,17 @@ Prog *parse_program(Arena *a, const Src *src) {
   p->src = *src;
   int cap = 0;
   collect_idents(a, src, root, p, &cap);
+  FnDef *fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
+  int nfndefs = 0;
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n)) {
+    if (!ts_is(n, "function_definition")) continue;
+    TSNode d = ts_field(n, "declarator");
+    while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
+    TSNode name = ts_field(d, "declarator");
+    if (ts_is(d, "function_declarator") && ts_is(name, "identifier"))
+      fndefs[nfndefs++] = (FnDef){ts_text(a, src, name), n};
+  }
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     Pragma pr;
@@ -192,7 +208,7 @@ Prog *parse_program(Arena *a, const Src *src) {
                  "'#pragma adsoac grad' is not followed by a function definition");
     Marked m = {0};
     m.loc = pr.loc;
-    m.primal = lower_function(a, src, def, &pr);
+    m.primal = lower_function(a, p, fndefs, nfndefs, def, &pr);
     m.start_byte = ts_node_start_byte(n);
     m.end_byte = ts_node_end_byte(def);
     for (int i = 0; i < p->nmarked; i++)

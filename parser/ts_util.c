@@ -4,6 +4,7 @@
 #include "parser.h"
 
 Loc ts_loc(const Src *src, TSNode n) {
+  if (src->at.line) return src->at;
   TSPoint p = ts_node_start_point(n); // 0-based
   return (Loc){src->path, p.row + 1, p.column + 1};
 }

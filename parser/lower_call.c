@@ -1,0 +1,108 @@
+// parser/lower_call.c: calls to functions defined in the same file are inlined (language.md
+// §6): the arguments are lowered in the caller, the body in a scope of its own that sees only
+// its parameters, and its return value comes back through the hidden variable $ret.
+#include <string.h>
+
+#include "lower.h"
+
+typedef struct {
+  const char *name;
+  Type *type; // scalar, or pointer (arrays)
+  Loc loc;
+} FormalParam;
+
+static FormalParam formal(Lower *L, TSNode pd) {
+  TSNode d = ts_field(pd, "declarator");
+  bool is_const = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(pd); i++) {
+    TSNode q = ts_node_named_child(pd, i);
+    if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const")) is_const = true;
+  }
+  Type *t = lower_type(L, ts_field(pd, "type"));
+  int depth = 0;
+  while (ts_is(d, "pointer_declarator") || ts_is(d, "array_declarator")) {
+    depth++;
+    d = ts_field(d, "declarator");
+  }
+  if (!ts_is(d, "identifier") || depth > 1)
+    diag_error(node_loc(L, pd), NULL, "unsupported parameter of an inlined function");
+  return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
+}
+
+Val lower_user_call(Lower *L, TSNode call, TSNode def) {
+  TSNode fdecl = ts_field(def, "declarator");
+  while (ts_is(fdecl, "pointer_declarator")) fdecl = ts_field(fdecl, "declarator");
+  const char *name = node_text(L, ts_field(fdecl, "declarator"));
+  Loc loc = node_loc(L, call);
+  for (int i = 0; i < L->inline_depth; i++)
+    if (!strcmp(L->inline_stack[i], name))
+      diag_error(loc, "rewrite the recursion as a loop", "recursive call to '%s'", name);
+  if (L->inline_depth == 32) diag_error(loc, NULL, "calls nested too deeply");
+
+  TSNode params = ts_field(fdecl, "parameters"), args = ts_field(call, "arguments");
+  int np = 0;
+  FormalParam fp[64];
+  Val av[64];
+  Var *arrays[64];
+  const Src *caller_src = L->src;
+  uint32_t k = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < k && np < 64; i++) {
+    TSNode pd = ts_node_named_child(params, i);
+    if (!ts_is(pd, "parameter_declaration")) continue;
+    if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
+    L->src = &L->prog->src;
+    fp[np++] = formal(L, pd);
+    L->src = caller_src;
+  }
+  if ((int)ts_node_named_child_count(args) != np)
+    diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
+  for (int i = 0; i < np; i++) {
+    TSNode a = ts_node_named_child(args, (uint32_t)i);
+    arrays[i] = NULL;
+    if (fp[i].type->kind == TY_PTR) {
+      Var *v = ts_is(a, "identifier") ? var_find(L, node_text(L, a)) : NULL;
+      if (!v || v->kind != VAR_ARRAY)
+        diag_error(node_loc(L, a), "pass an array parameter of the caller as it is",
+                   "argument %d of '%s' must be an array", i + 1, name);
+      if (v->type->elem->kind != fp[i].type->elem->kind)
+        diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1, name);
+      arrays[i] = v;
+    } else {
+      av[i] = convert(L, lower_expr(L, a), fp[i].type);
+    }
+  }
+
+  // the callee's scope
+  int nvars = L->nvars, floor = L->var_floor;
+  bool returned = L->returned, expanded = L->in_expansion;
+  L->var_floor = L->nvars;
+  L->src = &L->prog->src;
+  L->in_expansion = false;
+  for (int i = 0; i < np; i++) {
+    if (arrays[i]) {
+      Var v = *arrays[i];
+      v.name = fp[i].name;
+      var_push(L, v);
+    } else {
+      var_push(L, (Var){fp[i].name, fp[i].type, VAR_SCALAR, av[i], fp[i].loc});
+    }
+  }
+  L->src = &L->prog->src;
+  Type *rt = lower_type(L, ts_field(def, "type"));
+  var_push(L, (Var){"$ret", rt, VAR_SCALAR, 0, loc});
+  L->inline_stack[L->inline_depth++] = name;
+  L->returned = false;
+  lower_block(L, ts_field(def, "body"));
+  Val ret = L->vars[L->var_floor + np].val;
+  if (rt->kind != TY_VOID && !ret)
+    diag_error(node_loc(L, def), "end every path of the function with a return",
+               "'%s' does not return a value", name);
+  L->inline_depth--;
+  L->returned = returned;
+  L->nvars = nvars;
+  L->var_floor = floor;
+  L->src = caller_src;
+  L->in_expansion = expanded;
+  if (rt->kind == TY_VOID) return 0;
+  return ret;
+}

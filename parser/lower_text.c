@@ -1,0 +1,43 @@
+// parser/lower_text.c: C expressions that do not stand in the parsed file as such: macro
+// expansions and the expressions of pragma clauses (hist(+: h[lo:len])).  The text is parsed
+// on its own; every location in it is reported at the use site.
+#include <string.h>
+
+#include "lower.h"
+
+extern const TSLanguage *tree_sitter_c(void);
+
+// Parses `void f(void) { (TEXT); }` and returns the parenthesised expression's inside.
+static TSNode find_expr(TSNode root) {
+  TSNode fn = ts_node_named_child(root, 0);
+  TSNode body = ts_field(fn, "body");
+  TSNode stmt = ts_node_named_child(body, 0);
+  TSNode paren = ts_node_named_child(stmt, 0);
+  return ts_node_named_child(paren, 0);
+}
+
+Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded) {
+  const char *pre = "void adsoac_expr_(void) { (", *post = "\n); }";
+  char *buf = arena_printf(L->a, "%s%s%s", pre, text, post);
+  Src *src = ARENA_NEW(L->a, Src);
+  *src = (Src){at.file, buf, strlen(buf), at};
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_c());
+  TSTree *tree = ts_parser_parse_string(parser, NULL, buf, (uint32_t)src->len);
+  TSNode root = ts_tree_root_node(tree);
+  TSNode e = find_expr(root);
+  if (ts_node_has_error(root) || ts_node_is_null(e) ||
+      ts_node_start_byte(e) < strlen(pre) || ts_node_end_byte(e) > strlen(pre) + strlen(text))
+    diag_error(at, "a macro used in a loop body must expand to an expression",
+               "cannot parse '%s' as an expression", text);
+  const Src *outer = L->src;
+  bool outer_expanded = L->in_expansion;
+  L->src = src;
+  L->in_expansion = L->in_expansion || expanded;
+  Val v = lower_expr(L, e);
+  L->src = outer;
+  L->in_expansion = outer_expanded;
+  ts_tree_delete(tree);
+  ts_parser_delete(parser);
+  return v;
+}
