@@ -117,7 +117,7 @@ static void write_output(const char *path, const Buf *b) {
   free(tmp);
 }
 
-static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
+static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
   char *buf = read_file(o->input, &len);
   char *text = arena_strndup(a, buf, len);
@@ -125,7 +125,7 @@ static void compile(const Options *o, Arena *a, Buf *out, const char *path) {
   Src src = {o->input, text, len, {0}};
   TranslateOptions to = {o->target, o->emit == EMIT_IR, o->line_directives,
                          strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
-  adsoac_translate(a, &to, &src, out);
+  return adsoac_translate(a, &to, &src, out);
 }
 
 int main(int argc, char **argv) {
@@ -133,9 +133,9 @@ int main(int argc, char **argv) {
   Arena *a = arena_new(0);
   Buf out = {0};
   const char *path = o.output ? o.output : o.emit == EMIT_IR ? "-" : default_output(a, &o);
-  compile(&o, a, &out, path);
-  write_output(path, &out);
+  bool ok = compile(&o, a, &out, path);
+  if (ok || !strcmp(path, "-")) write_output(path, &out);
   buf_free(&out);
   arena_free(a);
-  return 0;
+  return ok ? 0 : 1;
 }

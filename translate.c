@@ -1,27 +1,52 @@
 // translate.c: the pipeline, top to bottom (P1 of docs/style.md).
 #include "translate.h"
 
+#include <setjmp.h>
+
 #include "parser/parser.h"
 #include "transform/transform.h"
 
-void adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out) {
+static jmp_buf ad_failed;
+
+static void on_ad_error(void) {
+  longjmp(ad_failed, 1);
+}
+
+// --emit=ir: the primal IR of every marked function, then its derivatives.  A derivative that
+// this version refuses is diagnosed, and the primal IR is still printed (the caller exits 1).
+static bool print_ir(Arena *a, Prog *p, Buf *out) {
+  volatile bool ok = true;
+  for (int i = 0; i < p->nmarked; i++) {
+    Marked *m = &p->marked[i];
+    ir_print_fn(m->primal, out);
+    void (*outer)(void) = diag_on_error(on_ad_error);
+    if (!setjmp(ad_failed)) {
+      m->vjp = ad_vjp(a, m->primal);
+      m->jvp = ad_jvp(a, m->primal);
+      ir_print_fn(m->vjp, out);
+      ir_print_fn(m->jvp, out);
+    } else {
+      ok = false;
+    }
+    diag_on_error(outer);
+  }
+  return ok;
+}
+
+bool adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
   Prog *p = parse_program(a, src);           // parser/     C -> SOAC IR
   for (int i = 0; i < p->nmarked; i++) {
+    simplify_fold(p->marked[i].primal);      // transform/  (double)0 -> 0.0
+    simplify_dce(p->marked[i].primal);
+  }
+  if (o->emit_ir) return print_ir(a, p, out);
+  for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
-    simplify_fold(m->primal);                // transform/  (double)0 -> 0.0
-    simplify_dce(m->primal);
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
   }
-  if (o->emit_ir) {
-    for (int i = 0; i < p->nmarked; i++) {
-      ir_print_fn(p->marked[i].primal, out);
-      ir_print_fn(p->marked[i].vjp, out);
-      ir_print_fn(p->marked[i].jvp, out);
-    }
-    return;
-  }
   EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11
+  return true;
 }

@@ -11,5 +11,6 @@ typedef struct {
 } TranslateOptions;
 
 // Translates src into out.  Diagnoses errors through ir/diag (which exits, or calls the hook
-// set with diag_on_error).
-void adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out);
+// set with diag_on_error).  Returns false when --emit=ir printed the primal IR but a
+// derivative was refused (diagnosed).
+bool adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out);

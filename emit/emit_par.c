@@ -83,7 +83,7 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
     case IR_BINOP: mark_used(used, n->u.bin.a), mark_used(used, n->u.bin.b); break;
     case IR_CALL: mark_used(used, n->u.call.a), mark_used(used, n->u.call.b); break;
     case IR_CAST: mark_used(used, n->u.cast.a); break;
-    case IR_READ: case IR_WRITE: case IR_ACC:
+    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
       mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);
       break;
     case IR_IF:

@@ -15,8 +15,10 @@ void diag_set_stream(FILE *f) {
 
 #define OUT (diag_stream ? diag_stream : stderr)
 
-void diag_on_error(void (*hook)(void)) {
+void (*diag_on_error(void (*hook)(void)))(void) {
+  void (*old)(void) = error_hook;
   error_hook = hook;
+  return old;
 }
 
 void diag_set_source(const Src *src) {

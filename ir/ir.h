@@ -54,8 +54,9 @@ void diag_warn(Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void diag_internal(const char *file, int line, const char *msg);
-// Called instead of exit(1) after an error is printed; must not return.  For the fuzz target.
-void diag_on_error(void (*hook)(void));
+// Called instead of exit(1) after an error is printed; must not return (it longjmps).
+// Returns the previous hook.
+void (*diag_on_error(void (*hook)(void)))(void);
 // Diagnostics go to this stream (default stderr; the fuzz target silences them).
 void diag_set_stream(FILE *f);
 #define IR_ASSERT(c) ((c) ? (void)0 : diag_internal(__FILE__, __LINE__, #c))
@@ -150,6 +151,25 @@ typedef struct {
   const char *var;     // source variable name
 } Red;
 
+// A scan clause: in iteration i the body sees excl = init OP y_0 OP ... OP y_{i-1} (a value
+// the loop defines, like its index) and yields its contribution y_i in slot; out is the total.
+typedef struct {
+  RedOp op;
+  Val init, excl, out;
+  int slot;
+  const char *user_fn;
+  const char *var;
+} Scan;
+
+// A hist clause: arr[lo + k] OP= v for every IR_UPDATE of the body with 0 <= k < len,
+// where the update's idx is the absolute index (lo <= idx < lo + len).
+typedef struct {
+  RedOp op;
+  Val arr, lo, len;
+  const char *user_fn;
+  const char *var;
+} Hist;
+
 struct Node {
   NodeKind kind;
   Loc loc;
@@ -177,7 +197,8 @@ struct Node {
     struct {
       Val arr, idx, v;
       AccMode mode;
-    } mem; // IR_READ, IR_WRITE, IR_ACC
+      int hist; // IR_UPDATE: which hist clause of the enclosing IR_PAR
+    } mem; // IR_READ, IR_WRITE, IR_ACC, IR_UPDATE
     struct {
       Val cond;
       Block *then, *els;
@@ -189,12 +210,17 @@ struct Node {
       Block *body; // body->yields: the carried values for the next iteration
       Val *init, *params, *outs;
       int ncarry;
+      int stripmine; // levels requested with #pragma adsoac stripmine(L); 0: default
     } loop;
     struct {
       Val idx, lo, hi;
       Block *body;
       Red *reds;
       int nreds;
+      Scan *scans;
+      int nscans;
+      Hist *hists;
+      int nhists;
       const char *pragma; // the source pragma text, for comments
     } par;
     struct {
@@ -284,6 +310,8 @@ Val b_add(Builder *b, Val x, Val y); // x or y may be 0 (= zero)
 Val b_mul(Builder *b, Val x, Val y);
 Val b_neg(Builder *b, Val x);
 Val b_sub(Builder *b, Val x, Val y);
+
+void ir_replace_uses(Block *b, Val from, Val to);
 
 // ---- ir_print.c ----
 void ir_print_fn(const Fn *f, Buf *out);

@@ -9,6 +9,7 @@ OP(IR_CAST, "cast")       // out = (type of out) a                  u.cast
 OP(IR_READ, "read")       // out = arr[idx]                         u.mem
 OP(IR_WRITE, "write")     // arr[idx] = v                           u.mem
 OP(IR_ACC, "acc")         // arr[idx] += v (plain or atomic)        u.mem
+OP(IR_UPDATE, "update")   // arr[idx] OP= v: a hist contribution    u.mem (hist: clause)
 OP(IR_IF, "if")           // outs = if cond {then} else {els}       u.ifs
 OP(IR_LOOP, "loop")       // sequential for with carried scalars    u.loop
 OP(IR_PAR, "par")         // parallel loop: map / reduce / scan / hist clauses   u.par

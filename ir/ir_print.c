@@ -60,6 +60,17 @@ static void print_par(Printer *p, const Node *n) {
                red->op == RED_USER ? red->user_fn : redop_name(red->op), V(red->init),
                V(n->u.par.body->yields[red->slot]), V(red->out));
   }
+  for (int k = 0; k < n->u.par.nscans; k++) {
+    const Scan *sc = &n->u.par.scans[k];
+    buf_printf(p->out, " scan(%s: %s <- %s, excl %s => %s)",
+               sc->op == RED_USER ? sc->user_fn : redop_name(sc->op), V(sc->init),
+               V(n->u.par.body->yields[sc->slot]), V(sc->excl), V(sc->out));
+  }
+  for (int k = 0; k < n->u.par.nhists; k++) {
+    const Hist *h = &n->u.par.hists[k];
+    buf_printf(p->out, " hist%d(%s: %s[%s : +%s])", k,
+               h->op == RED_USER ? h->user_fn : redop_name(h->op), V(h->arr), V(h->lo), V(h->len));
+  }
   buf_printf(p->out, "  # line %u", n->loc.line);
   if (n->u.par.pragma) buf_printf(p->out, ": %s", n->u.par.pragma);
   buf_puts(p->out, " {\n");
@@ -93,6 +104,10 @@ static void print_node(Printer *p, const Node *n) {
   case IR_READ: buf_printf(p->out, "read %s[%s]\n", V(n->u.mem.arr), V(n->u.mem.idx)); return;
   case IR_WRITE:
     buf_printf(p->out, "write %s[%s] = %s\n", V(n->u.mem.arr), V(n->u.mem.idx), V(n->u.mem.v));
+    return;
+  case IR_UPDATE:
+    buf_printf(p->out, "update hist%d %s[%s] <- %s\n", n->u.mem.hist, V(n->u.mem.arr),
+               V(n->u.mem.idx), V(n->u.mem.v));
     return;
   case IR_ACC:
     buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : "",

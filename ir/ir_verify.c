@@ -55,7 +55,8 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_CAST: use(vf, n->u.cast.a); break;
   case IR_READ:
   case IR_WRITE:
-  case IR_ACC: use(vf, n->u.mem.arr), use(vf, n->u.mem.idx), use(vf, n->u.mem.v); break;
+  case IR_ACC:
+  case IR_UPDATE: use(vf, n->u.mem.arr), use(vf, n->u.mem.idx), use(vf, n->u.mem.v); break;
   case IR_IF:
     use(vf, n->u.ifs.cond);
     verify_block(vf, n->u.ifs.then);
@@ -83,8 +84,18 @@ static void verify_node(Verifier *vf, const Node *n) {
       use(vf, n->u.par.reds[r].init);
       if (n->u.par.reds[r].slot >= n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
     }
-    scoped(vf, n->u.par.body, &n->u.par.idx, 1);
+    for (int k = 0; k < n->u.par.nscans; k++) use(vf, n->u.par.scans[k].init);
+    for (int k = 0; k < n->u.par.nhists; k++)
+      use(vf, n->u.par.hists[k].arr), use(vf, n->u.par.hists[k].lo), use(vf, n->u.par.hists[k].len);
+    {
+      Val pre[65];
+      int np = 0;
+      pre[np++] = n->u.par.idx;
+      for (int k = 0; k < n->u.par.nscans && np < 65; k++) pre[np++] = n->u.par.scans[k].excl;
+      scoped(vf, n->u.par.body, pre, np);
+    }
     for (int r = 0; r < n->u.par.nreds; r++) def(vf, n->u.par.reds[r].out);
+    for (int k = 0; k < n->u.par.nscans; k++) def(vf, n->u.par.scans[k].out);
     break;
   case IR_ALLOC: use(vf, n->u.alloc.n); break;
   case IR_COPY:

@@ -83,9 +83,7 @@ static void canon_update(Lower *L, TSNode s, Canon *c) {
                "loop must step its index by one ('%s++')", c->name);
 }
 
-void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
-  ParCtx *p = L->par;
-  if (!p) return;
+static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, Loc loc) {
   if (p->nacc == p->capacc) {
     int cap = p->capacc ? p->capacc * 2 : 16;
     Access *a = ARENA_ARRAY(L->a, Access, cap);
@@ -94,6 +92,10 @@ void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
     p->capacc = cap;
   }
   p->acc[p->nacc++] = (Access){arr, idx, write, loc};
+}
+
+void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
+  for (ParCtx *p = L->par; p; p = p->up) note_access(L, p, arr, idx, write, loc);
 }
 
 // The map promise (language.md §3), in the form this version can prove: an array the loop
@@ -172,15 +174,66 @@ static Red *setup_reductions(Lower *L, const Pragma *pr, Node *n, int *nreds) {
   return reds;
 }
 
+// A sequential loop: every scalar variable of the enclosing scopes is first made a carried
+// value; those the body leaves unchanged are then replaced by their initial value again.
+static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
+  Loc loc = node_loc(L, s);
+  L->b.loc = loc;
+  Canon c = {0};
+  canon_init(L, s, &c);
+  canon_cond(L, s, &c);
+  canon_update(L, s, &c);
+  int nv = L->nvars;
+  Node *n = node_new(L->a, IR_LOOP, loc);
+  n->u.loop.lo = c.lo;
+  n->u.loop.hi = c.hi;
+  n->u.loop.stripmine = stripmine;
+  n->u.loop.idx = fn_val(L->fn, c.type, c.name);
+  Val *init = ARENA_ARRAY(L->a, Val, nv + 1), *param = ARENA_ARRAY(L->a, Val, nv + 1);
+  for (int i = L->var_floor; i < nv; i++) {
+    Var *v = &L->vars[i];
+    if ((v->kind != VAR_SCALAR && v->kind != VAR_RED) || !v->val) continue;
+    init[i] = v->val;
+    v->val = param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
+  }
+  Block *outer = L->b.blk;
+  n->u.loop.body = L->b.blk = block_new(L->a);
+  var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.loop.idx, loc});
+  if (L->par) L->par->nfwd = 0; // no forwarding of element values into or out of the loop
+  lower_stmt(L, ts_field(s, "body"));
+  L->b.blk = outer;
+  L->nvars = nv;
+  n->u.loop.init = ARENA_ARRAY(L->a, Val, nv + 1);
+  n->u.loop.params = ARENA_ARRAY(L->a, Val, nv + 1);
+  n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
+  for (int i = L->var_floor; i < nv; i++) {
+    Var *v = &L->vars[i];
+    if (!param[i]) {
+      if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val)
+        diag_error(v->loc, "initialise the variable before the loop",
+                   "'%s' is assigned in a loop but has no value before it", v->name);
+      continue;
+    }
+    if (v->val == param[i]) { // not carried
+      ir_replace_uses(n->u.loop.body, param[i], init[i]);
+      v->val = init[i];
+      continue;
+    }
+    int k = n->u.loop.ncarry++;
+    n->u.loop.init[k] = init[i];
+    n->u.loop.params[k] = param[i];
+    block_yield(L->a, n->u.loop.body, v->val);
+    v->val = n->u.loop.outs[k] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
+  }
+  b_push(&L->b, n);
+}
+
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
-  if (!pr || pr->kind == PR_STRIPMINE)
-    diag_error(loc, "mark the loop with #pragma adsoac map / reduce(...); sequential loops come "
-               "in a later version of adsoac", "sequential (unannotated) for loops are not "
-               "supported yet");
-  if (L->par)
-    diag_error(loc, "nested parallel loops come in a later version of adsoac",
-               "nested parallel loops are not supported yet");
+  if (!pr || pr->kind == PR_STRIPMINE) {
+    lower_seq_loop(L, s, pr ? pr->stripmine : 0);
+    return;
+  }
   L->b.loc = loc;
   int nv_outer = L->nvars;
   Canon c = {0};

@@ -61,7 +61,7 @@ static bool block_writes(const Block *b, Val arr);
 
 static bool node_writes(const Node *n, Val arr) {
   switch (n->kind) {
-  case IR_WRITE: return n->u.mem.arr == arr;
+  case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr;
   case IR_IF: return block_writes(n->u.ifs.then, arr) || block_writes(n->u.ifs.els, arr);
   case IR_LOOP: return block_writes(n->u.loop.body, arr);
   case IR_PAR: return block_writes(n->u.par.body, arr);

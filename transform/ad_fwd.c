@@ -18,6 +18,7 @@ typedef struct {
   Val *tan;  // primal scalar -> its tangent in f (0: zero)
   Val *adot; // primal array -> its tangent array (0: inactive)
   unsigned char *varied;
+  bool in_par;
 } Fwd;
 
 #define P(v) (F->pv[v])
@@ -112,6 +113,11 @@ static void fwd_if(Fwd *F, const Node *n) {
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
+  if (F->in_par)
+    diag_error(n->loc, "nested parallel loops come in a later version of adsoac",
+               "forward mode of nested parallel loops is not supported yet");
+  if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
+  if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
     if (n->u.par.reds[r].op != RED_ADD)
       diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
@@ -124,7 +130,9 @@ static void fwd_par(Fwd *F, const Node *n) {
   m->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
   Block *outer = F->b.blk;
   m->u.par.body = F->b.blk = block_new(F->a);
+  F->in_par = true;
   fwd_block(F, n->u.par.body);
+  F->in_par = false;
   int nr = n->u.par.nreds, nt = 0;
   m->u.par.reds = ARENA_ARRAY(F->a, Red, 2 * nr + 1);
   for (int r = 0; r < nr; r++) {
@@ -162,9 +170,12 @@ static void fwd_node(Fwd *F, const Node *n) {
   case IR_IF: fwd_if(F, n); return;
   case IR_PAR: fwd_par(F, n); return;
   case IR_RETURN: return;
-  case IR_LOOP: case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE:
-    diag_error(n->loc, NULL, "forward mode does not support '%s' statements yet",
-               node_kind_names[n->kind]);
+  case IR_LOOP:
+    diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
+               "forward mode of sequential loops is not supported yet");
+  case IR_UPDATE:
+    diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
+  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: UNREACHABLE();
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
   }

@@ -68,7 +68,8 @@ static void note_def(Rev *R, Node *n, unsigned char *mark) {
     note_defs(R, n->u.loop.body, mark);
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_RETURN: break;
   }
 }
 
@@ -100,8 +101,8 @@ static bool is_invariant(Rev *R, Val v) {
   case IR_BINOP: return is_invariant(R, d->u.bin.a) && is_invariant(R, d->u.bin.b);
   case IR_CAST: return is_invariant(R, d->u.cast.a);
   case IR_CALL: return is_invariant(R, d->u.call.a) && (!d->u.call.b || is_invariant(R, d->u.call.b));
-  case IR_READ: case IR_WRITE: case IR_ACC: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -122,8 +123,8 @@ static Val hoist(Rev *R, Val v) {
     n->u.call.a = hoist(R, d->u.call.a);
     if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
     break;
-  case IR_READ: case IR_WRITE: case IR_ACC: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: UNREACHABLE();
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: UNREACHABLE();
   }
   n->out = clone_val(R->f, R->pf, v, R->hoisted);
   b_push(&R->b, n);
@@ -276,10 +277,14 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_IF: rev_if(R, n); return;
   case IR_PAR: rev_par(R, n); return;
   case IR_RETURN: return;
-  case IR_ACC: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_FREE: break;
+  case IR_LOOP:
+    diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
+               "reverse mode of sequential loops is not supported yet");
+  case IR_UPDATE:
+    diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
+  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: break;
   }
-  diag_error(n->loc, NULL, "reverse mode does not support '%s' statements yet",
-             node_kind_names[n->kind]);
+  UNREACHABLE();
 }
 
 static void rev_block(Rev *R, const Block *b) {
@@ -288,7 +293,15 @@ static void rev_block(Rev *R, const Block *b) {
 
 // ---- parallel loops ----
 
-static void check_reductions(const Node *n) {
+// What this version differentiates; everything else is refused with the construct named.
+static void check_reductions(Rev *R, const Node *n) {
+  if (R->par)
+    diag_error(n->loc, "nested parallel loops come in a later version of adsoac",
+               "reverse mode of nested parallel loops is not supported yet");
+  if (n->u.par.nscans)
+    diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
+  if (n->u.par.nhists)
+    diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
     if (n->u.par.reds[r].op != RED_ADD)
       diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
@@ -311,7 +324,7 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
 }
 
 static void rev_par(Rev *R, const Node *n) {
-  check_reductions(n);
+  check_reductions(R, n);
   int nv = R->pf->nvals;
   size_t sz = sizeof(Val) * (size_t)nv;
   Val *host_adj = R->adj;

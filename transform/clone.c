@@ -51,6 +51,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
   case IR_READ:
   case IR_WRITE:
   case IR_ACC:
+  case IR_UPDATE:
     n->u.mem.arr = M(map, s->u.mem.arr);
     n->u.mem.idx = M(map, s->u.mem.idx);
     n->u.mem.v = M(map, s->u.mem.v);
@@ -80,9 +81,24 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       n->u.par.reds[r] = s->u.par.reds[r];
       n->u.par.reds[r].init = M(map, s->u.par.reds[r].init);
     }
+    n->u.par.scans = ARENA_ARRAY(a, Scan, s->u.par.nscans + 1);
+    for (int k = 0; k < s->u.par.nscans; k++) {
+      n->u.par.scans[k] = s->u.par.scans[k];
+      n->u.par.scans[k].init = M(map, s->u.par.scans[k].init);
+      n->u.par.scans[k].excl = clone_val(b->fn, sf, s->u.par.scans[k].excl, map);
+    }
+    n->u.par.hists = ARENA_ARRAY(a, Hist, s->u.par.nhists + 1);
+    for (int k = 0; k < s->u.par.nhists; k++) {
+      n->u.par.hists[k] = s->u.par.hists[k];
+      n->u.par.hists[k].arr = M(map, s->u.par.hists[k].arr);
+      n->u.par.hists[k].lo = M(map, s->u.par.hists[k].lo);
+      n->u.par.hists[k].len = M(map, s->u.par.hists[k].len);
+    }
     n->u.par.body = clone_sub(b, sf, s->u.par.body, map, drop);
     for (int r = 0; r < s->u.par.nreds; r++)
       n->u.par.reds[r].out = clone_val(b->fn, sf, s->u.par.reds[r].out, map);
+    for (int k = 0; k < s->u.par.nscans; k++)
+      n->u.par.scans[k].out = clone_val(b->fn, sf, s->u.par.scans[k].out, map);
     break;
   case IR_ALLOC: n->u.alloc.n = M(map, s->u.alloc.n); break;
   case IR_COPY:

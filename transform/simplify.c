@@ -17,7 +17,7 @@ static void count_node(const Node *n, int *uses) {
   case IR_BINOP: use(uses, n->u.bin.a), use(uses, n->u.bin.b); break;
   case IR_CALL: use(uses, n->u.call.a), use(uses, n->u.call.b); break;
   case IR_CAST: use(uses, n->u.cast.a); break;
-  case IR_READ: case IR_WRITE: case IR_ACC:
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     use(uses, n->u.mem.arr), use(uses, n->u.mem.idx), use(uses, n->u.mem.v);
     break;
   case IR_IF:
@@ -33,6 +33,11 @@ static void count_node(const Node *n, int *uses) {
   case IR_PAR:
     use(uses, n->u.par.lo), use(uses, n->u.par.hi);
     for (int r = 0; r < n->u.par.nreds; r++) use(uses, n->u.par.reds[r].init);
+    for (int k = 0; k < n->u.par.nscans; k++) use(uses, n->u.par.scans[k].init);
+    for (int k = 0; k < n->u.par.nhists; k++) {
+      use(uses, n->u.par.hists[k].arr), use(uses, n->u.par.hists[k].lo);
+      use(uses, n->u.par.hists[k].len);
+    }
     count_block(n->u.par.body, uses);
     break;
   case IR_ALLOC: use(uses, n->u.alloc.n); break;
@@ -73,7 +78,7 @@ static bool removable(const Node *n, const int *uses) {
     // the reverse sweep reads values a branch defined: keep the branch while they are used
     return !block_has_effects(n->u.ifs.then) && !block_has_effects(n->u.ifs.els) &&
            !block_defs_used(n->u.ifs.then, uses) && !block_defs_used(n->u.ifs.els, uses);
-  case IR_WRITE: case IR_ACC: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY:
   case IR_FREE: case IR_RETURN: return false;
   }
   return false;

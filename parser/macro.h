@@ -1,0 +1,44 @@
+// parser/macro.h: the subset of the C preprocessor that the front end needs.
+//
+// macro_table_new() reads the input once, line by line: it evaluates the
+// conditionals, records every #define and #undef of the active regions with
+// the byte offset where it takes effect, and follows #include "file".  Then
+//   - macro_active_text() is the input with the inactive regions and the
+//     conditional directive lines blanked (same length, lines and columns),
+//     which is what tree-sitter parses;
+//   - macro_expand() expands one macro use as the preprocessor would, with
+//     the definitions in force at that byte offset of the main file.
+// Not supported: <...> headers (never read), __FILE__/__LINE__ and other
+// dynamic built-ins, __VA_OPT__, digraph directives (%:define).
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../ir/ir.h"
+
+typedef struct MacroTable MacroTable;
+
+// defines: the -D arguments, "NAME" (= 1), "NAME=VALUE" or "NAME(a,b)=a+b".
+// incdirs: the -I directories, searched in order after the including file's own directory.
+// Diagnoses malformed directives, #error in an active region and bad -D arguments.
+MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines, int ndefines,
+                            const char *const *incdirs, int nincdirs);
+
+// src->text with every inactive region and every #if/#ifdef/#ifndef/#elif/#else/#endif
+// line replaced by spaces; newlines are kept, so offsets, lines and columns are unchanged.
+char *macro_active_text(MacroTable *t);
+
+// The expansion of the use of `name` at byte at_byte of the main file, or NULL if name is
+// not a macro there.  args are the source texts of the arguments when call is true.  A
+// function-like macro used without a call gives NULL; an object-like macro gives its
+// expansion whatever call says (the caller applies the call to it).  The result may
+// contain `name` itself (#define x x+1).  A wrong argument count is diagnosed at use_loc.
+const char *macro_expand(MacroTable *t, const char *name, const char *const *args, int nargs,
+                         bool call, uint32_t at_byte, Loc use_loc);
+
+// Whether name is a macro at byte at_byte of the main file; *function_like (if not NULL)
+// says which kind.
+bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *function_like);
+
+// The files read through #include, in order, each once, as the paths that opened them.
+int macro_deps(const MacroTable *t, const char *const **paths);
