@@ -121,45 +121,48 @@ static BinOp compound_op(Lower *L, TSNode e, const char *op) {
   diag_error(node_loc(L, e), NULL, "unsupported assignment operator '%s'", op);
 }
 
-static bool is_ident_named(Lower *L, TSNode n, const char *name) {
-  while (ts_is(n, "parenthesized_expression")) n = ts_node_named_child(n, 0);
-  return ts_is(n, "identifier") && !strcmp(node_text(L, n), name);
+
+// A reduction or scan variable gets the contribution e.
+static void update_scalar(Lower *L, Var *v, TSNode e, Loc loc) {
+  Val x = convert(L, lower_expr(L, e), v->type);
+  L->b.loc = loc;
+  Var *c = v->kind == VAR_SCAN ? &L->vars[v->contrib] : v;
+  c->val = c->val == c->neutral ? x : red_combine(L, c->red_op, c->red_user, c->val, x);
+  if (v->kind == VAR_SCAN) v->val = red_combine(L, v->red_op, v->red_user, v->val, x);
 }
 
-// A reduction update: `v OP= e`, `v = v OP e`, `v = e OP v` (language.md §3).
-// Returns the contributed expression e, or diagnoses another form.
-static TSNode reduction_operand(Lower *L, Var *v, TSNode asg, const char *op) {
-  const char *opc = v->red_op == RED_ADD ? "+" : v->red_op == RED_MUL ? "*" : NULL;
-  const char *hint = arena_printf(L->a, "update a reduction variable only as %s %s= e; or "
-                                  "%s = %s %s e;", v->name, opc ? opc : "OP", v->name, v->name,
-                                  opc ? opc : "OP");
-  TSNode rhs = ts_field(asg, "right");
-  if (opc && !strcmp(op, arena_printf(L->a, "%s=", opc))) return rhs;
-  if (!strcmp(op, "=")) {
-    while (ts_is(rhs, "parenthesized_expression")) rhs = ts_node_named_child(rhs, 0);
-    if (ts_is(rhs, "binary_expression") && opc &&
-        !strcmp(node_text(L, ts_field(rhs, "operator")), opc)) {
-      if (is_ident_named(L, ts_field(rhs, "left"), v->name)) return ts_field(rhs, "right");
-      if (is_ident_named(L, ts_field(rhs, "right"), v->name)) return ts_field(rhs, "left");
-    }
-  }
-  if (!opc)
-    diag_error(node_loc(L, asg), "only reduce(+: ...) and reduce(*: ...) loops can be "
-               "differentiated so far", "reductions with operator '%s' are not supported yet",
-               redop_name(v->red_op));
-  diag_error(node_loc(L, asg), hint, "reduction variable '%s' is updated in a form other than "
-             "'%s %s= e'", v->name, v->name, opc);
+// A hist target: h[k] OP= e and the other forms.  -1 if arr is not one.
+static int hist_of(Lower *L, Val arr) {
+  if (!L->par) return -1;
+  for (int i = 0; i < L->par->nhists; i++)
+    if (L->par->hists[i].arr == arr) return i;
+  return -1;
+}
+
+static void update_hist(Lower *L, int h, TSNode lhs, TSNode e, Loc loc) {
+  ParCtx *p = L->par;
+  Val idx = lower_expr(L, ts_field(lhs, "index"));
+  if (!ty_is_int(val_type(L->fn, idx)))
+    diag_error(node_loc(L, ts_field(lhs, "index")), "a histogram bin is an integer expression",
+               "hist index is not an integer");
+  Type *et = val_type(L->fn, p->hists[h].arr)->elem;
+  Val x = convert(L, lower_expr(L, e), et);
+  L->b.loc = loc;
+  Node *n = node_new(L->a, IR_UPDATE, loc);
+  n->u.mem.arr = p->hists[h].arr;
+  n->u.mem.idx = idx;
+  n->u.mem.v = x;
+  n->u.mem.hist = h;
+  b_push(&L->b, n);
 }
 
 static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
   if (v->kind == VAR_INDEX)
     diag_error(node_loc(L, asg), "loop indices may not be assigned in the loop body",
                "assignment to loop index '%s'", v->name);
-  if (v->kind == VAR_RED) {
-    TSNode e = reduction_operand(L, v, asg, op);
-    Val x = convert(L, lower_expr(L, e), v->type);
-    L->b.loc = node_loc(L, asg);
-    v->val = v->val == v->neutral ? x : b_binop(&L->b, v->red_op == RED_ADD ? BIN_ADD : BIN_MUL, v->val, x);
+  if (v->kind == VAR_RED || v->kind == VAR_SCAN) {
+    TSNode e = update_operand(L, v->name, v->red_op, v->red_user, asg, op);
+    update_scalar(L, v, e, node_loc(L, asg));
     return;
   }
   if (L->par && (int)(v - L->vars) < L->par->var_base)
@@ -185,6 +188,13 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op) {
                "'%s' is not an array parameter", node_text(L, an));
   if (arr->type->elem_const)
     diag_error(node_loc(L, lhs), NULL, "write to '%s', which is declared const", arr->name);
+  int h = hist_of(L, arr->val);
+  if (h >= 0) {
+    const Hist *hc = &L->par->hists[h];
+    TSNode e = update_operand(L, node_text(L, lhs), hc->op, L->par->hist_user[h], asg, op);
+    update_hist(L, h, lhs, e, node_loc(L, asg));
+    return;
+  }
   Val idx = lower_expr(L, ts_field(lhs, "index"));
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(lhs, "index")), "cast the index to an integer type",
@@ -302,8 +312,37 @@ static bool always_returns(TSNode s) {
 // if (c) A else B.  In a function body, `if (c) return x; REST` is lowered as
 // `if (c) return x; else { REST }`, so that a return may stand inside an if.
 // Returns true if it consumed the statements after s.
+// `if (e > v) v = e;` for a min/max reduction, scan or hist target: an update.
+static bool lower_if_update(Lower *L, TSNode s) {
+  if (!L->par) return false;
+  TSNode e, asg;
+  for (int i = L->nvars - 1; i >= L->var_floor; i--) {
+    Var *v = &L->vars[i];
+    if ((v->kind != VAR_RED && v->kind != VAR_SCAN) || v->name[0] == '$') continue;
+    if (var_find(L, v->name) != v) continue;
+    asg = if_update(L, s, v->name, v->red_op, &e);
+    if (!ts_node_is_null(asg)) {
+      update_scalar(L, v, e, node_loc(L, s));
+      return true;
+    }
+  }
+  TSNode body = ts_field(s, "consequence");
+  if (ts_is(body, "compound_statement") && ts_node_named_child_count(body) == 1)
+    body = ts_node_named_child(body, 0);
+  TSNode lhs = ts_field(ts_node_named_child(body, 0), "left");
+  TSNode an = ts_field(lhs, "argument");
+  Var *arr = ts_is(lhs, "subscript_expression") && ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
+  int h = arr && arr->kind == VAR_ARRAY ? hist_of(L, arr->val) : -1;
+  if (h < 0) return false;
+  asg = if_update(L, s, node_text(L, lhs), L->par->hists[h].op, &e);
+  if (ts_node_is_null(asg)) return false;
+  update_hist(L, h, lhs, e, node_loc(L, s));
+  return true;
+}
+
 static bool lower_if(Lower *L, TSNode s) {
   if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
+  if (lower_if_update(L, s)) return false;
   Val cond = lower_cond(L, ts_field(s, "condition"));
   Loc loc = node_loc(L, s);
   int nv = L->nvars;

@@ -7,6 +7,7 @@ typedef enum {
   VAR_ARRAY,  // a pointer parameter; val names the array
   VAR_INDEX,  // the index of an enclosing loop (read only)
   VAR_RED,    // inside a parallel loop: the running contribution to a reduction variable
+  VAR_SCAN,   // inside a parallel loop: a scan variable; val is its running (inclusive) value
 } VarKind;
 
 typedef struct {
@@ -16,8 +17,10 @@ typedef struct {
   Val val;
   Loc loc;
   int par_level; // number of parallel loops around the declaration
-  RedOp red_op;  // VAR_RED
+  RedOp red_op;  // VAR_RED, VAR_SCAN
   Val neutral;   // VAR_RED: the neutral element the running value starts from
+  const struct UserOp *red_user; // RED_USER
+  int contrib;   // VAR_SCAN: index of the hidden VAR_RED holding this iteration's contribution
 } Var;
 
 // An array access inside a parallel loop, for the map legality checks.
@@ -41,6 +44,9 @@ typedef struct ParCtx {
   Val dirty[64];
   int ndirty;
   int inline_base; // inline depth at the loop
+  Hist *hists;      // the loop's hist clauses (arrays updated only through OP)
+  int nhists;
+  const struct UserOp **hist_user;
 } ParCtx;
 
 // A function defined in the file, callable (inlined) from marked functions.
@@ -48,6 +54,17 @@ typedef struct {
   const char *name;
   TSNode def;
 } FnDef;
+
+// A function declared with #pragma adsoac operator (language.md §4).
+typedef struct UserOp {
+  const char *name;
+  TSNode def;
+  Type *type;
+  const char *neutral; // text of the neutral element
+  Loc neutral_loc, loc;
+  bool commutative;
+  const char *inverse; // or NULL
+} UserOp;
 
 typedef struct {
   Arena *a;
@@ -64,6 +81,8 @@ typedef struct {
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file
   int nfndefs;
+  UserOp *ops;        // declared operators
+  int nops;
   struct MacroTable *macros;
   const char *inline_stack[32];
 } Lower;
@@ -90,6 +109,15 @@ Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);
+Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
+
+// ---- lower_update.c ----
+RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user);
+Val red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t);
+Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b);
+TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, TSNode asg,
+                      const char *aop);
+TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
 
 // ---- lower_loop.c ----
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);

@@ -29,50 +29,34 @@ static FormalParam formal(Lower *L, TSNode pd) {
   return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
 }
 
-Val lower_user_call(Lower *L, TSNode call, TSNode def) {
+static int formals(Lower *L, TSNode def, FormalParam *fp, const char **name) {
   TSNode fdecl = ts_field(def, "declarator");
   while (ts_is(fdecl, "pointer_declarator")) fdecl = ts_field(fdecl, "declarator");
-  const char *name = node_text(L, ts_field(fdecl, "declarator"));
-  Loc loc = node_loc(L, call);
-  for (int i = 0; i < L->inline_depth; i++)
-    if (!strcmp(L->inline_stack[i], name))
-      diag_error(loc, "rewrite the recursion as a loop", "recursive call to '%s'", name);
-  if (L->inline_depth == 32) diag_error(loc, NULL, "calls nested too deeply");
-
-  TSNode params = ts_field(fdecl, "parameters"), args = ts_field(call, "arguments");
-  int np = 0;
-  FormalParam fp[64];
-  Val av[64];
-  Var *arrays[64];
   const Src *caller_src = L->src;
+  L->src = &L->prog->src;
+  *name = node_text(L, ts_field(fdecl, "declarator"));
+  TSNode params = ts_field(fdecl, "parameters");
+  int np = 0;
   uint32_t k = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < k && np < 64; i++) {
     TSNode pd = ts_node_named_child(params, i);
     if (!ts_is(pd, "parameter_declaration")) continue;
     if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
-    L->src = &L->prog->src;
     fp[np++] = formal(L, pd);
-    L->src = caller_src;
   }
-  if ((int)ts_node_named_child_count(args) != np)
-    diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
-  for (int i = 0; i < np; i++) {
-    TSNode a = ts_node_named_child(args, (uint32_t)i);
-    arrays[i] = NULL;
-    if (fp[i].type->kind == TY_PTR) {
-      Var *v = ts_is(a, "identifier") ? var_find(L, node_text(L, a)) : NULL;
-      if (!v || v->kind != VAR_ARRAY)
-        diag_error(node_loc(L, a), "pass an array parameter of the caller as it is",
-                   "argument %d of '%s' must be an array", i + 1, name);
-      if (v->type->elem->kind != fp[i].type->elem->kind)
-        diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1, name);
-      arrays[i] = v;
-    } else {
-      av[i] = convert(L, lower_expr(L, a), fp[i].type);
-    }
-  }
+  L->src = caller_src;
+  return np;
+}
 
-  // the callee's scope
+// The body of def, in a scope of its own with the parameters bound to av[] (scalars) or
+// arrays[] (pointers).
+static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, int np,
+                       const Val *av, Var *const *arrays, Loc loc) {
+  for (int i = 0; i < L->inline_depth; i++)
+    if (!strcmp(L->inline_stack[i], name))
+      diag_error(loc, "rewrite the recursion as a loop", "recursive call to '%s'", name);
+  if (L->inline_depth == 32) diag_error(loc, NULL, "calls nested too deeply");
+  const Src *caller_src = L->src;
   int nvars = L->nvars, floor = L->var_floor;
   bool returned = L->returned, expanded = L->in_expansion;
   L->var_floor = L->nvars;
@@ -87,7 +71,6 @@ Val lower_user_call(Lower *L, TSNode call, TSNode def) {
       var_push(L, (Var){fp[i].name, fp[i].type, VAR_SCALAR, av[i], fp[i].loc});
     }
   }
-  L->src = &L->prog->src;
   Type *rt = lower_type(L, ts_field(def, "type"));
   var_push(L, (Var){"$ret", rt, VAR_SCALAR, 0, loc});
   L->inline_stack[L->inline_depth++] = name;
@@ -103,6 +86,45 @@ Val lower_user_call(Lower *L, TSNode call, TSNode def) {
   L->var_floor = floor;
   L->src = caller_src;
   L->in_expansion = expanded;
-  if (rt->kind == TY_VOID) return 0;
-  return ret;
+  return rt->kind == TY_VOID ? 0 : ret;
+}
+
+Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc) {
+  FormalParam fp[64];
+  const char *name;
+  int np = formals(L, def, fp, &name);
+  IR_ASSERT(np == nargs);
+  Val av[64];
+  Var *arrays[64] = {0};
+  for (int i = 0; i < np; i++) av[i] = convert(L, args[i], fp[i].type);
+  return inline_body(L, def, name, fp, np, av, arrays, loc);
+}
+
+Val lower_user_call(Lower *L, TSNode call, TSNode def) {
+  FormalParam fp[64];
+  const char *name;
+  int np = formals(L, def, fp, &name);
+  Loc loc = node_loc(L, call);
+  TSNode args = ts_field(call, "arguments");
+  Val av[64];
+  Var *arrays[64];
+  if ((int)ts_node_named_child_count(args) != np)
+    diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
+  for (int i = 0; i < np; i++) {
+    TSNode a = ts_node_named_child(args, (uint32_t)i);
+    arrays[i] = NULL;
+    if (fp[i].type->kind == TY_PTR) {
+      Var *v = ts_is(a, "identifier") ? var_find(L, node_text(L, a)) : NULL;
+      if (!v || v->kind != VAR_ARRAY)
+        diag_error(node_loc(L, a), "pass an array parameter of the caller as it is",
+                   "argument %d of '%s' must be an array", i + 1, name);
+      if (v->type->elem->kind != fp[i].type->elem->kind)
+        diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1,
+                   name);
+      arrays[i] = v;
+    } else {
+      av[i] = convert(L, lower_expr(L, a), fp[i].type);
+    }
+  }
+  return inline_body(L, def, name, fp, np, av, arrays, loc);
 }

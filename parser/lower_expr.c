@@ -2,6 +2,8 @@
 // explicit as IR_CAST, and `?:`, `&&`, `||` lowered to IR_IF so that only the side C
 // evaluates is evaluated (and differentiated).
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +46,33 @@ static Val lower_number(Lower *L, TSNode e) {
   return b_const_i(&L->b, has_l || v > 2147483647LL ? &ty_long : &ty_int, v);
 }
 
+// Constants of <math.h> and <float.h> (system headers are not read).
+static bool builtin_constant(Lower *L, const char *name, Val *out) {
+  static const struct {
+    const char *name;
+    double v;
+    bool f32;
+  } k[] = {{"INFINITY", INFINITY, true},   {"HUGE_VAL", HUGE_VAL, false},
+           {"HUGE_VALF", HUGE_VALF, true}, {"NAN", NAN, true},
+           {"M_PI", 3.14159265358979323846, false}, {"M_E", 2.7182818284590452354, false},
+           {"M_SQRT2", 1.41421356237309504880, false}, {"M_LN2", 0.69314718055994530942, false},
+           {"M_PI_2", 1.57079632679489661923, false},       {"DBL_MAX", DBL_MAX, false},
+           {"FLT_MAX", FLT_MAX, true},      {"DBL_MIN", DBL_MIN, false},
+           {"FLT_MIN", FLT_MIN, true},      {"DBL_EPSILON", DBL_EPSILON, false},
+           {"FLT_EPSILON", FLT_EPSILON, true}};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (!strcmp(name, k[i].name)) {
+      *out = b_const_f(&L->b, k[i].f32 ? &ty_float : &ty_double, k[i].v);
+      return true;
+    }
+  return false;
+}
+
 static Val lower_identifier(Lower *L, TSNode e) {
   const char *name = node_text(L, e);
   Var *v = var_find(L, name);
+  Val k;
+  if (!v && builtin_constant(L, name, &k)) return k;
   if (!v)
     diag_error(node_loc(L, e), "macros and globals are not supported yet; use a parameter or "
                "a local variable", "unknown identifier '%s'", name);
@@ -57,7 +83,7 @@ static Val lower_identifier(Lower *L, TSNode e) {
                "(reading a running value needs scan(...), not reduce)",
                "reduction variable '%s' is read in the loop body", name);
   if (!v->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", name);
-  return v->val;
+  return v->val; // a scan variable reads its running value
 }
 
 static Val lower_subscript(Lower *L, TSNode e) {
@@ -75,6 +101,11 @@ static Val lower_subscript(Lower *L, TSNode e) {
 
 // arr[idx]; inside a parallel loop, an element this iteration wrote is its written value.
 Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
+  for (ParCtx *q = L->par; q; q = q->up)
+    for (int i = 0; i < q->nhists; i++)
+      if (q->hists[i].arr == arr)
+        diag_error(loc, "a histogram may only be updated in its loop (h[k] OP= e)",
+                   "histogram '%s' is read in the loop body", L->fn->vals[arr].hint);
   ParCtx *p = L->par;
   if (p && idx == p->idx) {
     for (int i = p->nfwd - 1; i >= 0; i--)

@@ -121,57 +121,92 @@ static void check_map_accesses(Lower *L, ParCtx *p) {
   }
 }
 
-static RedOp red_op(Lower *L, const Clause *c) {
-  if (!strcmp(c->op, "+")) return RED_ADD;
-  if (!strcmp(c->op, "*")) return RED_MUL;
-  if (!strcmp(c->op, "min")) return RED_MIN;
-  if (!strcmp(c->op, "max")) return RED_MAX;
-  (void)L;
-  diag_error(c->op_loc, "declared operators (#pragma adsoac operator) come in a later version",
-             "unknown reduction operator '%s'", c->op);
+static Var *clause_var(Lower *L, const Clause *c, int j, Red *reds, int k) {
+  Var *v = var_find(L, c->vars[j]);
+  if (!v || v->kind != VAR_SCALAR)
+    diag_error(c->var_locs[j], "name a scalar variable declared before the loop",
+               "'%s' is not a scalar variable", c->vars[j]);
+  if (!v->val)
+    diag_error(c->var_locs[j], "initialise the variable before the loop",
+               "'%s' has no value before the loop", c->vars[j]);
+  for (int r = 0; r < k; r++)
+    if (!strcmp(reds[r].var, c->vars[j]))
+      diag_error(c->var_locs[j], NULL, "'%s' appears in two clauses", c->vars[j]);
+  if (!ty_is_float(v->type) && !ty_is_int(v->type))
+    diag_error(c->var_locs[j], NULL, "'%s' has an unsupported type", c->vars[j]);
+  return v;
 }
 
-// Sets up the reductions of a loop: each variable gets a body-local running contribution
-// that starts at the operator's neutral element.
-static Red *setup_reductions(Lower *L, const Pragma *pr, Node *n, int *nreds) {
+static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp *u, Node *n,
+                       ParCtx *ctx) {
+  Var *v = var_find(L, c->vars[j]);
+  if (!v || v->kind != VAR_ARRAY)
+    diag_error(c->var_locs[j], "a histogram is an array parameter, e.g. hist(+: h[0:nbins])",
+               "'%s' is not an array parameter", c->vars[j]);
+  if (v->type->elem_const)
+    diag_error(c->var_locs[j], NULL, "histogram '%s' is declared const", c->vars[j]);
+  if (op == RED_USER && !u->commutative)
+    diag_error(c->op_loc, "declare the operator with #pragma adsoac operator ... commutative",
+               "operator '%s' is used in hist but is not declared commutative", u->name);
+  if (op == RED_USER && u->type != v->type->elem)
+    diag_error(c->op_loc, NULL, "operator '%s' does not work on the elements of '%s'", u->name,
+               c->vars[j]);
+  Hist *h = &n->u.par.hists[n->u.par.nhists++];
+  *h = (Hist){op, v->val, 0, 0, u ? u->name : NULL, v->name};
+  h->lo = lower_expr_text(L, c->lo_text[j], c->lo_loc[j], false);
+  h->len = lower_expr_text(L, c->len_text[j], c->len_loc[j], false);
+  if (!ty_is_int(val_type(L->fn, h->lo)) || !ty_is_int(val_type(L->fn, h->len)))
+    diag_error(c->lo_loc[j], NULL, "the section of a hist clause is [lo:len] with integer bounds");
+  ctx->hist_user[ctx->nhists] = u;
+  ctx->hists = n->u.par.hists;
+  ctx->nhists = n->u.par.nhists;
+}
+
+// Sets up the clauses of a loop.  A reduction's variable becomes, in the body, its running
+// contribution, starting at the operator's neutral element; a scan's variable its running
+// value (starting at the exclusive prefix the loop provides) plus a hidden contribution.
+static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Block *host) {
   int total = 0;
   for (int i = 0; pr && i < pr->nclauses; i++) total += pr->clauses[i].nvars;
-  Red *reds = ARENA_ARRAY(L->a, Red, total ? total : 1);
+  n->u.par.reds = ARENA_ARRAY(L->a, Red, total + 1);
+  n->u.par.scans = ARENA_ARRAY(L->a, Scan, total + 1);
+  n->u.par.hists = ARENA_ARRAY(L->a, Hist, total + 1);
+  ctx->hist_user = ARENA_ARRAY(L->a, const UserOp *, total + 1);
+  Red *names = ARENA_ARRAY(L->a, Red, total + 1);
   int k = 0;
   for (int i = 0; pr && i < pr->nclauses; i++) {
     const Clause *c = &pr->clauses[i];
-    if (c->kind != CL_REDUCE)
-      diag_error(c->loc, "scan and hist loops come in a later version of adsoac",
-                 "'%s' clauses are not supported yet", c->kind == CL_SCAN ? "scan" : "hist");
-    RedOp op = red_op(L, c);
+    const UserOp *u;
+    RedOp op = clause_op(L, c->op, c->op_loc, &u);
     for (int j = 0; j < c->nvars; j++) {
-      Var *v = var_find(L, c->vars[j]);
-      if (!v || v->kind != VAR_SCALAR)
-        diag_error(c->var_locs[j], "name a scalar variable declared before the loop",
-                   "'%s' is not a scalar variable", c->vars[j]);
-      if (!v->val)
-        diag_error(c->var_locs[j], "initialise the variable before the loop",
-                   "reduction variable '%s' has no value before the loop", c->vars[j]);
-      for (int r = 0; r < k; r++)
-        if (!strcmp(reds[r].var, c->vars[j]))
-          diag_error(c->var_locs[j], NULL, "'%s' appears in two clauses", c->vars[j]);
-      if (!ty_is_float(v->type) && !ty_is_int(v->type))
-        diag_error(c->var_locs[j], NULL, "reduction variable '%s' has an unsupported type",
-                   c->vars[j]);
-      reds[k] = (Red){op, v->val, 0, k, NULL, v->name};
       L->b.loc = c->var_locs[j];
-      Val ne = ty_is_float(v->type) ? b_const_f(&L->b, v->type, op == RED_MUL ? 1.0 : 0.0)
-                                    : b_const_i(&L->b, v->type, op == RED_MUL ? 1 : 0);
-      if (op == RED_MIN || op == RED_MAX)
-        diag_error(c->op_loc, "only reduce(+: ...) and reduce(*: ...) are supported so far",
-                   "reductions with '%s' are not supported yet", c->op);
-      var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op, ne});
-      k++;
+      if (c->kind == CL_HIST) {
+        Block *body = L->b.blk;
+        L->b.blk = host; // lo and len are computed before the loop
+        setup_hist(L, c, j, op, u, n, ctx);
+        L->b.blk = body;
+        continue;
+      }
+      Var *v = clause_var(L, c, j, names, k);
+      names[k++] = (Red){op, 0, 0, 0, NULL, v->name};
+      if (u && u->type != v->type)
+        diag_error(c->op_loc, NULL, "operator '%s' does not work on '%s'", u->name, v->name);
+      Val ne = red_neutral(L, op, u, v->type);
+      if (c->kind == CL_REDUCE) {
+        Red *r = &n->u.par.reds[n->u.par.nreds++];
+        *r = (Red){op, v->val, 0, 0, u ? u->name : NULL, v->name};
+        var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op, ne, u});
+      } else {
+        Scan *sc = &n->u.par.scans[n->u.par.nscans++];
+        *sc = (Scan){op, v->val, fn_val(L->fn, v->type, v->name), 0, 0, u ? u->name : NULL, v->name};
+        int ci = var_push(L, (Var){arena_printf(L->a, "$c:%s", v->name), v->type, VAR_RED, ne,
+                                   c->var_locs[j], 0, op, ne, u});
+        Var sv = {v->name, v->type, VAR_SCAN, sc->excl, c->var_locs[j], 0, op, 0, u};
+        sv.contrib = ci;
+        var_push(L, sv);
+      }
     }
   }
-  (void)n;
-  *nreds = k;
-  return reds;
 }
 
 // A sequential loop: every scalar variable of the enclosing scopes is first made a carried
@@ -252,24 +287,41 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Block *outer = L->b.blk;
   n->u.par.body = L->b.blk = block_new(L->a);
   int nv_before_reds = L->nvars;
-  n->u.par.reds = setup_reductions(L, pr, n, &n->u.par.nreds);
-  ctx.var_base = L->nvars; // outer variables and the reductions' running values
+  setup_clauses(L, pr, n, &ctx, outer);
+  ctx.var_base = L->nvars; // outer variables and the clauses' running values
   var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.par.idx, loc});
   L->par = &ctx;
   lower_stmt(L, ts_field(s, "body"));
   L->par = ctx.up;
-  for (int r = 0; r < n->u.par.nreds; r++)
-    block_yield(L->a, n->u.par.body, L->vars[nv_before_reds + r].val);
+  // the body yields each reduction's and each scan's contribution
+  int slot = 0;
+  for (int i = nv_before_reds; i < ctx.var_base; i++) {
+    Var *v = &L->vars[i];
+    if (v->kind != VAR_RED) continue;
+    block_yield(L->a, n->u.par.body, v->val);
+    if (v->name[0] == '$') {
+      for (int k = 0; k < n->u.par.nscans; k++)
+        if (!strcmp(n->u.par.scans[k].var, v->name + 3)) n->u.par.scans[k].slot = slot;
+    } else {
+      for (int k = 0; k < n->u.par.nreds; k++)
+        if (!strcmp(n->u.par.reds[k].var, v->name)) n->u.par.reds[k].slot = slot;
+    }
+    slot++;
+  }
   L->b.blk = outer;
   check_map_accesses(L, &ctx);
   b_push(&L->b, n);
 
-  // after the loop, each reduction variable holds the reduction's result
+  // after the loop, each reduction or scan variable holds the total
   L->nvars = nv_outer;
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
     Var *v = var_find(L, red->var);
-    red->out = fn_val(L->fn, v->type, v->name);
-    v->val = red->out;
+    v->val = red->out = fn_val(L->fn, v->type, v->name);
+  }
+  for (int k = 0; k < n->u.par.nscans; k++) {
+    Scan *sc = &n->u.par.scans[k];
+    Var *v = var_find(L, sc->var);
+    v->val = sc->out = fn_val(L->fn, v->type, v->name);
   }
 }

@@ -104,7 +104,62 @@ static void set_activity(Lower *L, const Pragma *pr) {
   }
 }
 
-static Fn *lower_function(Arena *a, const Prog *prog, FnDef *fndefs, int nfndefs, TSNode def,
+typedef struct {
+  FnDef *fndefs;
+  int nfndefs;
+  UserOp *ops;
+  int nops;
+} Defs;
+
+static TSNode find_def(const Defs *d, const char *name) {
+  for (int i = 0; i < d->nfndefs; i++)
+    if (!strcmp(d->fndefs[i].name, name)) return d->fndefs[i].def;
+  return (TSNode){0};
+}
+
+// T op(T, T), T float or double (language.md §4).
+static Type *operator_type(Arena *a, const Src *src, TSNode def, const char *what) {
+  Lower L = {a, src};
+  TSNode d = ts_field(def, "declarator");
+  TSNode params = ts_field(d, "parameters");
+  Loc loc = ts_loc(src, def);
+  TSNode tn = ts_field(def, "type");
+  if (ts_is(tn, "type_identifier") || ts_is(tn, "struct_specifier"))
+    diag_error(loc, "struct operators come in a later version of adsoac",
+               "%s: operators on structs are not supported yet", what);
+  Type *t = lower_type(&L, tn);
+  bool ok = ts_is(d, "function_declarator") && ty_is_float(t) &&
+            ts_node_named_child_count(params) == 2;
+  for (uint32_t i = 0; ok && i < 2; i++) {
+    TSNode pd = ts_node_named_child(params, i);
+    ok = ts_is(pd, "parameter_declaration") && ts_is(ts_field(pd, "declarator"), "identifier") &&
+         lower_type(&L, ts_field(pd, "type")) == t;
+  }
+  if (!ok)
+    diag_error(loc, "an operator is a function T op(T a, T b) with T float or double",
+               "%s does not have the signature of an operator", what);
+  return t;
+}
+
+static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TSNode def) {
+  TSNode decl = ts_field(def, "declarator");
+  const char *name = ts_text(a, src, ts_field(decl, "declarator"));
+  UserOp op = {name, def, NULL, pr->neutral, pr->neutral_loc, ts_loc(src, def), pr->commutative,
+               pr->inverse};
+  op.type = operator_type(a, src, def, arena_printf(a, "operator '%s'", name));
+  if (pr->inverse) {
+    TSNode inv = find_def(d, pr->inverse);
+    if (ts_node_is_null(inv))
+      diag_error(pr->inverse_loc, "define the inverse T inv(T a, T b), returning x with op(x, b) == a, "
+                 "in this file", "inverse function '%s' is not defined in this file", pr->inverse);
+    if (operator_type(a, src, inv, arena_printf(a, "inverse '%s'", pr->inverse)) != op.type)
+      diag_error(pr->inverse_loc, NULL, "inverse '%s' works on another type than '%s'",
+                 pr->inverse, name);
+  }
+  d->ops[d->nops++] = op;
+}
+
+static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode def,
                           const Pragma *pr) {
   const Src *src = &prog->src;
   TSNode d = ts_field(def, "declarator");
@@ -118,8 +173,10 @@ static Fn *lower_function(Arena *a, const Prog *prog, FnDef *fndefs, int nfndefs
   TSNode name = ts_field(d, "declarator");
   Lower L = {a, src};
   L.prog = prog;
-  L.fndefs = fndefs;
-  L.nfndefs = nfndefs;
+  L.fndefs = defs->fndefs;
+  L.nfndefs = defs->nfndefs;
+  L.ops = defs->ops;
+  L.nops = defs->nops;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -182,8 +239,9 @@ Prog *parse_program(Arena *a, const Src *src) {
   p->src = *src;
   int cap = 0;
   collect_idents(a, src, root, p, &cap);
-  FnDef *fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
-  int nfndefs = 0;
+  Defs defs = {0};
+  defs.fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
+  defs.ops = ARENA_ARRAY(a, UserOp, ts_node_named_child_count(root) + 1);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     if (!ts_is(n, "function_definition")) continue;
@@ -191,16 +249,30 @@ Prog *parse_program(Arena *a, const Src *src) {
     while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
     TSNode name = ts_field(d, "declarator");
     if (ts_is(d, "function_declarator") && ts_is(name, "identifier"))
-      fndefs[nfndefs++] = (FnDef){ts_text(a, src, name), n};
+      defs.fndefs[defs.nfndefs++] = (FnDef){ts_text(a, src, name), n};
+  }
+  // declared operators first: marked functions may use them
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n)) {
+    Pragma pr;
+    if (!ts_is(n, "preproc_call") || !pragma_parse(a, src, n, &pr) || pr.kind != PR_OPERATOR)
+      continue;
+    TSNode def = ts_node_next_named_sibling(n);
+    while (ts_is(def, "comment")) def = ts_node_next_named_sibling(def);
+    if (!ts_is(def, "function_definition"))
+      diag_error(pr.loc, "put '#pragma adsoac operator' directly before the operator's definition",
+                 "'#pragma adsoac operator' is not followed by a function definition");
+    add_operator(a, src, &defs, &pr, def);
+    add_drop(a, p, ts_node_start_byte(n), ts_node_end_byte(n));
   }
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     Pragma pr;
     if (!ts_is(n, "preproc_call") || !pragma_parse(a, src, n, &pr)) continue;
+    if (pr.kind == PR_OPERATOR) continue;
     if (pr.kind != PR_GRAD)
-      diag_error(pr.loc, pr.kind == PR_OPERATOR ? "declared operators come in a later version"
-                                                : "loop pragmas belong inside a function",
-                 "'#pragma adsoac %s' is not supported here", pr.text);
+      diag_error(pr.loc, "loop pragmas belong inside a function, before a for loop",
+                 "'#pragma adsoac %s' is not allowed at file level", pr.text);
     TSNode def = ts_node_next_named_sibling(n);
     while (ts_is(def, "comment")) def = ts_node_next_named_sibling(def);
     if (!ts_is(def, "function_definition"))
@@ -208,7 +280,7 @@ Prog *parse_program(Arena *a, const Src *src) {
                  "'#pragma adsoac grad' is not followed by a function definition");
     Marked m = {0};
     m.loc = pr.loc;
-    m.primal = lower_function(a, p, fndefs, nfndefs, def, &pr);
+    m.primal = lower_function(a, p, &defs, def, &pr);
     m.start_byte = ts_node_start_byte(n);
     m.end_byte = ts_node_end_byte(def);
     for (int i = 0; i < p->nmarked; i++)

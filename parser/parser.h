@@ -19,6 +19,8 @@ typedef struct {
   const char **vars;
   Loc *var_locs;
   int nvars;
+  const char **lo_text, **len_text; // CL_HIST: the section [lo:len] of each variable
+  Loc *lo_loc, *len_loc;
 } Clause;
 
 typedef struct {
@@ -32,6 +34,10 @@ typedef struct {
   Clause *clauses; // PR_CLAUSES
   int nclauses;
   int stripmine; // PR_STRIPMINE
+  const char *neutral; // PR_OPERATOR: neutral(...) text, inverse(...) name
+  Loc neutral_loc, inverse_loc;
+  bool commutative;
+  const char *inverse;
 } Pragma;
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.

@@ -119,9 +119,37 @@ static const char *parse_op(Lex *lx, Clause *c) {
   return op;
 }
 
+// The section of a hist clause: "[" lo ":" len "]", both C expressions (kept as text).
+static void parse_section(Lex *lx, Clause *c, int k, const char *hint) {
+  if (!is(lx, "["))
+    diag_error(lx->tok_loc, hint, "expected '[' after the histogram's name, found %s", tok_desc(lx));
+  size_t start = lx->pos, colon = 0;
+  Loc lo_loc = at(lx, start);
+  int depth = 1;
+  while (depth > 0) {
+    next(lx);
+    if (!lx->tok_len) diag_error(lx->tok_loc, hint, "unbalanced '[' in hist clause");
+    if (is(lx, "[") || is(lx, "(")) depth++;
+    if (is(lx, "]") || is(lx, ")")) depth--;
+    if (is(lx, ":") && depth == 1 && !colon) colon = lx->pos - 1;
+  }
+  size_t end = lx->pos - 1;
+  if (!colon)
+    diag_error(lo_loc, hint, "the section of a hist clause is [lo:len]");
+  c->lo_text[k] = arena_strndup(lx->a, lx->s + start, colon - start);
+  c->len_text[k] = arena_strndup(lx->a, lx->s + colon + 1, end - colon - 1);
+  c->lo_loc[k] = lo_loc;
+  c->len_loc[k] = at(lx, colon + 1);
+  next(lx);
+}
+
 // clause = kind "(" op ":" vars ")"
 static void parse_clause(Lex *lx, Clause *c) {
   c->loc = lx->tok_loc;
+  c->lo_text = ARENA_ARRAY(lx->a, const char *, 64);
+  c->len_text = ARENA_ARRAY(lx->a, const char *, 64);
+  c->lo_loc = ARENA_ARRAY(lx->a, Loc, 64);
+  c->len_loc = ARENA_ARRAY(lx->a, Loc, 64);
   c->kind = is(lx, "reduce") ? CL_REDUCE : is(lx, "scan") ? CL_SCAN : CL_HIST;
   const char *kw = c->kind == CL_REDUCE ? "reduce" : c->kind == CL_SCAN ? "scan" : "hist";
   const char *hint = c->kind == CL_HIST ? "write hist(OP: h[lo:len])" :
@@ -137,18 +165,7 @@ static void parse_clause(Lex *lx, Clause *c) {
     if (n) next(lx);
     locs[n] = lx->tok_loc;
     names[n] = expect_ident(lx, "a variable name", hint);
-    if (c->kind == CL_HIST) {
-      // h[lo:len]: keep the section text for later checks; balanced brackets
-      if (!is(lx, "[")) diag_error(lx->tok_loc, hint, "expected '[' after histogram name, found %s",
-                                   tok_desc(lx));
-      int depth = 0;
-      do {
-        if (is(lx, "[")) depth++;
-        if (is(lx, "]")) depth--;
-        if (!lx->tok_len) diag_error(lx->tok_loc, hint, "unbalanced '[' in hist clause");
-        next(lx);
-      } while (depth > 0);
-    }
+    if (c->kind == CL_HIST) parse_section(lx, c, n, hint);
     if (++n == 64) diag_error(locs[n - 1], NULL, "too many variables in one clause");
   } while (is(lx, ","));
   if (!is(lx, ")")) diag_error(lx->tok_loc, hint, "expected ',' or ')' in %s clause, found %s", kw,
@@ -159,6 +176,42 @@ static void parse_clause(Lex *lx, Clause *c) {
   c->var_locs = ARENA_ARRAY(lx->a, Loc, n);
   memcpy(c->vars, names, sizeof(char *) * (size_t)n);
   memcpy(c->var_locs, locs, sizeof(Loc) * (size_t)n);
+}
+
+// operator = "operator" { "neutral" "(" text ")" | "commutative" | "inverse" "(" ident ")" }
+static void parse_operator(Lex *lx, Pragma *p) {
+  const char *hint = "write #pragma adsoac operator neutral(E) [commutative] [inverse(fn)]";
+  while (lx->tok_len) {
+    if (is(lx, "neutral") && !p->neutral) {
+      next(lx);
+      if (!is(lx, "(")) diag_error(lx->tok_loc, hint, "expected '(' after 'neutral'");
+      size_t start = lx->pos;
+      p->neutral_loc = at(lx, start);
+      int depth = 1;
+      while (depth > 0) {
+        next(lx);
+        if (!lx->tok_len) diag_error(lx->tok_loc, hint, "unbalanced '(' in neutral(...)");
+        if (is(lx, "(")) depth++;
+        if (is(lx, ")")) depth--;
+      }
+      p->neutral = arena_strndup(lx->a, lx->s + start, lx->pos - 1 - start);
+      next(lx);
+    } else if (is(lx, "commutative") && !p->commutative) {
+      p->commutative = true;
+      next(lx);
+    } else if (is(lx, "inverse") && !p->inverse) {
+      next(lx);
+      expect(lx, "(", hint);
+      p->inverse_loc = lx->tok_loc;
+      p->inverse = expect_ident(lx, "a function name", hint);
+      expect(lx, ")", hint);
+    } else {
+      diag_error(lx->tok_loc, hint, "unexpected %s in operator pragma", tok_desc(lx));
+    }
+  }
+  if (!p->neutral)
+    diag_error(p->loc, "every declared operator needs its neutral element, e.g. neutral(0.0) or "
+               "neutral((Lin){1.0, 0.0})", "operator pragma without neutral(...)");
 }
 
 static void parse_clauses(Lex *lx, Pragma *p) {
@@ -211,6 +264,8 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out) {
     parse_clauses(&lx, out);
   } else if (is(&lx, "operator")) {
     out->kind = PR_OPERATOR;
+    next(&lx);
+    parse_operator(&lx, out);
   } else if (is(&lx, "stripmine")) {
     out->kind = PR_STRIPMINE;
     next(&lx);

@@ -19,6 +19,7 @@ bool ts_is(TSNode n, const char *type) {
 }
 
 TSNode ts_field(TSNode n, const char *field) {
+  if (ts_node_is_null(n)) return n; // the 0.20 runtime does not check
   return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
 }
 

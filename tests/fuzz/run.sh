@@ -109,6 +109,7 @@ seeds=$out/seeds
 rm -rf "$seeds"
 mkdir -p "$corpus" "$seeds"
 cp "$root"/tests/e2e/*.c "$root"/tests/diag/*.c "$root"/examples/*.c "$seeds"/ 2>/dev/null || true
+cp "$here"/seeds/*.c "$seeds"/ 2>/dev/null || true  # hand-written seeds: constructs the tests lack
 
 fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 [[ ${FUZZ_FORK:-1} == 0 ]] && fork=()
