@@ -10,13 +10,18 @@
 #define ADSOAC_VERSION "0.1.0"
 #endif
 
-typedef enum { EMIT_CODE, EMIT_IR } EmitKind;
+typedef enum { EMIT_CODE, EMIT_IR, EMIT_DOT } EmitKind;
 
 typedef struct {
   const char *input, *output;
   Target target;
   EmitKind emit;
   bool line_directives;
+  bool deps;            // -MD
+  const char *dep_file; // -MF
+  const char *defines[256], *incdirs[256];
+  int ndefines, nincdirs;
+  int stripmine;
 } Options;
 
 static const char usage_text[] =
@@ -28,7 +33,13 @@ static const char usage_text[] =
     "options:\n"
     "  -o FILE            output path (default: INPUT_grad.cu, or INPUT_grad.c for --target=c)\n"
     "  --target=cuda|c    CUDA C with CUB (default), or portable C11 with OpenMP\n"
-    "  --emit=code|ir     the translated code (default), or the SOAC IR as text\n"
+    "  --emit=code|ir|dot the translated code (default), the SOAC IR as text, or the SOAC\n"
+    "                     dataflow graph as Graphviz dot (ir and dot: stdout unless -o)\n"
+    "  -D NAME[=VALUE]    define a macro, as a C compiler does (also -DNAME)\n"
+    "  -I DIR             search DIR for #include \"...\" headers (also -IDIR)\n"
+    "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
+    "  -MF FILE           the dependency file's name\n"
+    "  --stripmine=L      default levels of strip-mined checkpointing of sequential loops\n"
     "  --no-line          no #line directives in the output\n"
     "  --version          print the version and exit\n"
     "  --help             print this help and exit\n";
@@ -44,6 +55,17 @@ static Options parse_options(int argc, char **argv) {
   Options o = {NULL, NULL, TARGET_CUDA, EMIT_CODE, true};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    const char **list = NULL;
+    int *count = NULL;
+    if (!strncmp(a, "-D", 2)) list = o.defines, count = &o.ndefines;
+    if (!strncmp(a, "-I", 2)) list = o.incdirs, count = &o.nincdirs;
+    if (list) {
+      const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+      if (!v || !*v) usage_error("%s needs an argument", a);
+      if (*count == 256) usage_error("too many %s options", a);
+      list[(*count)++] = v;
+      continue;
+    }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
       exit(0);
@@ -61,6 +83,18 @@ static Options parse_options(int argc, char **argv) {
       o.emit = EMIT_CODE;
     } else if (!strcmp(a, "--emit=ir")) {
       o.emit = EMIT_IR;
+    } else if (!strcmp(a, "--emit=dot")) {
+      o.emit = EMIT_DOT;
+    } else if (!strcmp(a, "-MD")) {
+      o.deps = true;
+    } else if (!strcmp(a, "-MF")) {
+      if (++i == argc) usage_error("%s needs a file name", "-MF");
+      o.dep_file = argv[i];
+    } else if (!strncmp(a, "--stripmine=", 12)) {
+      char *end;
+      long l = strtol(a + 12, &end, 10);
+      if (*end || l < 1 || l > 16) usage_error("--stripmine takes a level from 1 to 16, not '%s'", a + 12);
+      o.stripmine = (int)l;
     } else if (!strcmp(a, "--no-line")) {
       o.line_directives = false;
     } else if (a[0] == '-' && a[1]) {
@@ -117,24 +151,57 @@ static void write_output(const char *path, const Buf *b) {
   free(tmp);
 }
 
+static const char *const *deps;
+static int ndeps;
+
 static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
   char *buf = read_file(o->input, &len);
   char *text = arena_strndup(a, buf, len);
   free(buf);
   Src src = {o->input, text, len, {0}};
-  TranslateOptions to = {o->target, o->emit == EMIT_IR, o->line_directives,
+  TranslateOptions to = {o->target, o->emit == EMIT_IR, o->emit == EMIT_DOT, o->line_directives,
                          strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
-  return adsoac_translate(a, &to, &src, out);
+  to.defines = o->defines;
+  to.ndefines = o->ndefines;
+  to.incdirs = o->incdirs;
+  to.nincdirs = o->nincdirs;
+  to.stripmine = o->stripmine;
+  bool ok = adsoac_translate(a, &to, &src, out);
+  deps = to.deps;
+  ndeps = to.ndeps;
+  return ok;
+}
+
+// -MD: "OUTPUT: INPUT HEADER...", and an empty rule per header (so a deleted header does not
+// break the build), as gcc -MD -MP writes.
+static void write_deps(Arena *a, const Options *o, const char *path) {
+  const char *df = o->dep_file;
+  if (!df) {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+    df = arena_printf(a, "%.*s.d", (int)n, path);
+  }
+  Buf b = {0};
+  buf_printf(&b, "%s: %s", path, o->input);
+  for (int i = 0; i < ndeps; i++) buf_printf(&b, " \\\n  %s", deps[i]);
+  buf_puts(&b, "\n");
+  for (int i = 0; i < ndeps; i++) buf_printf(&b, "\n%s:\n", deps[i]);
+  write_output(df, &b);
+  buf_free(&b);
 }
 
 int main(int argc, char **argv) {
   Options o = parse_options(argc, argv);
   Arena *a = arena_new(0);
   Buf out = {0};
-  const char *path = o.output ? o.output : o.emit == EMIT_IR ? "-" : default_output(a, &o);
+  const char *path = o.output ? o.output : o.emit != EMIT_CODE ? "-" : default_output(a, &o);
   bool ok = compile(&o, a, &out, path);
   if (ok || !strcmp(path, "-")) write_output(path, &out);
+  if (ok && o.deps) {
+    if (!strcmp(path, "-")) usage_error("%s needs an output file (-o)", "-MD");
+    write_deps(a, &o, path);
+  }
   buf_free(&out);
   arena_free(a);
   return ok ? 0 : 1;

@@ -33,7 +33,7 @@ static bool print_ir(Arena *a, Prog *p, Buf *out) {
   return ok;
 }
 
-bool adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out) {
+bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
   Prog *p = parse_program(a, src);           // parser/     C -> SOAC IR
   for (int i = 0; i < p->nmarked; i++) {
@@ -41,6 +41,10 @@ bool adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *
     simplify_dce(p->marked[i].primal);
   }
   if (o->emit_ir) return print_ir(a, p, out);
+  if (o->emit_dot) {
+    emit_dot(p, out);
+    return true;
+  }
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode

@@ -5,12 +5,19 @@
 typedef struct {
   Target target;
   bool emit_ir;          // --emit=ir instead of code
+  bool emit_dot;         // --emit=dot: the SOAC dataflow graph
   bool line_directives;  // #line directives in the output
   const char *output_name; // for #line after the user's code; NULL: none
   const char *version;
+  const char *const *defines, *const *incdirs; // -D, -I
+  int ndefines, nincdirs;
+  int stripmine; // --stripmine=L (0: default)
+  // out: the headers the translation read (for -MD)
+  const char *const *deps;
+  int ndeps;
 } TranslateOptions;
 
 // Translates src into out.  Diagnoses errors through ir/diag (which exits, or calls the hook
 // set with diag_on_error).  Returns false when --emit=ir printed the primal IR but a
 // derivative was refused (diagnosed).
-bool adsoac_translate(Arena *a, const TranslateOptions *o, const Src *src, Buf *out);
+bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out);

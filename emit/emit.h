@@ -15,6 +15,9 @@ typedef struct {
 // Writes the whole output file for prog into out.
 void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out);
 
+// ---- dot.c ----
+void emit_dot(const Prog *prog, Buf *out);
+
 // ---- names.c ----
 // Every name adsoac invents:
 //   p, p_bar, p_dot, ret_bar, ret_dot   parameters (language.md §2)
