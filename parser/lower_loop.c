@@ -122,6 +122,10 @@ static void check_map_accesses(Lower *L, ParCtx *p) {
 }
 
 static Var *clause_var(Lower *L, const Clause *c, int j, Red *reds, int k) {
+  for (int r = 0; r < k; r++)
+    if (!strcmp(reds[r].var, c->vars[j]))
+      diag_error(c->var_locs[j], "name each variable in one clause only",
+                 "'%s' appears in two clauses", c->vars[j]);
   Var *v = var_find(L, c->vars[j]);
   if (!v || v->kind != VAR_SCALAR)
     diag_error(c->var_locs[j], "name a scalar variable declared before the loop",
@@ -129,9 +133,6 @@ static Var *clause_var(Lower *L, const Clause *c, int j, Red *reds, int k) {
   if (!v->val)
     diag_error(c->var_locs[j], "initialise the variable before the loop",
                "'%s' has no value before the loop", c->vars[j]);
-  for (int r = 0; r < k; r++)
-    if (!strcmp(reds[r].var, c->vars[j]))
-      diag_error(c->var_locs[j], NULL, "'%s' appears in two clauses", c->vars[j]);
   if (!ty_is_float(v->type) && !ty_is_int(v->type))
     diag_error(c->var_locs[j], NULL, "'%s' has an unsupported type", c->vars[j]);
   return v;

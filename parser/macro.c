@@ -14,27 +14,27 @@
 
 // ---- tokens ----
 
-typedef enum { TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT, TK_OTHER, TK_PLACEMARKER } TokKind;
+typedef enum { PP_IDENT, PP_NUMBER, PP_STRING, PP_CHAR, PP_PUNCT, PP_OTHER, PP_PLACEMARKER } PpTokKind;
 
 // A hide set: the macros whose expansion produced a token, which it must not invoke again.
-typedef struct Hide {
+typedef struct PpHide {
   const char *name;
-  struct Hide *next;
-} Hide;
+  struct PpHide *next;
+} PpHide;
 
-typedef struct Tok {
-  TokKind kind;
+typedef struct PpTok {
+  PpTokKind kind;
   bool space; // whitespace before it
   const char *text;
-  Hide *hide;
-  struct Tok *next;
-} Tok;
+  PpHide *hide;
+  struct PpTok *next;
+} PpTok;
 
 typedef struct {
-  Tok *head, *tail;
-} TokList;
+  PpTok *head, *tail;
+} PpList;
 
-static void list_push(TokList *l, Tok *t) {
+static void tok_push(PpList *l, PpTok *t) {
   t->next = NULL;
   if (l->tail)
     l->tail->next = t;
@@ -45,27 +45,27 @@ static void list_push(TokList *l, Tok *t) {
 
 // ---- the table ----
 
-typedef struct Macro {
+typedef struct PpMacro {
   const char *name;
   bool function_like, variadic;
   const char **params; // variadic: the last is __VA_ARGS__ (or the GNU name before "...")
   int nparams;
-  Tok *body;
-} Macro;
+  PpTok *body;
+} PpMacro;
 
 // A #define (macro != NULL) or #undef, in force from byte pos of the main file on.
-typedef struct Version {
+typedef struct PpVersion {
   uint32_t pos;
-  Macro *macro;
-  struct Version *prev;
-} Version;
+  PpMacro *macro;
+  struct PpVersion *prev;
+} PpVersion;
 
 typedef struct {
   const char *name;
-  Version *newest;
-} Entry;
+  PpVersion *newest;
+} PpEntry;
 
-typedef struct File {
+typedef struct PpFile {
   const char *path; // as opened (the main file: as named on the command line)
   const char *real; // canonical path: #include of the same file finds this File again
   Src src;
@@ -77,25 +77,25 @@ typedef struct File {
   char *active;    // the main file: the copy of src.text that gets blanked
   bool once;       // #pragma once seen
   bool listed;     // in deps
-  struct File *next;
-} File;
+  struct PpFile *next;
+} PpFile;
 
 struct MacroTable {
   Arena *a;
-  File *main;
-  File *cur; // the file being read, for diagnostics
+  PpFile *main;
+  PpFile *cur; // the file being read, for diagnostics
   const char **incdirs;
   int nincdirs;
-  Entry **slots; // open addressing, power-of-two capacity
+  PpEntry **slots; // open addressing, power-of-two capacity
   size_t cap, count;
-  File *files; // every included file, by canonical path
-  File **deps;
+  PpFile *files; // every included file, by canonical path
+  PpFile **deps;
   int ndeps, capdeps;
   const char **dep_paths;
 };
 
 // Room for element n of an arena array of capacity *cap.
-static void *grow(Arena *a, void *p, int n, int *cap, size_t size) {
+static void *pp_grow(Arena *a, void *p, int n, int *cap, size_t size) {
   if (n < *cap) return p;
   int ncap = *cap ? 2 * *cap : 8;
   void *q = arena_alloc(a, (size_t)ncap * size);
@@ -121,24 +121,24 @@ static void macro_error(MacroTable *t, Loc loc, const char *hint, const char *fm
 
 // ---- tokenizer (C11 6.4: preprocessing tokens) ----
 
-static bool is_ident_start(unsigned char c) {
+static bool pp_is_ident_start(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
 }
 
-static bool is_digit(unsigned char c) {
+static bool pp_is_digit(unsigned char c) {
   return c >= '0' && c <= '9';
 }
 
-static bool is_ident_char(unsigned char c) {
-  return is_ident_start(c) || is_digit(c);
+static bool pp_is_ident_char(unsigned char c) {
+  return pp_is_ident_start(c) || pp_is_digit(c);
 }
 
-static bool is_space(char c) {
+static bool pp_is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
 // The index just past the "*/" that closes a comment whose text starts at s[i].
-static size_t comment_end(const char *s, size_t n, size_t i) {
+static size_t pp_comment_end(const char *s, size_t n, size_t i) {
   for (; i + 1 < n; i++)
     if (s[i] == '*' && s[i + 1] == '/') return i + 2;
   return n;
@@ -148,12 +148,12 @@ static size_t comment_end(const char *s, size_t n, size_t i) {
 static size_t tok_blank(const char *s, size_t n) {
   size_t i = 0;
   while (i < n) {
-    if (is_space(s[i])) {
+    if (pp_is_space(s[i])) {
       i++;
     } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
       while (i < n && s[i] != '\n') i++;
     } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-      i = comment_end(s, n, i + 2);
+      i = pp_comment_end(s, n, i + 2);
     } else {
       break;
     }
@@ -178,7 +178,7 @@ static size_t tok_number(const char *s, size_t n) {
     bool exp = c == 'e' || c == 'E' || c == 'p' || c == 'P';
     if (exp && i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-'))
       i += 2;
-    else if (is_ident_char((unsigned char)c) || c == '.')
+    else if (pp_is_ident_char((unsigned char)c) || c == '.')
       i++;
     else
       break;
@@ -198,74 +198,74 @@ static const char *const tok_puncts[] = {
 };
 
 // Length and kind of the preprocessing token at s[0..n), n > 0, longest match first.
-static size_t tok_len(const char *s, size_t n, TokKind *kind) {
+static size_t tok_len(const char *s, size_t n, PpTokKind *kind) {
   unsigned char c = (unsigned char)s[0];
-  if (is_ident_start(c)) {
+  if (pp_is_ident_start(c)) {
     size_t i = 1;
-    while (i < n && is_ident_char((unsigned char)s[i])) i++;
+    while (i < n && pp_is_ident_char((unsigned char)s[i])) i++;
     if (i < n && (s[i] == '"' || s[i] == '\'') && tok_is_prefix(s, i)) {
-      *kind = s[i] == '"' ? TK_STRING : TK_CHAR;
+      *kind = s[i] == '"' ? PP_STRING : PP_CHAR;
       return i + tok_quoted(s + i, n - i);
     }
-    *kind = TK_IDENT;
+    *kind = PP_IDENT;
     return i;
   }
-  if (is_digit(c) || (c == '.' && n > 1 && is_digit((unsigned char)s[1]))) {
-    *kind = TK_NUMBER;
+  if (pp_is_digit(c) || (c == '.' && n > 1 && pp_is_digit((unsigned char)s[1]))) {
+    *kind = PP_NUMBER;
     return tok_number(s, n);
   }
   if (c == '"' || c == '\'') {
-    *kind = c == '"' ? TK_STRING : TK_CHAR;
+    *kind = c == '"' ? PP_STRING : PP_CHAR;
     return tok_quoted(s, n);
   }
   for (size_t k = 0; k < sizeof tok_puncts / sizeof *tok_puncts; k++) {
     size_t len = strlen(tok_puncts[k]);
     if (len <= n && memcmp(s, tok_puncts[k], len) == 0) {
-      *kind = TK_PUNCT;
+      *kind = PP_PUNCT;
       return len;
     }
   }
-  *kind = c && strchr("[](){}.&*+-~!/%<>^|?:;=,#", c) ? TK_PUNCT : TK_OTHER;
+  *kind = c && strchr("[](){}.&*+-~!/%<>^|?:;=,#", c) ? PP_PUNCT : PP_OTHER;
   return 1;
 }
 
 // The tokens of s[0..n); comments are whitespace.
-static Tok *tok_list(Arena *a, const char *s, size_t n) {
-  TokList l = {0};
+static PpTok *tok_list(Arena *a, const char *s, size_t n) {
+  PpList l = {0};
   size_t i = 0;
   for (;;) {
     size_t blank = tok_blank(s + i, n - i);
     i += blank;
     if (i >= n) return l.head;
-    Tok *t = ARENA_NEW(a, Tok);
+    PpTok *t = ARENA_NEW(a, PpTok);
     size_t len = tok_len(s + i, n - i, &t->kind);
     t->space = blank > 0;
     t->text = arena_strndup(a, s + i, len);
-    list_push(&l, t);
+    tok_push(&l, t);
     i += len;
   }
 }
 
-static bool tok_is(const Tok *t, const char *punct) {
-  return t && t->kind == TK_PUNCT && strcmp(t->text, punct) == 0;
+static bool tok_is(const PpTok *t, const char *punct) {
+  return t && t->kind == PP_PUNCT && strcmp(t->text, punct) == 0;
 }
 
 // Whether b written right after a would lex differently (merge, or open a comment).
-static bool tok_would_merge(Arena *a, const Tok *x, const Tok *y) {
+static bool tok_would_merge(Arena *a, const PpTok *x, const PpTok *y) {
   size_t lx = strlen(x->text), ly = strlen(y->text);
   if (lx == 0 || ly == 0) return false;
   if (x->text[lx - 1] == '/' && (y->text[0] == '/' || y->text[0] == '*')) return true;
   char *s = arena_printf(a, "%s%s", x->text, y->text);
-  TokKind kind;
+  PpTokKind kind;
   return tok_len(s, lx + ly, &kind) != lx;
 }
 
 // The text of a token list: a space where the source had whitespace, or where two tokens
 // would otherwise run together.
-static char *tok_join(Arena *a, const Tok *t) {
+static char *tok_join(Arena *a, const PpTok *t) {
   Buf b = {0};
   buf_puts(&b, "");
-  for (const Tok *prev = NULL; t; prev = t, t = t->next) {
+  for (const PpTok *prev = NULL; t; prev = t, t = t->next) {
     if (prev && (t->space || tok_would_merge(a, prev, t))) buf_puts(&b, " ");
     buf_puts(&b, t->text);
   }
@@ -276,27 +276,27 @@ static char *tok_join(Arena *a, const Tok *t) {
 
 // ---- hide sets ----
 
-static bool hide_has(const Hide *h, const char *name) {
+static bool hide_has(const PpHide *h, const char *name) {
   for (; h; h = h->next)
     if (strcmp(h->name, name) == 0) return true;
   return false;
 }
 
-static Hide *hide_add(Arena *a, Hide *h, const char *name) {
+static PpHide *hide_add(Arena *a, PpHide *h, const char *name) {
   if (hide_has(h, name)) return h;
-  Hide *n = ARENA_NEW(a, Hide);
+  PpHide *n = ARENA_NEW(a, PpHide);
   n->name = name;
   n->next = h;
   return n;
 }
 
-static Hide *hide_union(Arena *a, Hide *x, const Hide *y) {
+static PpHide *hide_union(Arena *a, PpHide *x, const PpHide *y) {
   for (; y; y = y->next) x = hide_add(a, x, y->name);
   return x;
 }
 
-static Hide *hide_inter(Arena *a, const Hide *x, const Hide *y) {
-  Hide *r = NULL;
+static PpHide *hide_inter(Arena *a, const PpHide *x, const PpHide *y) {
+  PpHide *r = NULL;
   for (; x; x = x->next)
     if (hide_has(y, x->name)) r = hide_add(a, r, x->name);
   return r;
@@ -312,7 +312,7 @@ static uint64_t table_hash(const char *s) {
 
 static void table_grow(MacroTable *t) {
   size_t cap = t->cap ? 2 * t->cap : 64;
-  Entry **slots = ARENA_ARRAY(t->a, Entry *, cap);
+  PpEntry **slots = ARENA_ARRAY(t->a, PpEntry *, cap);
   for (size_t k = 0; k < t->cap; k++) {
     if (!t->slots[k]) continue;
     size_t i = table_hash(t->slots[k]->name) & (cap - 1);
@@ -324,14 +324,14 @@ static void table_grow(MacroTable *t) {
 }
 
 // The entry of name; created when create is set, else NULL when absent.
-static Entry *table_entry(MacroTable *t, const char *name, bool create) {
+static PpEntry *table_entry(MacroTable *t, const char *name, bool create) {
   if (create && 2 * (t->count + 1) > t->cap) table_grow(t);
   if (t->cap == 0) return NULL;
   size_t i = table_hash(name) & (t->cap - 1);
   for (; t->slots[i]; i = (i + 1) & (t->cap - 1))
     if (strcmp(t->slots[i]->name, name) == 0) return t->slots[i];
   if (!create) return NULL;
-  Entry *e = ARENA_NEW(t->a, Entry);
+  PpEntry *e = ARENA_NEW(t->a, PpEntry);
   e->name = arena_strdup(t->a, name);
   t->slots[i] = e;
   t->count++;
@@ -339,9 +339,9 @@ static Entry *table_entry(MacroTable *t, const char *name, bool create) {
 }
 
 // Records a #define (m) or #undef (m == NULL) of name, in force from pos on.
-static void table_set(MacroTable *t, const char *name, Macro *m, uint32_t pos) {
-  Entry *e = table_entry(t, name, true);
-  Version *v = ARENA_NEW(t->a, Version);
+static void table_set(MacroTable *t, const char *name, PpMacro *m, uint32_t pos) {
+  PpEntry *e = table_entry(t, name, true);
+  PpVersion *v = ARENA_NEW(t->a, PpVersion);
   v->pos = pos;
   v->macro = m;
   v->prev = e->newest;
@@ -349,38 +349,38 @@ static void table_set(MacroTable *t, const char *name, Macro *m, uint32_t pos) {
 }
 
 // The macro name at byte `at` of the main file (UINT32_MAX: the newest definition).
-static Macro *table_lookup(MacroTable *t, const char *name, uint32_t at) {
-  Entry *e = table_entry(t, name, false);
-  for (Version *v = e ? e->newest : NULL; v; v = v->prev)
+static PpMacro *table_lookup(MacroTable *t, const char *name, uint32_t at) {
+  PpEntry *e = table_entry(t, name, false);
+  for (PpVersion *v = e ? e->newest : NULL; v; v = v->prev)
     if (v->pos <= at) return v->macro;
   return NULL;
 }
 
 // ---- #define (C11 6.10.3) ----
 
-static int macro_param(const Macro *m, const Tok *t) {
-  if (!m->function_like || !t || t->kind != TK_IDENT) return -1;
+static int macro_param(const PpMacro *m, const PpTok *t) {
+  if (!m->function_like || !t || t->kind != PP_IDENT) return -1;
   for (int i = 0; i < m->nparams; i++)
     if (strcmp(m->params[i], t->text) == 0) return i;
   return -1;
 }
 
-static void define_add_param(MacroTable *t, Macro *m, int *cap, const char *name, Loc loc) {
+static void define_add_param(MacroTable *t, PpMacro *m, int *cap, const char *name, Loc loc) {
   for (int i = 0; i < m->nparams; i++)
     if (strcmp(m->params[i], name) == 0)
       macro_error(t, loc, NULL, "duplicate parameter '%s' of macro '%s'", name, m->name);
-  m->params = grow(t->a, m->params, m->nparams, cap, sizeof *m->params);
+  m->params = pp_grow(t->a, m->params, m->nparams, cap, sizeof *m->params);
   m->params[m->nparams++] = name;
 }
 
 // '(' identifier-list? ')' | '(' '...' ')' | '(' identifier-list ',' '...' ')', and GNU
 // 'name...'; tok is the token after '('.  Returns the token after ')'.
-static Tok *define_params(MacroTable *t, Macro *m, Tok *tok, Loc loc) {
+static PpTok *define_params(MacroTable *t, PpMacro *m, PpTok *tok, Loc loc) {
   int cap = 0;
   if (tok_is(tok, ")")) return tok->next;
   for (;;) {
     const char *name = "__VA_ARGS__";
-    if (tok && tok->kind == TK_IDENT) {
+    if (tok && tok->kind == PP_IDENT) {
       name = tok->text;
       tok = tok->next;
     } else if (!tok_is(tok, "...")) {
@@ -399,8 +399,8 @@ static Tok *define_params(MacroTable *t, Macro *m, Tok *tok, Loc loc) {
 }
 
 // C11 6.10.3.2p1: '#' is followed by a parameter; 6.10.3.3p1: '##' is at neither end.
-static void define_check_body(MacroTable *t, const Macro *m, Loc loc) {
-  for (Tok *b = m->body; b; b = b->next) {
+static void define_check_body(MacroTable *t, const PpMacro *m, Loc loc) {
+  for (PpTok *b = m->body; b; b = b->next) {
     if (tok_is(b, "##") && (b == m->body || !b->next))
       macro_error(t, loc, NULL, "'##' cannot be at either end of the body of macro '%s'", m->name);
     if (m->function_like && tok_is(b, "#") && macro_param(m, b->next) < 0)
@@ -410,15 +410,15 @@ static void define_check_body(MacroTable *t, const Macro *m, Loc loc) {
 
 // control-line: 'define' identifier replacement-list
 //             | 'define' identifier '(' parameters ')' replacement-list  -- no space before '('
-static Macro *define_parse(MacroTable *t, Tok *toks, Loc loc) {
+static PpMacro *define_parse(MacroTable *t, PpTok *toks, Loc loc) {
   if (!toks) macro_error(t, loc, "write '#define NAME value'", "macro name missing");
-  if (toks->kind != TK_IDENT)
+  if (toks->kind != PP_IDENT)
     macro_error(t, loc, NULL, "macro names must be identifiers, not '%s'", toks->text);
   if (strcmp(toks->text, "defined") == 0)
     macro_error(t, loc, NULL, "'defined' cannot be used as a macro name");
-  Macro *m = ARENA_NEW(t->a, Macro);
+  PpMacro *m = ARENA_NEW(t->a, PpMacro);
   m->name = toks->text;
-  Tok *body = toks->next;
+  PpTok *body = toks->next;
   if (tok_is(body, "(") && !body->space) {
     m->function_like = true;
     body = define_params(t, m, body->next, loc);
@@ -435,32 +435,32 @@ static void define_arg(MacroTable *t, const char *arg) {
   char *text = eq ? arena_printf(t->a, "%.*s %s", (int)(eq - arg), arg, eq + 1)
                   : arena_printf(t->a, "%s 1", arg);
   Loc loc = {"<command line>", 0, 0};
-  Macro *m = define_parse(t, tok_list(t->a, text, strlen(text)), loc);
+  PpMacro *m = define_parse(t, tok_list(t->a, text, strlen(text)), loc);
   table_set(t, m->name, m, 0);
 }
 
 // ---- expansion (C11 6.10.3.1-4) ----
 
 typedef struct {
-  Tok *raw;      // as written
-  Tok *expanded; // fully macro-replaced, made on first use
+  PpTok *raw;      // as written
+  PpTok *expanded; // fully macro-replaced, made on first use
   bool done;
-} Arg;
+} PpArg;
 
 typedef struct {
   MacroTable *t;
   uint32_t at; // the definitions in force at this byte of the main file
   Loc loc;     // the use, for errors
   size_t ntoks;
-} Exp;
+} PpExp;
 
-static Tok *exp_list(Exp *e, Tok *tok);
+static PpTok *exp_list(PpExp *e, PpTok *tok);
 
-static Tok *exp_new(Exp *e, const Tok *t) {
+static PpTok *exp_new(PpExp *e, const PpTok *t) {
   if (++e->ntoks > MACRO_MAX_TOKENS)
     macro_error(e->t, e->loc, "look for macros that each expand to several copies of another",
                 "macro expansion too large");
-  Tok *c = ARENA_NEW(e->t->a, Tok);
+  PpTok *c = ARENA_NEW(e->t->a, PpTok);
   *c = *t;
   c->next = NULL;
   return c;
@@ -468,18 +468,18 @@ static Tok *exp_new(Exp *e, const Tok *t) {
 
 // Appends copies of list to out, the first with the given space; an empty list gives a
 // placemarker when asked (the operand of '##', 6.10.3.3p2).
-static void exp_append(Exp *e, TokList *out, const Tok *list, bool space, bool placemarker) {
-  if (!list && placemarker) list_push(out, exp_new(e, &(Tok){TK_PLACEMARKER, space, "", 0, 0}));
-  for (const Tok *t = list; t; t = t->next) {
-    Tok *c = exp_new(e, t);
+static void exp_append(PpExp *e, PpList *out, const PpTok *list, bool space, bool placemarker) {
+  if (!list && placemarker) tok_push(out, exp_new(e, &(PpTok){PP_PLACEMARKER, space, "", 0, 0}));
+  for (const PpTok *t = list; t; t = t->next) {
+    PpTok *c = exp_new(e, t);
     if (t == list) c->space = space;
-    list_push(out, c);
+    tok_push(out, c);
   }
 }
 
-static Tok *exp_arg(Exp *e, Arg *arg) {
+static PpTok *exp_arg(PpExp *e, PpArg *arg) {
   if (!arg->done) {
-    TokList copy = {0};
+    PpList copy = {0};
     exp_append(e, &copy, arg->raw, false, false);
     arg->expanded = exp_list(e, copy.head);
     arg->done = true;
@@ -489,27 +489,27 @@ static Tok *exp_arg(Exp *e, Arg *arg) {
 
 // '#' parameter (6.10.3.2p2): the argument's spelling in a string literal, each run of
 // whitespace as one space, '"' and '\' escaped inside string and character literals.
-static Tok *exp_stringize(Exp *e, const Tok *raw, bool space) {
+static PpTok *exp_stringize(PpExp *e, const PpTok *raw, bool space) {
   Buf b = {0};
   buf_puts(&b, "\"");
-  for (const Tok *t = raw; t; t = t->next) {
+  for (const PpTok *t = raw; t; t = t->next) {
     if (t != raw && t->space) buf_puts(&b, " ");
-    bool literal = t->kind == TK_STRING || t->kind == TK_CHAR;
+    bool literal = t->kind == PP_STRING || t->kind == PP_CHAR;
     for (const char *p = t->text; *p; p++) {
       if (literal && (*p == '"' || *p == '\\')) buf_puts(&b, "\\");
       buf_printf(&b, "%c", *p);
     }
   }
   buf_puts(&b, "\"");
-  Tok s = {TK_STRING, space, arena_strndup(e->t->a, b.data, b.len), NULL, NULL};
+  PpTok s = {PP_STRING, space, arena_strndup(e->t->a, b.data, b.len), NULL, NULL};
   buf_free(&b);
   return exp_new(e, &s);
 }
 
 // a '##' b (6.10.3.3p3): r is pasted onto l in place and must give one token.
-static void exp_paste(Exp *e, Tok *l, const Tok *r) {
-  if (r->kind == TK_PLACEMARKER) return;
-  if (l->kind == TK_PLACEMARKER) {
+static void exp_paste(PpExp *e, PpTok *l, const PpTok *r) {
+  if (r->kind == PP_PLACEMARKER) return;
+  if (l->kind == PP_PLACEMARKER) {
     l->kind = r->kind;
     l->text = r->text;
     l->hide = r->hide;
@@ -517,7 +517,7 @@ static void exp_paste(Exp *e, Tok *l, const Tok *r) {
   }
   char *s = arena_printf(e->t->a, "%s%s", l->text, r->text);
   size_t n = strlen(s);
-  TokKind kind;
+  PpTokKind kind;
   if (tok_blank(s, n) != 0 || tok_len(s, n, &kind) != n)
     macro_error(e->t, e->loc, NULL, "pasting \"%s\" and \"%s\" does not give a valid token",
                 l->text, r->text);
@@ -528,22 +528,22 @@ static void exp_paste(Exp *e, Tok *l, const Tok *r) {
 // The right operand b of '##' (a parameter: its argument as written; '#' parameter; or a
 // token) is pasted onto the end of out.  GNU: ', ## __VA_ARGS__' drops the comma when the
 // variable arguments are empty, and pastes nothing otherwise.  Returns the last token used.
-static Tok *exp_paste_rhs(Exp *e, const Macro *m, Arg *args, TokList *out, Tok *b) {
-  TokList rhs = {0};
+static PpTok *exp_paste_rhs(PpExp *e, const PpMacro *m, PpArg *args, PpList *out, PpTok *b) {
+  PpList rhs = {0};
   int p = macro_param(m, b);
   bool va = p >= 0 && m->variadic && p == m->nparams - 1;
   if (va && tok_is(out->tail, ",")) {
-    if (!args[p].raw) out->tail->kind = TK_PLACEMARKER;
+    if (!args[p].raw) out->tail->kind = PP_PLACEMARKER;
     exp_append(e, out, args[p].raw, b->space, false);
     return b;
   }
   if (m->function_like && tok_is(b, "#")) {
     b = b->next;
-    list_push(&rhs, exp_stringize(e, args[macro_param(m, b)].raw, false));
+    tok_push(&rhs, exp_stringize(e, args[macro_param(m, b)].raw, false));
   } else if (p >= 0) {
     exp_append(e, &rhs, args[p].raw, false, true);
   } else {
-    list_push(&rhs, exp_new(e, b));
+    tok_push(&rhs, exp_new(e, b));
   }
   exp_paste(e, out->tail, rhs.head);
   if (rhs.head->next) {
@@ -555,13 +555,13 @@ static Tok *exp_paste_rhs(Exp *e, const Macro *m, Arg *args, TokList *out, Tok *
 
 // Replacement (6.10.3.1): a parameter becomes its fully expanded argument, or the argument
 // as written next to '#' or '##'; then every token gets the hide set hs.
-static Tok *exp_subst(Exp *e, const Macro *m, Arg *args, Hide *hs) {
-  TokList out = {0};
-  for (Tok *b = m->body; b; b = b->next) {
+static PpTok *exp_subst(PpExp *e, const PpMacro *m, PpArg *args, PpHide *hs) {
+  PpList out = {0};
+  for (PpTok *b = m->body; b; b = b->next) {
     int p = macro_param(m, b);
     if (m->function_like && tok_is(b, "#")) {
       b = b->next;
-      list_push(&out, exp_stringize(e, args[macro_param(m, b)].raw, b->space));
+      tok_push(&out, exp_stringize(e, args[macro_param(m, b)].raw, b->space));
     } else if (tok_is(b, "##")) {
       b = exp_paste_rhs(e, m, args, &out, b->next);
     } else if (p >= 0 && tok_is(b->next, "##")) {
@@ -569,26 +569,26 @@ static Tok *exp_subst(Exp *e, const Macro *m, Arg *args, Hide *hs) {
     } else if (p >= 0) {
       exp_append(e, &out, exp_arg(e, &args[p]), b->space, false);
     } else {
-      list_push(&out, exp_new(e, b));
+      tok_push(&out, exp_new(e, b));
     }
   }
-  TokList res = {0};
-  for (Tok *t = out.head, *next; t; t = next) {
+  PpList res = {0};
+  for (PpTok *t = out.head, *next; t; t = next) {
     next = t->next;
-    if (t->kind == TK_PLACEMARKER) continue;
+    if (t->kind == PP_PLACEMARKER) continue;
     t->hide = hide_union(e->t->a, t->hide, hs);
-    list_push(&res, t);
+    tok_push(&res, t);
   }
   return res.head;
 }
 
 // 6.10.3p4: as many arguments as parameters ("()" is one empty argument of a one-parameter
 // macro); a variadic macro needs the named ones, and its variable part may be left out.
-static Arg *exp_check_count(Exp *e, const Macro *m, Arg *args, int *n, int *cap) {
+static PpArg *exp_check_count(PpExp *e, const PpMacro *m, PpArg *args, int *n, int *cap) {
   int want = m->nparams;
   if ((*n == 0 && want == 1) || (m->variadic && *n == want - 1)) {
-    args = grow(e->t->a, args, *n, cap, sizeof *args);
-    args[(*n)++] = (Arg){0};
+    args = pp_grow(e->t->a, args, *n, cap, sizeof *args);
+    args[(*n)++] = (PpArg){0};
   }
   if (*n == want || (m->variadic && *n > want)) return args;
   const char *at_least = m->variadic ? "at least " : "";
@@ -599,27 +599,27 @@ static Arg *exp_check_count(Exp *e, const Macro *m, Arg *args, int *n, int *cap)
 
 // The arguments after '(' (6.10.3p11): split at top-level commas, except that the commas
 // of the variable part stay in __VA_ARGS__.  Returns the matching ')', or NULL if none.
-static Tok *exp_collect(Exp *e, const Macro *m, Tok *lparen, Arg **out) {
-  Arg *args = NULL;
+static PpTok *exp_collect(PpExp *e, const PpMacro *m, PpTok *lparen, PpArg **out) {
+  PpArg *args = NULL;
   int n = 0, cap = 0, depth = 0;
   bool any = false;
-  TokList cur = {0};
-  Tok *t = lparen->next;
+  PpList cur = {0};
+  PpTok *t = lparen->next;
   for (; t && !(depth == 0 && tok_is(t, ")")); t = t->next) {
     any = true;
     if (depth == 0 && tok_is(t, ",") && !(m->variadic && n == m->nparams - 1)) {
-      args = grow(e->t->a, args, n, &cap, sizeof *args);
-      args[n++] = (Arg){cur.head, NULL, false};
-      cur = (TokList){0};
+      args = pp_grow(e->t->a, args, n, &cap, sizeof *args);
+      args[n++] = (PpArg){cur.head, NULL, false};
+      cur = (PpList){0};
       continue;
     }
     depth += tok_is(t, "(") - tok_is(t, ")");
-    list_push(&cur, exp_new(e, t));
+    tok_push(&cur, exp_new(e, t));
   }
   if (!t) return NULL;
   if (any) {
-    args = grow(e->t->a, args, n, &cap, sizeof *args);
-    args[n++] = (Arg){cur.head, NULL, false};
+    args = pp_grow(e->t->a, args, n, &cap, sizeof *args);
+    args[n++] = (PpArg){cur.head, NULL, false};
   }
   *out = exp_check_count(e, m, args, &n, &cap);
   return t;
@@ -628,24 +628,24 @@ static Tok *exp_collect(Exp *e, const Macro *m, Tok *lparen, Arg **out) {
 // Replaces the use of m at *tok by its expansion, followed by the tokens after the use.
 // The expansion's hide set is the use's plus m (for a call: the intersection of the name's
 // and the ')''s).  False for a function-like macro with no argument list.
-static bool exp_invoke(Exp *e, const Macro *m, Tok **tok) {
+static bool exp_invoke(PpExp *e, const PpMacro *m, PpTok **tok) {
   Arena *a = e->t->a;
-  Tok *name = *tok, *rest = name->next;
-  Arg *args = NULL;
-  Hide *hs = name->hide;
+  PpTok *name = *tok, *rest = name->next;
+  PpArg *args = NULL;
+  PpHide *hs = name->hide;
   if (m->function_like) {
-    Tok *rparen = tok_is(name->next, "(") ? exp_collect(e, m, name->next, &args) : NULL;
+    PpTok *rparen = tok_is(name->next, "(") ? exp_collect(e, m, name->next, &args) : NULL;
     if (!rparen) return false;
     rest = rparen->next;
     hs = hide_inter(a, name->hide, rparen->hide);
   }
-  Tok *body = exp_subst(e, m, args, hide_add(a, hs, m->name));
+  PpTok *body = exp_subst(e, m, args, hide_add(a, hs, m->name));
   if (!body) {
     *tok = rest;
     return true;
   }
   body->space = name->space;
-  Tok *last = body;
+  PpTok *last = body;
   while (last->next) last = last->next;
   last->next = rest;
   *tok = body;
@@ -654,15 +654,15 @@ static bool exp_invoke(Exp *e, const Macro *m, Tok **tok) {
 
 // Rescanning (6.10.3.4): the list is read left to right and every macro use not in its
 // token's hide set is replaced, the expansion being read again with what follows.
-static Tok *exp_list(Exp *e, Tok *tok) {
-  TokList out = {0};
+static PpTok *exp_list(PpExp *e, PpTok *tok) {
+  PpList out = {0};
   while (tok) {
-    Macro *m = NULL;
-    if (tok->kind == TK_IDENT && !hide_has(tok->hide, tok->text))
+    PpMacro *m = NULL;
+    if (tok->kind == PP_IDENT && !hide_has(tok->hide, tok->text))
       m = table_lookup(e->t, tok->text, e->at);
     if (m && exp_invoke(e, m, &tok)) continue;
-    Tok *next = tok->next;
-    list_push(&out, tok);
+    PpTok *next = tok->next;
+    tok_push(&out, tok);
     tok = next;
   }
   return out.head;
@@ -673,21 +673,21 @@ static Tok *exp_list(Exp *e, Tok *tok) {
 typedef struct {
   uint64_t v;
   bool is_unsigned;
-} PPVal;
+} PpVal;
 
 typedef struct {
   MacroTable *t;
-  Tok *tok; // the next token
+  PpTok *tok; // the next token
   Loc loc;  // the directive
-} Ev;
+} PpEv;
 
-static PPVal ev_int(bool b) {
-  return (PPVal){b, false};
+static PpVal ev_int(bool b) {
+  return (PpVal){b, false};
 }
 
-static PPVal ev_cond(Ev *v, bool eval);
+static PpVal ev_cond(PpEv *v, bool eval);
 
-static int digit_value(char c) {
+static int ev_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -696,7 +696,7 @@ static int digit_value(char c) {
 
 // integer-constant (6.4.4.1) with its u and l/ll suffixes, and gcc's 0b; too large for
 // intmax_t means unsigned.
-static PPVal ev_number(Ev *v, const Tok *t) {
+static PpVal ev_number(PpEv *v, const PpTok *t) {
   const char *s = t->text;
   unsigned base = 10;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
@@ -708,7 +708,7 @@ static PPVal ev_number(Ev *v, const Tok *t) {
   uint64_t x = 0;
   bool overflow = false, u = false, l = false;
   const char *p = s;
-  for (int d; (d = digit_value(*p)) >= 0 && (unsigned)d < base; p++) {
+  for (int d; (d = ev_digit(*p)) >= 0 && (unsigned)d < base; p++) {
     overflow |= x > (UINT64_MAX - (unsigned)d) / base;
     x = x * base + (unsigned)d;
   }
@@ -723,39 +723,45 @@ static PPVal ev_number(Ev *v, const Tok *t) {
   }
   if (bad) macro_error(v->t, v->loc, NULL, "invalid integer constant '%s' in #if", t->text);
   if (overflow) macro_error(v->t, v->loc, NULL, "integer constant '%s' is too large", t->text);
-  return (PPVal){x, u || x > INT64_MAX};
+  return (PpVal){x, u || x > INT64_MAX};
+}
+
+// Up to two more octal digits after the first one, d.
+static uint64_t ev_octal(uint64_t d, const char **pp) {
+  for (int i = 0; i < 2 && **pp >= '0' && **pp <= '7'; i++) d = d * 8 + (uint64_t)(*(*pp)++ - '0');
+  return d;
 }
 
 // One character of a character constant, escape sequences included (6.4.4.4).
 static uint64_t ev_escape(const char **pp) {
+  static const char from[] = "ntrabfve", to[] = "\n\t\r\a\b\f\v\033";
   const char *p = *pp;
   uint64_t c = (unsigned char)*p++;
   if (c == '\\' && *p) {
     c = (unsigned char)*p++;
-    const char *from = "ntrabfve", *to = "\n\t\r\a\b\f\v\033";
     const char *k = strchr(from, (int)c);
-    if (k && c) c = (unsigned char)to[k - from];
-    for (int d; c == 'x' && (d = digit_value(*p)) >= 0; p++) c = (c == 'x' ? 0 : c) * 16 + d;
-    if (c >= '0' && c <= '7') {
-      c -= '0';
-      for (int i = 0; i < 2 && *p >= '0' && *p <= '7'; i++) c = c * 8 + (uint64_t)(*p++ - '0');
-    }
+    if (k)
+      c = (unsigned char)to[k - from];
+    else if (c == 'x')
+      for (c = 0; ev_digit(*p) >= 0; p++) c = c * 16 + (uint64_t)ev_digit(*p);
+    else if (c >= '0' && c <= '7')
+      c = ev_octal(c - '0', &p);
   }
   *pp = p;
   return c;
 }
 
 // character-constant: an int; a plain one of one character is a (signed) char.
-static PPVal ev_char(const Tok *t) {
+static PpVal ev_char(const PpTok *t) {
   const char *q = strchr(t->text, '\''), *p = q + 1;
   uint64_t x = 0;
   int n = 0;
   for (; *p && *p != '\''; n++) x = (q == t->text ? x << 8 : 0) | ev_escape(&p);
   if (q == t->text && n == 1) x = (uint64_t)(int64_t)(signed char)(unsigned char)x;
-  return (PPVal){x, false};
+  return (PpVal){x, false};
 }
 
-static void ev_expect(Ev *v, const char *punct) {
+static void ev_expect(PpEv *v, const char *punct) {
   if (!tok_is(v->tok, punct))
     macro_error(v->t, v->loc, NULL, "expected '%s' in #if expression", punct);
   v->tok = v->tok->next;
@@ -763,7 +769,7 @@ static void ev_expect(Ev *v, const char *punct) {
 
 // An identifier left after expansion is 0 (6.10.1p4).  Leniently, so is an unknown
 // built-in applied to arguments (__has_include(...), __has_attribute(...)).
-static PPVal ev_ident(Ev *v) {
+static PpVal ev_ident(PpEv *v) {
   if (!tok_is(v->tok, "(")) return ev_int(0);
   int depth = 0;
   do {
@@ -775,28 +781,28 @@ static PPVal ev_ident(Ev *v) {
 }
 
 // primary: integer-constant | character-constant | identifier | '(' expression ')'
-static PPVal ev_primary(Ev *v, bool eval) {
-  Tok *t = v->tok;
+static PpVal ev_primary(PpEv *v, bool eval) {
+  PpTok *t = v->tok;
   if (!t) macro_error(v->t, v->loc, NULL, "#if expression ends too early");
   v->tok = t->next;
   if (tok_is(t, "(")) {
-    PPVal x = ev_cond(v, eval);
+    PpVal x = ev_cond(v, eval);
     ev_expect(v, ")");
     return x;
   }
-  if (t->kind == TK_NUMBER) return ev_number(v, t);
-  if (t->kind == TK_CHAR) return ev_char(t);
-  if (t->kind == TK_IDENT) return ev_ident(v);
+  if (t->kind == PP_NUMBER) return ev_number(v, t);
+  if (t->kind == PP_CHAR) return ev_char(t);
+  if (t->kind == PP_IDENT) return ev_ident(v);
   macro_error(v->t, v->loc, NULL, "'%s' is not valid in a #if expression", t->text);
 }
 
 // unary: ('+' | '-' | '~' | '!') unary | primary
-static PPVal ev_unary(Ev *v, bool eval) {
-  Tok *t = v->tok;
-  if (!t || t->kind != TK_PUNCT || t->text[1] || !strchr("+-~!", t->text[0]))
+static PpVal ev_unary(PpEv *v, bool eval) {
+  PpTok *t = v->tok;
+  if (!t || t->kind != PP_PUNCT || t->text[1] || !strchr("+-~!", t->text[0]))
     return ev_primary(v, eval);
   v->tok = t->next;
-  PPVal x = ev_unary(v, eval);
+  PpVal x = ev_unary(v, eval);
   switch (t->text[0]) {
   case '-': x.v = 0 - x.v; return x;
   case '~': x.v = ~x.v; return x;
@@ -807,32 +813,32 @@ static PPVal ev_unary(Ev *v, bool eval) {
 
 // << and >> have the left operand's type; a negative or too large count gives 0 (-1 for a
 // negative value shifted right), where C leaves it undefined.
-static PPVal ev_shift(PPVal l, PPVal r, bool left) {
+static PpVal ev_shift(PpVal l, PpVal r, bool left) {
   bool neg = !l.is_unsigned && (int64_t)l.v < 0;
   if ((!r.is_unsigned && (int64_t)r.v < 0) || r.v >= 64)
-    return (PPVal){left || !neg ? 0 : UINT64_MAX, l.is_unsigned};
-  if (left) return (PPVal){l.v << r.v, l.is_unsigned};
-  return (PPVal){neg ? ~(~l.v >> r.v) : l.v >> r.v, l.is_unsigned};
+    return (PpVal){left || !neg ? 0 : UINT64_MAX, l.is_unsigned};
+  if (left) return (PpVal){l.v << r.v, l.is_unsigned};
+  return (PpVal){neg ? ~(~l.v >> r.v) : l.v >> r.v, l.is_unsigned};
 }
 
 // / and %: division by zero is an error where evaluated; INTMAX_MIN / -1 wraps.
-static PPVal ev_div(Ev *v, PPVal l, PPVal r, bool rem, bool eval) {
+static PpVal ev_div(PpEv *v, PpVal l, PpVal r, bool rem, bool eval) {
   if (r.v == 0) {
     if (eval) macro_error(v->t, v->loc, NULL, "division by zero in #if");
     return ev_int(0);
   }
-  if (l.is_unsigned || r.is_unsigned) return (PPVal){rem ? l.v % r.v : l.v / r.v, true};
+  if (l.is_unsigned || r.is_unsigned) return (PpVal){rem ? l.v % r.v : l.v / r.v, true};
   int64_t a = (int64_t)l.v, b = (int64_t)r.v;
-  if (a == INT64_MIN && b == -1) return (PPVal){rem ? 0 : l.v, false};
-  return (PPVal){(uint64_t)(rem ? a % b : a / b), false};
+  if (a == INT64_MIN && b == -1) return (PpVal){rem ? 0 : l.v, false};
+  return (PpVal){(uint64_t)(rem ? a % b : a / b), false};
 }
 
-static bool ev_less(PPVal l, PPVal r, bool u) {
+static bool ev_less(PpVal l, PpVal r, bool u) {
   return u ? l.v < r.v : (int64_t)l.v < (int64_t)r.v;
 }
 
 // l op r with the usual arithmetic conversions on intmax_t and uintmax_t (6.10.1p4).
-static PPVal ev_apply(Ev *v, const char *op, PPVal l, PPVal r, bool eval) {
+static PpVal ev_apply(PpEv *v, const char *op, PpVal l, PpVal r, bool eval) {
   bool u = l.is_unsigned || r.is_unsigned;
   if (!strcmp(op, "||")) return ev_int(l.v || r.v);
   if (!strcmp(op, "&&")) return ev_int(l.v && r.v);
@@ -845,12 +851,12 @@ static PPVal ev_apply(Ev *v, const char *op, PPVal l, PPVal r, bool eval) {
   switch (op[0]) {
   case '<': return ev_int(ev_less(l, r, u));
   case '>': return ev_int(ev_less(r, l, u));
-  case '|': return (PPVal){l.v | r.v, u};
-  case '^': return (PPVal){l.v ^ r.v, u};
-  case '&': return (PPVal){l.v & r.v, u};
-  case '+': return (PPVal){l.v + r.v, u};
-  case '-': return (PPVal){l.v - r.v, u};
-  case '*': return (PPVal){l.v * r.v, u};
+  case '|': return (PpVal){l.v | r.v, u};
+  case '^': return (PpVal){l.v ^ r.v, u};
+  case '&': return (PpVal){l.v & r.v, u};
+  case '+': return (PpVal){l.v + r.v, u};
+  case '-': return (PpVal){l.v - r.v, u};
+  case '*': return (PpVal){l.v * r.v, u};
   }
   return ev_div(v, l, r, op[0] == '%', eval);
 }
@@ -864,68 +870,68 @@ static const struct {
     {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
 };
 
-static int ev_prec(const Tok *t) {
-  for (size_t i = 0; t && t->kind == TK_PUNCT && i < sizeof ev_ops / sizeof *ev_ops; i++)
+static int ev_prec(const PpTok *t) {
+  for (size_t i = 0; t && t->kind == PP_PUNCT && i < sizeof ev_ops / sizeof *ev_ops; i++)
     if (strcmp(t->text, ev_ops[i].op) == 0) return ev_ops[i].prec;
   return 0;
 }
 
 // The binary operators of 6.5.5-6.5.14 by precedence climbing; the right operand of && and
 // || is parsed but not evaluated when the left one decides.
-static PPVal ev_binary(Ev *v, int min_prec, bool eval) {
-  PPVal l = ev_unary(v, eval);
+static PpVal ev_binary(PpEv *v, int min_prec, bool eval) {
+  PpVal l = ev_unary(v, eval);
   for (int prec; (prec = ev_prec(v->tok)) >= min_prec;) {
     const char *op = v->tok->text;
     v->tok = v->tok->next;
     bool reval = eval;
     if (!strcmp(op, "&&")) reval = eval && l.v != 0;
     if (!strcmp(op, "||")) reval = eval && l.v == 0;
-    PPVal r = ev_binary(v, prec + 1, reval);
+    PpVal r = ev_binary(v, prec + 1, reval);
     l = ev_apply(v, op, l, r, reval);
   }
   return l;
 }
 
 // conditional: logical-or ('?' expression ':' conditional)?
-static PPVal ev_cond(Ev *v, bool eval) {
-  PPVal c = ev_binary(v, 1, eval);
+static PpVal ev_cond(PpEv *v, bool eval) {
+  PpVal c = ev_binary(v, 1, eval);
   if (!tok_is(v->tok, "?")) return c;
   v->tok = v->tok->next;
-  PPVal x = ev_cond(v, eval && c.v != 0);
+  PpVal x = ev_cond(v, eval && c.v != 0);
   ev_expect(v, ":");
-  PPVal y = ev_cond(v, eval && c.v == 0);
-  PPVal r = c.v ? x : y;
+  PpVal y = ev_cond(v, eval && c.v == 0);
+  PpVal r = c.v ? x : y;
   r.is_unsigned = x.is_unsigned || y.is_unsigned;
   return r;
 }
 
 // 'defined' identifier | 'defined' '(' identifier ')' becomes 1 or 0 before expansion.
-static Tok *ev_defined(MacroTable *t, Tok *toks, Loc loc) {
-  TokList out = {0};
-  for (Tok *tok = toks, *next; tok; tok = next) {
+static PpTok *ev_defined(MacroTable *t, PpTok *toks, Loc loc) {
+  PpList out = {0};
+  for (PpTok *tok = toks, *next; tok; tok = next) {
     next = tok->next;
-    if (tok->kind == TK_IDENT && strcmp(tok->text, "defined") == 0) {
+    if (tok->kind == PP_IDENT && strcmp(tok->text, "defined") == 0) {
       bool paren = tok_is(next, "(");
-      Tok *name = paren ? next->next : next;
-      if (!name || name->kind != TK_IDENT)
+      PpTok *name = paren ? next->next : next;
+      if (!name || name->kind != PP_IDENT)
         macro_error(t, loc, NULL, "operator 'defined' requires an identifier");
       next = name->next;
       if (paren && !tok_is(next, ")")) macro_error(t, loc, NULL, "missing ')' after 'defined'");
       next = paren ? next->next : next;
-      tok->kind = TK_NUMBER;
+      tok->kind = PP_NUMBER;
       tok->text = table_lookup(t, name->text, UINT32_MAX) ? "1" : "0";
     }
-    list_push(&out, tok);
+    tok_push(&out, tok);
   }
   return out.head;
 }
 
 // #if and #elif: 'defined', then macro replacement, then the constant expression.
-static bool ev_if(MacroTable *t, Tok *toks, Loc loc) {
-  Exp e = {t, UINT32_MAX, loc, 0};
-  Ev v = {t, exp_list(&e, ev_defined(t, toks, loc)), loc};
+static bool ev_if(MacroTable *t, PpTok *toks, Loc loc) {
+  PpExp e = {t, UINT32_MAX, loc, 0};
+  PpEv v = {t, exp_list(&e, ev_defined(t, toks, loc)), loc};
   if (!v.tok) macro_error(t, loc, NULL, "#if with no expression");
-  PPVal x = ev_cond(&v, true);
+  PpVal x = ev_cond(&v, true);
   if (v.tok) macro_error(t, loc, NULL, "unexpected '%s' in #if expression", v.tok->text);
   return x.v != 0;
 }
@@ -934,7 +940,7 @@ static bool ev_if(MacroTable *t, Tok *toks, Loc loc) {
 
 // Translation phase 2: drops every backslash-newline, remembering where each character was;
 // and the line starts, for locations.
-static void file_prepare(Arena *a, File *f) {
+static void pp_file_prepare(Arena *a, PpFile *f) {
   const char *s = f->src.text;
   size_t n = f->src.len, k = 0;
   f->text = arena_alloc(a, n + 1);
@@ -958,7 +964,7 @@ static void file_prepare(Arena *a, File *f) {
 }
 
 // The location of text[i] (1-based line and byte column).
-static Loc file_loc(const File *f, size_t i) {
+static Loc pp_file_loc(const PpFile *f, size_t i) {
   uint32_t off = f->phys[i];
   size_t lo = 0, hi = f->nlines; // the last line start <= off is in [lo, hi)
   while (hi - lo > 1) {
@@ -972,7 +978,7 @@ static Loc file_loc(const File *f, size_t i) {
 }
 
 // The contents of path, or NULL when it cannot be read (missing, a directory).
-static char *file_read(Arena *a, const char *path, size_t *len) {
+static char *pp_file_read(Arena *a, const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");
   if (!fp) return NULL;
   size_t cap = 1 << 16, n = 0, got;
@@ -992,20 +998,20 @@ static char *file_read(Arena *a, const char *path, size_t *len) {
 }
 
 // The File of path: one already read if it has the same canonical path, else read now.
-static File *file_open(MacroTable *t, const char *path) {
+static PpFile *pp_file_open(MacroTable *t, const char *path) {
   char *real = realpath(path, NULL);
   if (!real) return NULL;
-  File *f = t->files;
+  PpFile *f = t->files;
   while (f && strcmp(f->real, real) != 0) f = f->next;
   if (!f) {
     size_t len;
-    char *text = file_read(t->a, path, &len);
+    char *text = pp_file_read(t->a, path, &len);
     if (text) {
-      f = ARENA_NEW(t->a, File);
+      f = ARENA_NEW(t->a, PpFile);
       f->path = arena_strdup(t->a, path);
       f->real = arena_strdup(t->a, real);
-      f->src = (Src){f->path, text, len};
-      file_prepare(t->a, f);
+      f->src = (Src){.path = f->path, .text = text, .len = len};
+      pp_file_prepare(t->a, f);
       f->next = t->files;
       t->files = f;
     }
@@ -1016,16 +1022,16 @@ static File *file_open(MacroTable *t, const char *path) {
 
 // #include "name" (6.10.2p3 leaves the places to the implementation; as gcc): the directory
 // of the including file, then the -I directories in order.
-static File *file_find(MacroTable *t, const File *from, const char *name) {
-  if (name[0] == '/') return file_open(t, name);
+static PpFile *pp_file_find(MacroTable *t, const PpFile *from, const char *name) {
+  if (name[0] == '/') return pp_file_open(t, name);
   const char *slash = strrchr(from->path, '/');
-  File *f = file_open(t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path),
+  PpFile *f = pp_file_open(t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path),
                                               from->path, name)
                                : name);
   for (int i = 0; !f && i < t->nincdirs; i++) {
     const char *dir = t->incdirs[i];
     size_t n = strlen(dir);
-    f = file_open(t, arena_printf(t->a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name));
+    f = pp_file_open(t, arena_printf(t->a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name));
   }
   return f;
 }
@@ -1041,46 +1047,46 @@ typedef struct {
   bool taken;       // some branch has been active
   bool active;      // the current branch is
   bool seen_else;
-} Cond;
+} PpCond;
 
 typedef struct {
   MacroTable *t;
-  File *f;
+  PpFile *f;
   uint32_t inc_pos; // main-file offset of the #include being read; UINT32_MAX in the main file
   int depth;
-  Cond *conds;
+  PpCond *conds;
   int nconds, capconds;
-} Scan;
+} PpScan;
 
-static void scan_file(MacroTable *t, File *f, uint32_t inc_pos, int depth);
+static void scan_file(MacroTable *t, PpFile *f, uint32_t inc_pos, int depth);
 
-static bool scan_active(const Scan *s) {
+static bool scan_active(const PpScan *s) {
   return s->nconds == 0 || s->conds[s->nconds - 1].active;
 }
 
 // Where a directive at text[hash] takes effect in the main file.
-static uint32_t scan_pos(const Scan *s, size_t hash) {
+static uint32_t scan_pos(const PpScan *s, size_t hash) {
   return s->inc_pos != UINT32_MAX ? s->inc_pos : s->f->phys[hash];
 }
 
 // Spaces over text[line..end) of the main file, the backslash-newlines before it included;
 // newlines stay.
-static void scan_blank(const Scan *s, size_t line, size_t end) {
-  const File *f = s->f;
+static void scan_blank(const PpScan *s, size_t line, size_t end) {
+  const PpFile *f = s->f;
   if (!f->active) return;
   for (uint32_t k = line ? f->phys[line - 1] + 1 : 0; k < f->phys[end]; k++)
     if (f->active[k] != '\n' && f->active[k] != '\r') f->active[k] = ' ';
 }
 
 // Whitespace and comments from text[i], stopping at a newline outside a comment.
-static size_t scan_blank_line(const File *f, size_t i) {
+static size_t scan_blank_line(const PpFile *f, size_t i) {
   const char *s = f->text;
   size_t n = f->len;
   while (i < n && s[i] != '\n') {
-    if (is_space(s[i]))
+    if (pp_is_space(s[i]))
       i++;
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
-      i = comment_end(s, n, i + 2);
+      i = pp_comment_end(s, n, i + 2);
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
       while (i < n && s[i] != '\n') i++;
     else
@@ -1091,12 +1097,12 @@ static size_t scan_blank_line(const File *f, size_t i) {
 
 // The end of the line from text[i]: the next newline outside comments (a literal ends at
 // the end of its line at the latest).
-static size_t scan_line_end(const File *f, size_t i) {
+static size_t scan_line_end(const PpFile *f, size_t i) {
   const char *s = f->text;
   size_t n = f->len;
   while (i < n && s[i] != '\n') {
     if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
-      i = comment_end(s, n, i + 2);
+      i = pp_comment_end(s, n, i + 2);
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
       while (i < n && s[i] != '\n') i++;
     else if (s[i] == '"' || s[i] == '\'')
@@ -1107,41 +1113,41 @@ static size_t scan_line_end(const File *f, size_t i) {
   return i;
 }
 
-static bool name_is(const char *name, const char *a, const char *b, const char *c) {
+static bool dir_is(const char *name, const char *a, const char *b, const char *c) {
   return !strcmp(name, a) || (b && !strcmp(name, b)) || (c && !strcmp(name, c));
 }
 
 // The condition of #if, #ifdef, #ifndef, #elif, #elifdef, #elifndef.
-static bool cond_test(Scan *s, const char *name, Tok *rest, size_t hash) {
-  Loc loc = file_loc(s->f, hash);
-  if (name_is(name, "if", "elif", NULL)) return ev_if(s->t, rest, loc);
-  if (!rest || rest->kind != TK_IDENT)
+static bool cond_test(PpScan *s, const char *name, PpTok *rest, size_t hash) {
+  Loc loc = pp_file_loc(s->f, hash);
+  if (dir_is(name, "if", "elif", NULL)) return ev_if(s->t, rest, loc);
+  if (!rest || rest->kind != PP_IDENT)
     macro_error(s->t, loc, "write the name of a macro after it", "#%s without a macro name", name);
   bool def = table_lookup(s->t, rest->text, UINT32_MAX) != NULL;
   return strstr(name, "ndef") ? !def : def;
 }
 
 // The open conditional for #elif, #else or #endif.
-static Cond *cond_top(Scan *s, const char *name, size_t hash, bool after_else) {
-  Loc loc = file_loc(s->f, hash);
+static PpCond *cond_top(PpScan *s, const char *name, size_t hash, bool after_else) {
+  Loc loc = pp_file_loc(s->f, hash);
   if (s->nconds == 0) macro_error(s->t, loc, NULL, "#%s without #if", name);
-  Cond *c = &s->conds[s->nconds - 1];
+  PpCond *c = &s->conds[s->nconds - 1];
   if (after_else && c->seen_else) macro_error(s->t, loc, NULL, "#%s after #else", name);
   return c;
 }
 
 // if-section (6.10.1): returns false if name is not a conditional directive.
-static bool dir_conditional(Scan *s, const char *name, Tok *rest, size_t hash) {
-  if (name_is(name, "if", "ifdef", "ifndef")) {
+static bool dir_conditional(PpScan *s, const char *name, PpTok *rest, size_t hash) {
+  if (dir_is(name, "if", "ifdef", "ifndef")) {
     bool outer = scan_active(s), v = outer && cond_test(s, name, rest, hash);
-    s->conds = grow(s->t->a, s->conds, s->nconds, &s->capconds, sizeof *s->conds);
-    s->conds[s->nconds++] = (Cond){hash, name, outer, v, v, false};
-  } else if (name_is(name, "elif", "elifdef", "elifndef")) {
-    Cond *c = cond_top(s, name, hash, true);
+    s->conds = pp_grow(s->t->a, s->conds, s->nconds, &s->capconds, sizeof *s->conds);
+    s->conds[s->nconds++] = (PpCond){hash, name, outer, v, v, false};
+  } else if (dir_is(name, "elif", "elifdef", "elifndef")) {
+    PpCond *c = cond_top(s, name, hash, true);
     c->active = c->outer && !c->taken && cond_test(s, name, rest, hash);
     c->taken |= c->active;
   } else if (!strcmp(name, "else")) {
-    Cond *c = cond_top(s, name, hash, true);
+    PpCond *c = cond_top(s, name, hash, true);
     c->active = c->outer && !c->taken;
     c->taken = c->seen_else = true;
   } else if (!strcmp(name, "endif")) {
@@ -1154,23 +1160,23 @@ static bool dir_conditional(Scan *s, const char *name, Tok *rest, size_t hash) {
 }
 
 // control-line: 'include' ('"' q-chars '"' | '<' h-chars '>' | pp-tokens that expand to one)
-static void dir_include(Scan *s, Tok *rest, size_t hash) {
+static void dir_include(PpScan *s, PpTok *rest, size_t hash) {
   MacroTable *t = s->t;
-  Loc loc = file_loc(s->f, hash);
-  if (rest && rest->kind != TK_STRING && !tok_is(rest, "<")) {
-    Exp e = {t, UINT32_MAX, loc, 0};
+  Loc loc = pp_file_loc(s->f, hash);
+  if (rest && rest->kind != PP_STRING && !tok_is(rest, "<")) {
+    PpExp e = {t, UINT32_MAX, loc, 0};
     rest = exp_list(&e, rest);
   }
   if (tok_is(rest, "<")) return; // a system header: not read
-  size_t n = rest && rest->kind == TK_STRING ? strlen(rest->text) : 0;
+  size_t n = rest && rest->kind == PP_STRING ? strlen(rest->text) : 0;
   if (n < 3 || rest->text[0] != '"' || rest->text[n - 1] != '"')
     macro_error(t, loc, NULL, "#include expects \"FILENAME\" or <FILENAME>");
-  File *f = file_find(t, s->f, arena_strndup(t->a, rest->text + 1, n - 2));
+  PpFile *f = pp_file_find(t, s->f, arena_strndup(t->a, rest->text + 1, n - 2));
   if (!f || f->once) return; // a missing file is left to the C compiler
   if (s->depth + 1 >= MACRO_MAX_DEPTH)
     macro_error(t, loc, "guard the header with #ifndef or #pragma once", "#include nested too deeply");
   if (!f->listed) {
-    t->deps = grow(t->a, t->deps, t->ndeps, &t->capdeps, sizeof *t->deps);
+    t->deps = pp_grow(t->a, t->deps, t->ndeps, &t->capdeps, sizeof *t->deps);
     t->deps[t->ndeps++] = f;
     f->listed = true;
   }
@@ -1180,30 +1186,30 @@ static void dir_include(Scan *s, Tok *rest, size_t hash) {
 
 // The directives of an active region other than the conditionals; unknown ones, #line and
 // the rest of #pragma are left to the C compiler.
-static void dir_active(Scan *s, const char *name, Tok *rest, size_t hash) {
+static void dir_active(PpScan *s, const char *name, PpTok *rest, size_t hash) {
   MacroTable *t = s->t;
   if (!strcmp(name, "define")) {
-    Macro *m = define_parse(t, rest, file_loc(s->f, hash));
+    PpMacro *m = define_parse(t, rest, pp_file_loc(s->f, hash));
     table_set(t, m->name, m, scan_pos(s, hash));
   } else if (!strcmp(name, "undef")) {
-    if (!rest || rest->kind != TK_IDENT)
-      macro_error(t, file_loc(s->f, hash), NULL, "#undef without a macro name");
+    if (!rest || rest->kind != PP_IDENT)
+      macro_error(t, pp_file_loc(s->f, hash), NULL, "#undef without a macro name");
     table_set(t, rest->text, NULL, scan_pos(s, hash));
   } else if (!strcmp(name, "include")) {
     dir_include(s, rest, hash);
   } else if (!strcmp(name, "error")) {
-    macro_error(t, file_loc(s->f, hash), NULL, "#error %s", tok_join(t->a, rest));
-  } else if (!strcmp(name, "pragma") && rest && rest->kind == TK_IDENT &&
+    macro_error(t, pp_file_loc(s->f, hash), NULL, "#error%s%s", rest ? " " : "", tok_join(t->a, rest));
+  } else if (!strcmp(name, "pragma") && rest && rest->kind == PP_IDENT &&
              !strcmp(rest->text, "once")) {
     s->f->once = true;
   }
 }
 
 // The directive text[hash..end) on the line from text[line].
-static void scan_directive(Scan *s, size_t line, size_t hash, size_t end) {
-  Tok *toks = tok_list(s->t->a, s->f->text + hash + 1, end - hash - 1);
-  const char *name = toks && toks->kind == TK_IDENT ? toks->text : "";
-  Tok *rest = toks ? toks->next : NULL;
+static void scan_directive(PpScan *s, size_t line, size_t hash, size_t end) {
+  PpTok *toks = tok_list(s->t->a, s->f->text + hash + 1, end - hash - 1);
+  const char *name = toks && toks->kind == PP_IDENT ? toks->text : "";
+  PpTok *rest = toks ? toks->next : NULL;
   if (dir_conditional(s, name, rest, hash) || !scan_active(s))
     scan_blank(s, line, end);
   else
@@ -1212,8 +1218,8 @@ static void scan_directive(Scan *s, size_t line, size_t hash, size_t end) {
 
 // Reads f, whose directives take effect at inc_pos of the main file (UINT32_MAX: f is the
 // main file, each at its own offset).
-static void scan_file(MacroTable *t, File *f, uint32_t inc_pos, int depth) {
-  Scan s = {t, f, inc_pos, depth, NULL, 0, 0};
+static void scan_file(MacroTable *t, PpFile *f, uint32_t inc_pos, int depth) {
+  PpScan s = {t, f, inc_pos, depth, NULL, 0, 0};
   t->cur = f;
   size_t i = 0;
   while (i < f->len) {
@@ -1226,8 +1232,8 @@ static void scan_file(MacroTable *t, File *f, uint32_t inc_pos, int depth) {
     i = end < f->len ? end + 1 : end;
   }
   if (s.nconds) {
-    Cond *c = &s.conds[s.nconds - 1];
-    macro_error(t, file_loc(f, c->hash), "add the missing #endif", "unterminated #%s", c->name);
+    PpCond *c = &s.conds[s.nconds - 1];
+    macro_error(t, pp_file_loc(f, c->hash), "add the missing #endif", "unterminated #%s", c->name);
   }
 }
 
@@ -1247,10 +1253,10 @@ MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines
   for (size_t i = 0; i < sizeof macro_predefined / sizeof *macro_predefined; i++)
     define_arg(t, macro_predefined[i]);
   for (int i = 0; i < ndefines; i++) define_arg(t, defines[i]);
-  File *f = ARENA_NEW(a, File);
+  PpFile *f = ARENA_NEW(a, PpFile);
   f->path = src->path;
   f->src = *src;
-  file_prepare(a, f);
+  pp_file_prepare(a, f);
   f->active = arena_strndup(a, src->text, src->len);
   t->main = f;
   scan_file(t, f, UINT32_MAX, 0);
@@ -1263,35 +1269,33 @@ char *macro_active_text(MacroTable *t) {
 }
 
 // The use "name" or "name ( arg , ... )" as tokens.
-static Tok *macro_use(MacroTable *t, const char *name, const char *const *args, int nargs,
+static PpTok *macro_use(MacroTable *t, const char *name, const char *const *args, int nargs,
                       bool call) {
-  TokList l = {0};
-  list_push(&l, &(Tok){TK_IDENT, false, arena_strdup(t->a, name), NULL, NULL});
-  l.head = l.tail = ARENA_NEW(t->a, Tok);
-  *l.head = (Tok){TK_IDENT, false, arena_strdup(t->a, name), NULL, NULL};
+  PpList l = {0};
+  tok_push(&l, tok_list(t->a, name, strlen(name)));
   if (!call) return l.head;
-  list_push(&l, tok_list(t->a, "(", 1));
+  tok_push(&l, tok_list(t->a, "(", 1));
   for (int i = 0; i < nargs; i++) {
-    if (i > 0) list_push(&l, tok_list(t->a, ",", 1));
-    for (Tok *a = tok_list(t->a, args[i], strlen(args[i])), *next; a; a = next) {
+    if (i > 0) tok_push(&l, tok_list(t->a, ",", 1));
+    for (PpTok *a = tok_list(t->a, args[i], strlen(args[i])), *next; a; a = next) {
       next = a->next;
-      list_push(&l, a);
+      tok_push(&l, a);
     }
   }
-  list_push(&l, tok_list(t->a, ")", 1));
+  tok_push(&l, tok_list(t->a, ")", 1));
   return l.head;
 }
 
 const char *macro_expand(MacroTable *t, const char *name, const char *const *args, int nargs,
                          bool call, uint32_t at_byte, Loc use_loc) {
-  Macro *m = table_lookup(t, name, at_byte);
+  PpMacro *m = table_lookup(t, name, at_byte);
   if (!m || (m->function_like && !call)) return NULL;
-  Exp e = {t, at_byte, use_loc, 0};
+  PpExp e = {t, at_byte, use_loc, 0};
   return tok_join(t->a, exp_list(&e, macro_use(t, name, args, nargs, m->function_like)));
 }
 
 bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *function_like) {
-  Macro *m = table_lookup(t, name, at_byte);
+  PpMacro *m = table_lookup(t, name, at_byte);
   if (function_like) *function_like = m && m->function_like;
   return m != NULL;
 }

@@ -228,6 +228,22 @@ static void add_marked(Arena *a, Prog *p, Marked m) {
   p->marked = v;
 }
 
+// adsoac pragmas inside functions that are not marked: a grad pragma there is misplaced; a
+// loop pragma is ignored, with a warning.
+static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) {
+  Pragma pr;
+  if (ts_is(n, "preproc_call") && in_fn && pragma_parse(a, src, n, &pr)) {
+    if (pr.kind == PR_GRAD || pr.kind == PR_OPERATOR)
+      diag_error(pr.loc, "put it directly before a function definition, at file level",
+                 "'#pragma adsoac %s' inside a function", pr.text);
+    diag_warn(pr.loc, "mark the function with #pragma adsoac grad to translate its loops",
+              "'#pragma adsoac %s' is ignored: the function is not marked", pr.text);
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++)
+    check_stray_pragmas(a, src, ts_node_named_child(n, i), in_fn || ts_is(n, "function_definition"));
+}
+
 Prog *parse_program(Arena *a, const Src *src) {
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_c()))
@@ -289,6 +305,14 @@ Prog *parse_program(Arena *a, const Src *src) {
     add_marked(a, p, m);
     add_drop(a, p, m.start_byte, m.end_byte);
     n = def;
+  }
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n)) {
+    bool marked = false;
+    for (int i = 0; i < p->nmarked; i++)
+      marked |= ts_node_start_byte(n) >= p->marked[i].start_byte &&
+                ts_node_end_byte(n) <= p->marked[i].end_byte;
+    if (!marked) check_stray_pragmas(a, src, n, false);
   }
   if (!p->nmarked)
     diag_warn((Loc){src->path, 0, 0}, "mark a function with #pragma adsoac grad",

@@ -2,7 +2,8 @@
 # tests/run-golden.sh ADSOAC: golden tests, run from tests/ so paths (and file:line:col) are
 # relative.  Regenerate the expected files with ADSOAC_UPDATE_GOLDEN=1.
 #   golden/X.ir ->  adsoac --emit=ir X.c             must equal golden/X.ir, where X.c is
-#                   golden/X.c, or the end-to-end test e2e/X.c
+#                   golden/X.c, or the end-to-end test e2e/X.c; where golden/X.stderr exists,
+#                   the derivatives are refused: stderr must equal it, and the exit status be 1
 #   diag/X.c    ->  adsoac --target=c diag/X.c -o F  must fail, print exactly diag/X.err,
 #                   and leave F as it was (here: a file holding "untouched")
 set -u
@@ -17,10 +18,19 @@ report() { # name ok detail
 for exp in golden/*.ir; do
   c=${exp%.ir}.c
   [ -f "$c" ] || c=e2e/$(basename "$c")
-  if ! "$adsoac" --emit=ir "$c" >"$tmp/out.ir" 2>"$tmp/err"; then
+  "$adsoac" --emit=ir "$c" >"$tmp/out.ir" 2>"$tmp/err"
+  rc=$?
+  serr=${exp%.ir}.stderr
+  if [ -n "${ADSOAC_UPDATE_GOLDEN:-}" ]; then
+    cp "$tmp/out.ir" "$exp"
+    if [ $rc -ne 0 ] || [ -f "$serr" ]; then cp "$tmp/err" "$serr"; fi
+  fi
+  if [ -f "$serr" ]; then
+    if [ $rc -ne 1 ]; then report "$c" fail "exit status $rc, expected 1"; continue; fi
+    if ! diff -u "$serr" "$tmp/err" >"$tmp/diff"; then report "$c" fail "$(cat "$tmp/diff")"; continue; fi
+  elif [ $rc -ne 0 ]; then
     report "$c" fail "adsoac failed: $(cat "$tmp/err")"; continue
   fi
-  if [ -n "${ADSOAC_UPDATE_GOLDEN:-}" ]; then cp "$tmp/out.ir" "$exp"; fi
   if diff -u "$exp" "$tmp/out.ir" >"$tmp/diff"; then report "$c" ok; else report "$c" fail "$(cat "$tmp/diff")"; fi
 done
 for c in diag/*.c; do

@@ -1,0 +1,3 @@
+#pragma adsoac grad
+void f(int n, long double *y) {
+}

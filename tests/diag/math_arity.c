@@ -1,0 +1,7 @@
+#include <math.h>
+#pragma adsoac grad
+void f(int n, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++)
+    y[i] = pow(x[i]);
+}

@@ -1,0 +1,8 @@
+#pragma adsoac grad
+double f(int n, const double *x) {
+  double s = 1;
+#pragma adsoac reduce(/: s)
+  for (int i = 0; i < n; i++)
+    s /= x[i];
+  return s;
+}

@@ -1,0 +1,3 @@
+#pragma adsoac map
+void f(int n, double *y) {
+}
