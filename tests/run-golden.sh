@@ -15,8 +15,9 @@ pass=0 fail=0
 report() { # name ok detail
   if [ "$2" = ok ]; then echo "[PASS] $1"; pass=$((pass + 1)); else echo "[FAIL] $1: $3"; fail=$((fail + 1)); fi
 }
-for exp in golden/*.ir; do
-  c=${exp%.ir}.c
+for name in $( (ls golden/*.ir golden/*.c 2>/dev/null) | sed 's/\.[a-z]*$//' | sort -u); do
+  exp=$name.ir
+  c=$name.c
   [ -f "$c" ] || c=e2e/$(basename "$c")
   "$adsoac" --emit=ir "$c" >"$tmp/out.ir" 2>"$tmp/err"
   rc=$?
