@@ -1,4 +1,5 @@
 // emit/names.c: the naming scheme of generated code (see emit.h).
+#include <ctype.h>
 #include <string.h>
 
 #include "emit.h"
@@ -30,7 +31,9 @@ const char *names_get(Names *nm, Val v) {
   IR_ASSERT(v && (int)v < nm->f->nvals);
   if (nm->name[v]) return nm->name[v];
   const char *h = nm->f->vals[v].hint;
-  const char *s = arena_printf(nm->a, "%s_%u", h ? h : "t", v);
+  char *s = arena_printf(nm->a, "%s_%u", h ? h : "t", v);
+  for (char *p = s; *p; p++) // struct fields are hinted "l.a"
+    if (!(isalnum((unsigned char)*p) || *p == '_')) *p = '_';
   while (taken(nm, s)) s = arena_printf(nm->a, "%s_", s);
   return nm->name[v] = s;
 }

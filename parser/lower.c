@@ -60,9 +60,13 @@ Type *lower_type(Lower *L, TSNode tn) {
   }
   Type *t = int_type(L, s);
   if (t) return t;
+  if (ts_is(tn, "struct_specifier") && !ts_node_is_null(ts_field(tn, "name")))
+    s = arena_printf(L->a, "struct %s", node_text(L, ts_field(tn, "name")));
+  if ((ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier")) && (t = find_type(L, s)))
+    return t;
   if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
-    diag_error(node_loc(L, tn), "struct types are not supported yet; pass the fields as "
-               "separate float/double arrays or scalars", "type '%s' is not supported yet", s);
+    diag_error(node_loc(L, tn), "structs must have only float and double fields, and be "
+               "defined in this file", "type '%s' is not supported", s);
   diag_error(node_loc(L, tn), NULL, "type '%s' is not supported", s);
 }
 
@@ -92,10 +96,17 @@ static void lower_declaration(Lower *L, TSNode decl) {
       value = ts_field(d, "value");
     }
     if (!ts_is(name, "identifier"))
-      diag_error(node_loc(L, name), "declare local scalars only (no pointers or arrays yet)",
-                 "unsupported declaration");
+      diag_error(node_loc(L, name), "declare local scalars and structs only (no pointers or "
+                 "arrays yet)", "unsupported declaration");
     if (t->kind == TY_VOID) diag_error(node_loc(L, d), NULL, "variable of type void");
     L->b.loc = node_loc(L, d);
+    if (t->kind == TY_STRUCT) {
+      Val fields[64];
+      if (!ts_node_is_null(value)) lower_struct_expr(L, value, t, fields);
+      struct_var_push(L, node_text(L, name), t, ts_node_is_null(value) ? NULL : fields,
+                      node_loc(L, name));
+      continue;
+    }
     Val v = 0;
     if (!ts_node_is_null(value)) {
       if (ts_is(value, "initializer_list"))
@@ -228,7 +239,17 @@ static void lower_assignment(Lower *L, TSNode asg) {
     if (v->kind == VAR_ARRAY)
       diag_error(node_loc(L, lhs), "pointer parameters may not be reassigned",
                  "assignment to pointer '%s'", v->name);
+    if (v->kind == VAR_STRUCT) {
+      if (strcmp(op, "="))
+        diag_error(node_loc(L, asg), "assign the fields one by one", "'%s' on a struct", op);
+      assign_struct(L, v, ts_field(asg, "right"));
+      return;
+    }
     assign_scalar(L, v, asg, op);
+    return;
+  }
+  if (ts_is(lhs, "field_expression")) {
+    assign_scalar(L, field_target(L, lhs), asg, op);
     return;
   }
   if (ts_is(lhs, "subscript_expression")) {
@@ -456,7 +477,9 @@ void lower_stmt(Lower *L, TSNode s) {
     TSNode e = ts_node_named_child(s, 0);
     if (L->inline_depth) { // an inlined call: the value goes to the hidden variable $ret
       Var *r = var_find(L, "$ret");
-      if (!ts_node_is_null(e)) {
+      if (!ts_node_is_null(e) && r->kind == VAR_STRUCT) {
+        assign_struct(L, r, e);
+      } else if (!ts_node_is_null(e)) {
         if (r->type->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");
         r->val = convert(L, lower_expr(L, e), r->type);
       }

@@ -8,6 +8,7 @@ typedef enum {
   VAR_INDEX,  // the index of an enclosing loop (read only)
   VAR_RED,    // inside a parallel loop: the running contribution to a reduction variable
   VAR_SCAN,   // inside a parallel loop: a scan variable; val is its running (inclusive) value
+  VAR_STRUCT, // a struct variable; its fields follow as scalar variables "name.field"
 } VarKind;
 
 typedef struct {
@@ -55,6 +56,17 @@ typedef struct {
   TSNode def;
 } FnDef;
 
+// Types the file names: struct types of float/double fields and scalar typedefs.
+typedef struct {
+  const char *name; // "Lin", "struct Lin", "real"
+  Type *type;
+} TypeDef;
+
+typedef struct {
+  TypeDef *defs;
+  int n, cap;
+} TypeTable;
+
 // A function declared with #pragma adsoac operator (language.md §4).
 typedef struct UserOp {
   const char *name;
@@ -83,6 +95,7 @@ typedef struct {
   int nfndefs;
   UserOp *ops;        // declared operators
   int nops;
+  const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
 } Lower;
@@ -110,6 +123,17 @@ Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
+
+// ---- lower_struct.c ----
+void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
+Type *find_type(const Lower *L, const char *name);
+int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
+void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out);
+Val lower_field(Lower *L, TSNode e);
+Var *field_target(Lower *L, TSNode lhs);
+void assign_struct(Lower *L, Var *v, TSNode rhs);
+void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
+Type *call_result_type(Lower *L, TSNode call);
 
 // ---- lower_update.c ----
 RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user);

@@ -24,7 +24,7 @@ static FormalParam formal(Lower *L, TSNode pd) {
     depth++;
     d = ts_field(d, "declarator");
   }
-  if (!ts_is(d, "identifier") || depth > 1)
+  if (!ts_is(d, "identifier") || depth > 1 || (depth && t->kind == TY_STRUCT))
     diag_error(node_loc(L, pd), NULL, "unsupported parameter of an inlined function");
   return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
 }
@@ -48,10 +48,10 @@ static int formals(Lower *L, TSNode def, FormalParam *fp, const char **name) {
   return np;
 }
 
-// The body of def, in a scope of its own with the parameters bound to av[] (scalars) or
-// arrays[] (pointers).
+// The body of def, in a scope of its own with the parameters bound to av[] (scalars),
+// sv[] (the fields of structs) or arrays[] (pointers).  A struct result goes to out[].
 static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, int np,
-                       const Val *av, Var *const *arrays, Loc loc) {
+                       const Val *av, Val *const *sv, Var *const *arrays, Loc loc, Val *out) {
   for (int i = 0; i < L->inline_depth; i++)
     if (!strcmp(L->inline_stack[i], name))
       diag_error(loc, "rewrite the recursion as a loop", "recursive call to '%s'", name);
@@ -67,16 +67,23 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
       Var v = *arrays[i];
       v.name = fp[i].name;
       var_push(L, v);
+    } else if (fp[i].type->kind == TY_STRUCT) {
+      struct_var_push(L, fp[i].name, fp[i].type, sv[i], fp[i].loc);
     } else {
       var_push(L, (Var){fp[i].name, fp[i].type, VAR_SCALAR, av[i], fp[i].loc});
     }
   }
   Type *rt = lower_type(L, ts_field(def, "type"));
-  var_push(L, (Var){"$ret", rt, VAR_SCALAR, 0, loc});
+  int ri = rt->kind == TY_STRUCT ? struct_var_push(L, "$ret", rt, NULL, loc)
+                                 : var_push(L, (Var){"$ret", rt, VAR_SCALAR, 0, loc});
   L->inline_stack[L->inline_depth++] = name;
   L->returned = false;
   lower_block(L, ts_field(def, "body"));
-  Val ret = L->vars[L->var_floor + np].val;
+  Val ret = L->vars[ri].val;
+  if (rt->kind == TY_STRUCT) {
+    for (int i = 0; i < rt->nfields; i++) out[i] = L->vars[ri + 1 + i].val;
+    ret = out[0];
+  }
   if (rt->kind != TY_VOID && !ret)
     diag_error(node_loc(L, def), "end every path of the function with a return",
                "'%s' does not return a value", name);
@@ -96,17 +103,18 @@ Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc) {
   IR_ASSERT(np == nargs);
   Val av[64];
   Var *arrays[64] = {0};
+  Val *sv[64] = {0};
   for (int i = 0; i < np; i++) av[i] = convert(L, args[i], fp[i].type);
-  return inline_body(L, def, name, fp, np, av, arrays, loc);
+  return inline_body(L, def, name, fp, np, av, sv, arrays, loc, NULL);
 }
 
-Val lower_user_call(Lower *L, TSNode call, TSNode def) {
+static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
   FormalParam fp[64];
   const char *name;
   int np = formals(L, def, fp, &name);
   Loc loc = node_loc(L, call);
   TSNode args = ts_field(call, "arguments");
-  Val av[64];
+  Val av[64], *sv[64] = {0};
   Var *arrays[64];
   if ((int)ts_node_named_child_count(args) != np)
     diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
@@ -122,9 +130,47 @@ Val lower_user_call(Lower *L, TSNode call, TSNode def) {
         diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1,
                    name);
       arrays[i] = v;
+    } else if (fp[i].type->kind == TY_STRUCT) {
+      sv[i] = ARENA_ARRAY(L->a, Val, fp[i].type->nfields);
+      lower_struct_expr(L, a, fp[i].type, sv[i]);
     } else {
       av[i] = convert(L, lower_expr(L, a), fp[i].type);
     }
   }
-  return inline_body(L, def, name, fp, np, av, arrays, loc);
+  return inline_body(L, def, name, fp, np, av, sv, arrays, loc, out);
+}
+
+static TSNode def_of(Lower *L, TSNode call) {
+  const char *name = node_text(L, ts_field(call, "function"));
+  for (int i = 0; i < L->nfndefs; i++)
+    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
+  diag_error(node_loc(L, call), NULL, "call to '%s', whose body is not in this file", name);
+}
+
+Type *call_result_type(Lower *L, TSNode call) {
+  TSNode def = def_of(L, call);
+  const Src *s = L->src;
+  L->src = &L->prog->src;
+  Type *t = lower_type(L, ts_field(def, "type"));
+  L->src = s;
+  return t;
+}
+
+Val lower_user_call(Lower *L, TSNode call, TSNode def) {
+  const Src *s = L->src;
+  L->src = &L->prog->src;
+  Type *t = lower_type(L, ts_field(def, "type"));
+  L->src = s;
+  if (t->kind == TY_STRUCT)
+    diag_error(node_loc(L, call), "use a field of the result, or assign it to a struct variable",
+               "a struct used as a number");
+  return call_inline(L, call, def, NULL);
+}
+
+void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out) {
+  TSNode def = def_of(L, call);
+  if (call_result_type(L, call) != t)
+    diag_error(node_loc(L, call), NULL, "'%s' does not return a '%s'",
+               node_text(L, ts_field(call, "function")), t->name);
+  call_inline(L, call, def, out);
 }

@@ -299,8 +299,10 @@ Val lower_expr(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), "index arrays with x[i]", "pointer arithmetic is not supported");
   if (!strcmp(t, "sizeof_expression"))
     diag_error(node_loc(L, e), NULL, "sizeof is not supported here");
-  if (!strcmp(t, "field_expression"))
-    diag_error(node_loc(L, e), NULL, "struct member access is not supported yet");
+  if (!strcmp(t, "field_expression")) return lower_field(L, e);
+  if (!strcmp(t, "compound_literal_expression"))
+    diag_error(node_loc(L, e), "use a field of it, or assign it to a struct variable",
+               "a struct used as a number");
   diag_error(node_loc(L, e), NULL, "unsupported expression (%s)", t);
 }
 

@@ -534,7 +534,7 @@ static PpTok *exp_paste_rhs(PpExp *e, const PpMacro *m, PpArg *args, PpList *out
   bool va = p >= 0 && m->variadic && p == m->nparams - 1;
   if (va && tok_is(out->tail, ",")) {
     if (!args[p].raw) out->tail->kind = PP_PLACEMARKER;
-    exp_append(e, out, args[p].raw, b->space, false);
+    exp_append(e, out, args[p].raw, false, false);
     return b;
   }
   if (m->function_like && tok_is(b, "#")) {

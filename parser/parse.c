@@ -33,6 +33,10 @@ static void lower_param(Lower *L, TSNode pd, Param *p) {
                "pointers to pointers are not supported");
   if (base->kind == TY_VOID)
     diag_error(node_loc(L, pd), NULL, "void parameters are not supported");
+  if (base->kind == TY_STRUCT)
+    diag_error(node_loc(L, pd), "pass the fields as separate float/double parameters or arrays; "
+               "struct locals, literals and helper functions are supported",
+               "struct parameters of a marked function are not supported yet");
   p->name = node_text(L, d);
   p->loc = node_loc(L, d);
   p->is_array = depth == 1;
@@ -109,6 +113,7 @@ typedef struct {
   int nfndefs;
   UserOp *ops;
   int nops;
+  TypeTable types;
 } Defs;
 
 static TSNode find_def(const Defs *d, const char *name) {
@@ -177,6 +182,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.nfndefs = defs->nfndefs;
   L.ops = defs->ops;
   L.nops = defs->nops;
+  L.types = &defs->types;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -256,6 +262,7 @@ Prog *parse_program(Arena *a, const Src *src) {
   int cap = 0;
   collect_idents(a, src, root, p, &cap);
   Defs defs = {0};
+  collect_types(a, src, root, &defs.types);
   defs.fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
   defs.ops = ARENA_ARRAY(a, UserOp, ts_node_named_child_count(root) + 1);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
