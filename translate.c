@@ -39,6 +39,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   for (int i = 0; i < p->nmarked; i++) {
     simplify_fold(p->marked[i].primal);      // transform/  (double)0 -> 0.0
     simplify_dce(p->marked[i].primal);
+    activity_warnings(p->marked[i].primal);
   }
   if (o->emit_ir) return print_ir(a, p, out);
   if (o->emit_dot) {

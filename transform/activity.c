@@ -64,3 +64,43 @@ unsigned char *activity_varied(const Fn *f) {
   act_block(&a, f->body);
   return a.v;
 }
+
+// ---- warnings ----
+
+static void warn_block(const Fn *f, const Block *b, const unsigned char *varied);
+
+static void warn_node(const Fn *f, const Node *n, const unsigned char *varied) {
+  switch (n->kind) {
+  case IR_CALL:
+    if ((n->u.call.fn == M_FLOOR || n->u.call.fn == M_CEIL || n->u.call.fn == M_ROUND ||
+         n->u.call.fn == M_TRUNC) && varied[n->u.call.a])
+      diag_warn(n->loc, "the derivative is 0 almost everywhere and undefined at the steps; "
+                "adsoac uses 0", "'%s' of a value that depends on the active inputs",
+                math_name(n->u.call.fn, f->vals[n->out].type));
+    break;
+  case IR_CAST:
+    if (varied[n->u.cast.a] && ty_is_int(f->vals[n->out].type))
+      diag_warn(n->loc, "no derivative flows through a conversion to an integer",
+                "conversion of a value that depends on the active inputs to '%s'",
+                f->vals[n->out].type->name);
+    break;
+  case IR_IF:
+    warn_block(f, n->u.ifs.then, varied);
+    warn_block(f, n->u.ifs.els, varied);
+    break;
+  case IR_LOOP: warn_block(f, n->u.loop.body, varied); break;
+  case IR_PAR: warn_block(f, n->u.par.body, varied); break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_READ: case IR_WRITE: case IR_ACC:
+  case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  }
+}
+
+static void warn_block(const Fn *f, const Block *b, const unsigned char *varied) {
+  for (int i = 0; i < b->n; i++) warn_node(f, b->stmts[i], varied);
+}
+
+void activity_warnings(const Fn *f) {
+  unsigned char *v = activity_varied(f);
+  warn_block(f, f->body, v);
+  free(v);
+}

@@ -17,6 +17,8 @@ Val b_select(Builder *b, Val cond, Val x, Val y); // IR_IF yielding x or y (both
 // ---- activity.c ----
 // varied[v]: v is a floating-point value that depends on an active parameter.
 unsigned char *activity_varied(const Fn *f);
+// Warns where a derivative is taken through a non-differentiable construct (language.md §7).
+void activity_warnings(const Fn *f);
 
 // ---- ad_rev.c ----
 Fn *ad_vjp(Arena *a, const Fn *f);

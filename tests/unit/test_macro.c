@@ -82,6 +82,7 @@ static FILE *diag_begin(void (**prev)(void)) {
 static void diag_end(FILE *f, void (*prev)(void)) {
   diag_on_error(prev);
   diag_set_stream(NULL);
+  diag_set_source(NULL); // an error in a header points diag at the header's text
   rewind(f);
   size_t n = fread(diag_text, 1, sizeof diag_text - 1, f);
   diag_text[n] = 0;
