@@ -162,6 +162,8 @@ static Val side_const1(Lower *L, TSNode n, Type *t) {
 // c ? x : y, with both sides lowered into their own blocks first so that the result type
 // is C's common type of the two.
 static Val lower_conditional(Lower *L, TSNode e) {
+  if (ts_node_is_null(ts_field(e, "consequence")))
+    diag_error(node_loc(L, e), "write c ? a : b", "the GNU shorthand 'a ?: b' is not supported");
   Val c = lower_cond(L, ts_field(e, "condition"));
   Block *outer = L->b.blk, *tb = block_new(L->a), *eb = block_new(L->a);
   L->b.blk = tb;
@@ -278,6 +280,7 @@ static Val lower_cast(Lower *L, TSNode e) {
 }
 
 Val lower_expr(Lower *L, TSNode e) {
+  if (ts_node_is_null(e)) diag_error(L->b.loc, NULL, "expected an expression here");
   L->b.loc = node_loc(L, e);
   const char *t = ts_node_type(e);
   if (!strcmp(t, "number_literal")) return lower_number(L, e);
