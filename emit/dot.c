@@ -78,7 +78,8 @@ static void edges_node(Dot *d, const Node *n, int loop, unsigned char *sr, unsig
     break;
   case IR_LOOP: edges_block(d, n->u.loop.body, loop, sr, sw, ss); break;
   case IR_PAR:
-    for (int r = 0; r < n->u.par.nreds; r++) edge_val(d, n->u.par.reds[r].init, loop, ss);
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) edge_val(d, n->u.par.reds[r].init[f], loop, ss);
     edges_block(d, n->u.par.body, loop, sr, sw, ss);
     break;
   case IR_CONST: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
@@ -124,9 +125,9 @@ static void loops(Dot *d, const Block *b) {
     edges_node(d, n, id, sr, sw, ss);
     free(sr), free(sw), free(ss);
     for (int r = 0; n->kind == IR_PAR && r < n->u.par.nreds; r++)
-      d->producer[n->u.par.reds[r].out] = id + 1;
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) d->producer[n->u.par.reds[r].out[f]] = id + 1;
     for (int r = 0; n->kind == IR_PAR && r < n->u.par.nscans; r++)
-      d->producer[n->u.par.scans[r].out] = id + 1;
+      for (int f = 0; f < n->u.par.scans[r].nf; f++) d->producer[n->u.par.scans[r].out[f]] = id + 1;
     for (int r = 0; n->kind == IR_LOOP && r < n->u.loop.ncarry; r++)
       d->producer[n->u.loop.outs[r]] = id + 1;
   }

@@ -74,8 +74,8 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
     }
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
-        line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out].type),
-             names_get(e->nm, n->u.par.reds[r].out));
+        line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[0]].type),
+             names_get(e->nm, n->u.par.reds[r].out[0]));
   }
 }
 

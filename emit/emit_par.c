@@ -10,11 +10,11 @@ static const char *zero(Emit *e, const Type *t) {
 }
 
 static Type *red_type(Emit *e, const Red *r) {
-  return e->f->vals[r->out].type;
+  return e->f->vals[r->out[0]].type;
 }
 
 static void check_red(const Node *n, const Red *r) {
-  if (r->op != RED_ADD)
+  if (r->op != RED_ADD || r->nf != 1)
     diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
                redop_name(r->op));
 }
@@ -62,7 +62,7 @@ static void emit_par_c(Emit *e, const Node *n) {
   e->depth--;
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out), ref(e, n->u.par.reds[r].init), r);
+    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out[0]), ref(e, n->u.par.reds[r].init[0]), r);
   e->depth--;
   line(e, "}");
 }
@@ -190,7 +190,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   e->depth--;
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out), ref(e, n->u.par.reds[r].init), r);
+    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out[0]), ref(e, n->u.par.reds[r].init[0]), r);
   e->depth--;
   line(e, "}");
 }

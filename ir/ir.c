@@ -298,8 +298,10 @@ void ir_replace_uses(Block *b, Val from, Val to) {
       break;
     case IR_PAR:
       replace_v(&n->u.par.lo, from, to), replace_v(&n->u.par.hi, from, to);
-      for (int k = 0; k < n->u.par.nreds; k++) replace_v(&n->u.par.reds[k].init, from, to);
-      for (int k = 0; k < n->u.par.nscans; k++) replace_v(&n->u.par.scans[k].init, from, to);
+      for (int k = 0; k < n->u.par.nreds; k++)
+        for (int f = 0; f < n->u.par.reds[k].nf; f++) replace_v(&n->u.par.reds[k].init[f], from, to);
+      for (int k = 0; k < n->u.par.nscans; k++)
+        for (int f = 0; f < n->u.par.scans[k].nf; f++) replace_v(&n->u.par.scans[k].init[f], from, to);
       for (int k = 0; k < n->u.par.nhists; k++) {
         replace_v(&n->u.par.hists[k].lo, from, to);
         replace_v(&n->u.par.hists[k].len, from, to);

@@ -142,33 +142,49 @@ struct Block {
   int nyields;
 };
 
-// One reduction clause of an IR_PAR: out = init OP (OP over i of body->yields[slot]).
+// A user operator as a function of two values of nf scalar fields each:
+// body computes a OP b from the parameters pa[0..nf), pb[0..nf) and yields its nf fields.
+typedef struct {
+  int nf;
+  Val *pa, *pb;
+  Block *body;
+} Lambda;
+
+// One reduction clause of an IR_PAR: out = init OP (OP over i of the body's contribution).
+// A value has nf scalar fields (1, or the fields of a struct); the body yields the
+// contribution's fields in slots [slot, slot + nf).
 typedef struct {
   RedOp op;
-  Val init, out;
-  int slot; // index into the body's yields
-  const char *user_fn; // RED_USER
+  int nf;
+  Val *init, *out;     // nf each
+  int slot;
+  Lambda *lam;         // RED_USER
+  const char *user_fn; // RED_USER: the operator's name
   const char *var;     // source variable name
 } Red;
 
-// A scan clause: in iteration i the body sees excl = init OP y_0 OP ... OP y_{i-1} (a value
-// the loop defines, like its index) and yields its contribution y_i in slot; out is the total.
+// A scan clause: in iteration i the body sees excl = init OP y_0 OP ... OP y_{i-1} (values
+// the loop defines, like its index) and yields its contribution y_i; out is the total.
 typedef struct {
   RedOp op;
-  Val init, excl, out;
+  int nf;
+  Val *init, *excl, *out; // nf each
   int slot;
+  Lambda *lam;
   const char *user_fn;
   const char *var;
 } Scan;
 
-// A hist clause: arr[lo + k] OP= v for every IR_UPDATE of the body with 0 <= k < len,
-// where the update's idx is the absolute index (lo <= idx < lo + len).
+// A hist clause: arr[idx] OP= v for every IR_UPDATE of the body with lo <= idx < lo + len.
 typedef struct {
   RedOp op;
   Val arr, lo, len;
+  Lambda *lam;
   const char *user_fn;
   const char *var;
 } Hist;
+
+
 
 struct Node {
   NodeKind kind;

@@ -52,19 +52,56 @@ static void print_vals(Printer *p, const Val *vs, int n) {
   for (int i = 0; i < n; i++) buf_printf(p->out, "%s%s", i ? ", " : "", V(vs[i]));
 }
 
+static void print_tuple(Printer *p, const Val *vs, int n) {
+  if (n > 1) buf_puts(p->out, "(");
+  for (int i = 0; i < n; i++) buf_printf(p->out, "%s%s", i ? ", " : "", V(vs[i]));
+  if (n > 1) buf_puts(p->out, ")");
+}
+
+// The operators of user-defined clauses, after the loop's header.
+static void print_lambdas(Printer *p, const Node *n) {
+  for (int r = 0; r < n->u.par.nreds + n->u.par.nscans + n->u.par.nhists; r++) {
+    const Lambda *l = r < n->u.par.nreds ? n->u.par.reds[r].lam
+                      : r < n->u.par.nreds + n->u.par.nscans ? n->u.par.scans[r - n->u.par.nreds].lam
+                      : n->u.par.hists[r - n->u.par.nreds - n->u.par.nscans].lam;
+    if (!l) continue;
+    indent(p);
+    buf_puts(p->out, "op \\");
+    print_tuple(p, l->pa, l->nf);
+    buf_puts(p->out, " ");
+    print_tuple(p, l->pb, l->nf);
+    buf_puts(p->out, " {\n");
+    p->depth++;
+    print_block(p, l->body);
+    p->depth--;
+    indent(p);
+    buf_puts(p->out, "}\n");
+  }
+}
+
 static void print_par(Printer *p, const Node *n) {
   buf_printf(p->out, "par %s in [%s, %s)", V(n->u.par.idx), V(n->u.par.lo), V(n->u.par.hi));
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
-    buf_printf(p->out, " reduce(%s: %s <- %s => %s)",
-               red->op == RED_USER ? red->user_fn : redop_name(red->op), V(red->init),
-               V(n->u.par.body->yields[red->slot]), V(red->out));
+    buf_printf(p->out, " reduce(%s: ", red->op == RED_USER ? red->user_fn : redop_name(red->op));
+    print_tuple(p, red->init, red->nf);
+    buf_puts(p->out, " <- ");
+    print_tuple(p, n->u.par.body->yields + red->slot, red->nf);
+    buf_puts(p->out, " => ");
+    print_tuple(p, red->out, red->nf);
+    buf_puts(p->out, ")");
   }
   for (int k = 0; k < n->u.par.nscans; k++) {
     const Scan *sc = &n->u.par.scans[k];
-    buf_printf(p->out, " scan(%s: %s <- %s, excl %s => %s)",
-               sc->op == RED_USER ? sc->user_fn : redop_name(sc->op), V(sc->init),
-               V(n->u.par.body->yields[sc->slot]), V(sc->excl), V(sc->out));
+    buf_printf(p->out, " scan(%s: ", sc->op == RED_USER ? sc->user_fn : redop_name(sc->op));
+    print_tuple(p, sc->init, sc->nf);
+    buf_puts(p->out, " <- ");
+    print_tuple(p, n->u.par.body->yields + sc->slot, sc->nf);
+    buf_puts(p->out, ", excl ");
+    print_tuple(p, sc->excl, sc->nf);
+    buf_puts(p->out, " => ");
+    print_tuple(p, sc->out, sc->nf);
+    buf_puts(p->out, ")");
   }
   for (int k = 0; k < n->u.par.nhists; k++) {
     const Hist *h = &n->u.par.hists[k];
@@ -75,6 +112,7 @@ static void print_par(Printer *p, const Node *n) {
   if (n->u.par.pragma) buf_printf(p->out, ": %s", n->u.par.pragma);
   buf_puts(p->out, " {\n");
   p->depth++;
+  print_lambdas(p, n);
   print_block(p, n->u.par.body);
   p->depth--;
   indent(p);

@@ -46,6 +46,16 @@ static void scoped(Verifier *vf, const Block *b, const Val *pre, int npre) {
   free(saved);
 }
 
+// An operator's body sees only its parameters (and constants it defines).
+static void verify_lambda(Verifier *vf, const Lambda *l) {
+  if (!l) return;
+  Val pre[128];
+  int np = 0;
+  for (int f = 0; f < l->nf && np < 126; f++) pre[np++] = l->pa[f], pre[np++] = l->pb[f];
+  scoped(vf, l->body, pre, np);
+  if (l->body->nyields != l->nf) fail(vf, "operator: yields do not match its fields", 0);
+}
+
 static void verify_node(Verifier *vf, const Node *n) {
   switch (n->kind) {
   case IR_CONST: break;
@@ -81,21 +91,32 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_PAR:
     use(vf, n->u.par.lo), use(vf, n->u.par.hi);
     for (int r = 0; r < n->u.par.nreds; r++) {
-      use(vf, n->u.par.reds[r].init);
-      if (n->u.par.reds[r].slot >= n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
+      const Red *red = &n->u.par.reds[r];
+      for (int f = 0; f < red->nf; f++) use(vf, red->init[f]);
+      if (red->slot + red->nf > n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
+      verify_lambda(vf, red->lam);
     }
-    for (int k = 0; k < n->u.par.nscans; k++) use(vf, n->u.par.scans[k].init);
+    for (int k = 0; k < n->u.par.nscans; k++) {
+      const Scan *sc = &n->u.par.scans[k];
+      for (int f = 0; f < sc->nf; f++) use(vf, sc->init[f]);
+      if (sc->slot + sc->nf > n->u.par.body->nyields) fail(vf, "par: bad scan slot", 0);
+      verify_lambda(vf, sc->lam);
+    }
+    for (int k = 0; k < n->u.par.nhists; k++) verify_lambda(vf, n->u.par.hists[k].lam);
     for (int k = 0; k < n->u.par.nhists; k++)
       use(vf, n->u.par.hists[k].arr), use(vf, n->u.par.hists[k].lo), use(vf, n->u.par.hists[k].len);
     {
       Val pre[65];
       int np = 0;
       pre[np++] = n->u.par.idx;
-      for (int k = 0; k < n->u.par.nscans && np < 65; k++) pre[np++] = n->u.par.scans[k].excl;
+      for (int k = 0; k < n->u.par.nscans; k++)
+        for (int f = 0; f < n->u.par.scans[k].nf && np < 65; f++) pre[np++] = n->u.par.scans[k].excl[f];
       scoped(vf, n->u.par.body, pre, np);
     }
-    for (int r = 0; r < n->u.par.nreds; r++) def(vf, n->u.par.reds[r].out);
-    for (int k = 0; k < n->u.par.nscans; k++) def(vf, n->u.par.scans[k].out);
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) def(vf, n->u.par.reds[r].out[f]);
+    for (int k = 0; k < n->u.par.nscans; k++)
+      for (int f = 0; f < n->u.par.scans[k].nf; f++) def(vf, n->u.par.scans[k].out[f]);
     break;
   case IR_ALLOC: use(vf, n->u.alloc.n); break;
   case IR_COPY:

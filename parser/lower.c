@@ -142,6 +142,33 @@ static void update_scalar(Lower *L, Var *v, TSNode e, Loc loc) {
   if (v->kind == VAR_SCAN) v->val = red_combine(L, v->red_op, v->red_user, v->val, x);
 }
 
+// A struct reduction or scan variable gets the contribution e (a struct expression).
+static void update_struct(Lower *L, Var *v, TSNode e, Loc loc) {
+  Type *t = v->type;
+  int nf = t->nfields;
+  Val x[64], cur[64], out[64];
+  lower_struct_expr(L, e, t, x);
+  L->b.loc = loc;
+  Var *c = v->red == VAR_SCAN ? &L->vars[v->contrib] : v;
+  int ck = (int)(c - L->vars), vk = (int)(v - L->vars);
+  bool neutral = true;
+  for (int f = 0; f < nf; f++) {
+    cur[f] = L->vars[ck + 1 + f].val;
+    neutral &= cur[f] == c->neutral_fields[f];
+  }
+  if (neutral) {
+    memcpy(out, x, sizeof(Val) * (size_t)nf);
+  } else {
+    red_combine_fields(L, c->red_user, cur, x, out);
+  }
+  for (int f = 0; f < nf; f++) L->vars[ck + 1 + f].val = out[f];
+  if (v->red == VAR_SCAN) {
+    for (int f = 0; f < nf; f++) cur[f] = L->vars[vk + 1 + f].val;
+    red_combine_fields(L, v->red_user, cur, x, out);
+    for (int f = 0; f < nf; f++) L->vars[vk + 1 + f].val = out[f];
+  }
+}
+
 // A hist target: h[k] OP= e and the other forms.  -1 if arr is not one.
 static int hist_of(Lower *L, Val arr) {
   if (!L->par) return -1;
@@ -239,6 +266,11 @@ static void lower_assignment(Lower *L, TSNode asg) {
     if (v->kind == VAR_ARRAY)
       diag_error(node_loc(L, lhs), "pointer parameters may not be reassigned",
                  "assignment to pointer '%s'", v->name);
+    if (v->kind == VAR_STRUCT && v->red) {
+      update_struct(L, v, update_operand(L, v->name, v->red_op, v->red_user, asg, op),
+                    node_loc(L, asg));
+      return;
+    }
     if (v->kind == VAR_STRUCT) {
       if (strcmp(op, "="))
         diag_error(node_loc(L, asg), "assign the fields one by one", "'%s' on a struct", op);

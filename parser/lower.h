@@ -22,6 +22,8 @@ typedef struct {
   Val neutral;   // VAR_RED: the neutral element the running value starts from
   const struct UserOp *red_user; // RED_USER
   int contrib;   // VAR_SCAN: index of the hidden VAR_RED holding this iteration's contribution
+  VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
+  Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
 } Var;
 
 // An array access inside a parallel loop, for the map legality checks.
@@ -119,10 +121,12 @@ Type *common_type(Type *x, Type *y);
 
 // ---- lower_text.c ----
 Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
+void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
+void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out);
 
 // ---- lower_struct.c ----
 void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
@@ -137,8 +141,10 @@ Type *call_result_type(Lower *L, TSNode call);
 
 // ---- lower_update.c ----
 RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user);
-Val red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t);
+void red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t, Val *out);
 Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b);
+void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, Val *out);
+Lambda *make_lambda(Lower *L, const UserOp *u);
 TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, TSNode asg,
                       const char *aop);
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);

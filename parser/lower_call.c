@@ -96,6 +96,27 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   return rt->kind == TY_VOID ? 0 : ret;
 }
 
+// A call with values: args[i] points at the fields of argument i (one for a scalar); a struct
+// result goes to out[], a scalar one to out[0].
+void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out) {
+  FormalParam fp[64];
+  const char *name;
+  int np = formals(L, def, fp, &name);
+  Val av[64], *sv[64] = {0};
+  Var *arrays[64] = {0};
+  for (int i = 0; i < np; i++) {
+    if (fp[i].type->kind == TY_STRUCT)
+      sv[i] = args[i];
+    else
+      av[i] = convert(L, args[i][0], fp[i].type);
+  }
+  Val r = inline_body(L, def, name, fp, np, av, sv, arrays, loc, out);
+  const Src *s = L->src;
+  L->src = &L->prog->src;
+  if (lower_type(L, ts_field(def, "type"))->kind != TY_STRUCT) out[0] = r;
+  L->src = s;
+}
+
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc) {
   FormalParam fp[64];
   const char *name;

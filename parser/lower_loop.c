@@ -121,18 +121,24 @@ static void check_map_accesses(Lower *L, ParCtx *p) {
   }
 }
 
+static int var_fields(Lower *L, Var *v, Val *out);
+
 static Var *clause_var(Lower *L, const Clause *c, int j, Red *reds, int k) {
   for (int r = 0; r < k; r++)
     if (!strcmp(reds[r].var, c->vars[j]))
       diag_error(c->var_locs[j], "name each variable in one clause only",
                  "'%s' appears in two clauses", c->vars[j]);
   Var *v = var_find(L, c->vars[j]);
-  if (!v || v->kind != VAR_SCALAR)
-    diag_error(c->var_locs[j], "name a scalar variable declared before the loop",
-               "'%s' is not a scalar variable", c->vars[j]);
-  if (!v->val)
-    diag_error(c->var_locs[j], "initialise the variable before the loop",
-               "'%s' has no value before the loop", c->vars[j]);
+  if (!v || (v->kind != VAR_SCALAR && v->kind != VAR_STRUCT))
+    diag_error(c->var_locs[j], "name a scalar or struct variable declared before the loop",
+               "'%s' is not a scalar or struct variable", c->vars[j]);
+  Val f0[64];
+  int nf = var_fields(L, v, f0);
+  for (int f = 0; f < nf; f++)
+    if (!f0[f])
+      diag_error(c->var_locs[j], "initialise the variable before the loop",
+                 "'%s' has no value before the loop", c->vars[j]);
+  if (v->kind == VAR_STRUCT) return v;
   if (!ty_is_float(v->type) && !ty_is_int(v->type))
     diag_error(c->var_locs[j], NULL, "'%s' has an unsupported type", c->vars[j]);
   return v;
@@ -153,7 +159,12 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
     diag_error(c->op_loc, NULL, "operator '%s' does not work on the elements of '%s'", u->name,
                c->vars[j]);
   Hist *h = &n->u.par.hists[n->u.par.nhists++];
-  *h = (Hist){op, v->val, 0, 0, u ? u->name : NULL, v->name};
+  *h = (Hist){op, v->val, 0, 0, NULL, u ? u->name : NULL, v->name};
+  if (u) {
+    Block *host = L->b.blk;
+    h->lam = make_lambda(L, u);
+    L->b.blk = host;
+  }
   h->lo = lower_expr_text(L, c->lo_text[j], c->lo_loc[j], false);
   h->len = lower_expr_text(L, c->len_text[j], c->len_loc[j], false);
   if (!ty_is_int(val_type(L->fn, h->lo)) || !ty_is_int(val_type(L->fn, h->len)))
@@ -161,6 +172,38 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
   ctx->hist_user[ctx->nhists] = u;
   ctx->hists = n->u.par.hists;
   ctx->nhists = n->u.par.nhists;
+}
+
+// The fields of a clause variable's current value (one for a scalar).
+static int var_fields(Lower *L, Var *v, Val *out) {
+  if (v->kind != VAR_STRUCT) {
+    out[0] = v->val;
+    return 1;
+  }
+  int k = (int)(v - L->vars);
+  for (int f = 0; f < v->type->nfields; f++) out[f] = L->vars[k + 1 + f].val;
+  return v->type->nfields;
+}
+
+static Val *copy_vals(Lower *L, const Val *v, int n) {
+  Val *p = ARENA_ARRAY(L->a, Val, n);
+  memcpy(p, v, sizeof(Val) * (size_t)n);
+  return p;
+}
+
+// A clause variable's running value in the body: a scalar of kind `kind`, or a struct whose
+// field variables follow it.  Returns its index.
+static int push_running(Lower *L, const char *name, Type *t, VarKind kind, const Val *vals,
+                        const Val *neutral, RedOp op, const UserOp *u, Loc loc) {
+  if (t->kind != TY_STRUCT)
+    return var_push(L, (Var){name, t, kind, vals[0], loc, 0, op, neutral ? neutral[0] : 0, u});
+  int k = struct_var_push(L, name, t, vals, loc);
+  Var *v = &L->vars[k];
+  v->red_op = op;
+  v->red_user = u;
+  v->red = kind;
+  v->neutral_fields = neutral ? copy_vals(L, neutral, t->nfields) : NULL;
+  return k;
 }
 
 // Sets up the clauses of a loop.  A reduction's variable becomes, in the body, its running
@@ -189,22 +232,33 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
         continue;
       }
       Var *v = clause_var(L, c, j, names, k);
-      names[k++] = (Red){op, 0, 0, 0, NULL, v->name};
+      names[k++] = (Red){op, 0, NULL, NULL, 0, NULL, NULL, v->name};
       if (u && u->type != v->type)
         diag_error(c->op_loc, NULL, "operator '%s' does not work on '%s'", u->name, v->name);
-      Val ne = red_neutral(L, op, u, v->type);
+      if (!u && v->type->kind == TY_STRUCT)
+        diag_error(c->op_loc, "declare an operator for the struct type", "'%s' on struct '%s'",
+                   redop_name(op), v->name);
+      Val init[64], ne[64];
+      int nf = var_fields(L, v, init);
+      Type *t = v->type;
+      const char *name = v->name;
+      red_neutral(L, op, u, t, ne);
+      Lambda *lam = u ? make_lambda(L, u) : NULL;
       if (c->kind == CL_REDUCE) {
         Red *r = &n->u.par.reds[n->u.par.nreds++];
-        *r = (Red){op, v->val, 0, 0, u ? u->name : NULL, v->name};
-        var_push(L, (Var){v->name, v->type, VAR_RED, ne, c->var_locs[j], 0, op, ne, u});
+        *r = (Red){op, nf, copy_vals(L, init, nf), NULL, 0, lam, u ? u->name : NULL, name};
+        push_running(L, name, t, VAR_RED, ne, ne, op, u, c->var_locs[j]);
       } else {
         Scan *sc = &n->u.par.scans[n->u.par.nscans++];
-        *sc = (Scan){op, v->val, fn_val(L->fn, v->type, v->name), 0, 0, u ? u->name : NULL, v->name};
-        int ci = var_push(L, (Var){arena_printf(L->a, "$c:%s", v->name), v->type, VAR_RED, ne,
-                                   c->var_locs[j], 0, op, ne, u});
-        Var sv = {v->name, v->type, VAR_SCAN, sc->excl, c->var_locs[j], 0, op, 0, u};
-        sv.contrib = ci;
-        var_push(L, sv);
+        Val excl[64];
+        for (int f = 0; f < nf; f++)
+          excl[f] = fn_val(L->fn, nf > 1 ? t->ftypes[f] : t, nf > 1 ? arena_printf(L->a, "%s_%s", name, t->fnames[f]) : name);
+        *sc = (Scan){op, nf, copy_vals(L, init, nf), copy_vals(L, excl, nf), NULL, 0, lam,
+                     u ? u->name : NULL, name};
+        int ci = push_running(L, arena_printf(L->a, "$c:%s", name), t, VAR_RED, ne, ne, op, u,
+                              c->var_locs[j]);
+        int si = push_running(L, name, t, VAR_SCAN, excl, NULL, op, u, c->var_locs[j]);
+        L->vars[si].contrib = ci;
       }
     }
   }
@@ -264,6 +318,21 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   b_push(&L->b, n);
 }
 
+// After a loop: a clause variable (its fields) gets fresh values, the loop's results.
+static Val *set_results(Lower *L, Var *v) {
+  if (v->kind != VAR_STRUCT) {
+    Val *o = ARENA_ARRAY(L->a, Val, 1);
+    o[0] = v->val = fn_val(L->fn, v->type, v->name);
+    return o;
+  }
+  int k = (int)(v - L->vars), nf = v->type->nfields;
+  Val *o = ARENA_ARRAY(L->a, Val, nf);
+  for (int f = 0; f < nf; f++)
+    o[f] = L->vars[k + 1 + f].val = fn_val(L->fn, v->type->ftypes[f],
+                                           arena_printf(L->a, "%s_%s", v->name, v->type->fnames[f]));
+  return o;
+}
+
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
   if (!pr || pr->kind == PR_STRIPMINE) {
@@ -294,12 +363,15 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   L->par = &ctx;
   lower_stmt(L, ts_field(s, "body"));
   L->par = ctx.up;
-  // the body yields each reduction's and each scan's contribution
+  // the body yields each reduction's and each scan's contribution (all fields of a struct)
   int slot = 0;
   for (int i = nv_before_reds; i < ctx.var_base; i++) {
     Var *v = &L->vars[i];
-    if (v->kind != VAR_RED) continue;
-    block_yield(L->a, n->u.par.body, v->val);
+    bool contrib = v->kind == VAR_RED || (v->kind == VAR_STRUCT && v->red == VAR_RED);
+    if (!contrib) continue;
+    Val vals[64];
+    int nf = var_fields(L, v, vals);
+    for (int f = 0; f < nf; f++) block_yield(L->a, n->u.par.body, vals[f]);
     if (v->name[0] == '$') {
       for (int k = 0; k < n->u.par.nscans; k++)
         if (!strcmp(n->u.par.scans[k].var, v->name + 3)) n->u.par.scans[k].slot = slot;
@@ -307,7 +379,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
       for (int k = 0; k < n->u.par.nreds; k++)
         if (!strcmp(n->u.par.reds[k].var, v->name)) n->u.par.reds[k].slot = slot;
     }
-    slot++;
+    slot += nf;
   }
   L->b.blk = outer;
   check_map_accesses(L, &ctx);
@@ -317,12 +389,10 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   L->nvars = nv_outer;
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
-    Var *v = var_find(L, red->var);
-    v->val = red->out = fn_val(L->fn, v->type, v->name);
+    red->out = set_results(L, var_find(L, red->var));
   }
   for (int k = 0; k < n->u.par.nscans; k++) {
     Scan *sc = &n->u.par.scans[k];
-    Var *v = var_find(L, sc->var);
-    v->val = sc->out = fn_val(L->fn, v->type, v->name);
+    sc->out = set_results(L, var_find(L, sc->var));
   }
 }

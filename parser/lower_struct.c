@@ -151,6 +151,9 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
     Var *v = var_find(L, node_text(L, e));
     if (!v || v->kind != VAR_STRUCT || v->type != t)
       diag_error(node_loc(L, e), NULL, "'%s' is not a struct of type '%s'", node_text(L, e), t->name);
+    if (v->red == VAR_RED)
+      diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
+                 "reduction variable '%s' is read in the loop body", v->name);
     for (int i = 0; i < t->nfields; i++) {
       out[i] = var_find(L, field_name(L, v->name, t->fnames[i]))->val;
       if (!out[i]) diag_error(node_loc(L, e), NULL, "'%s.%s' is used before it is assigned", v->name, t->fnames[i]);
@@ -184,6 +187,9 @@ Val lower_field(Lower *L, TSNode e) {
     Var *v = var_find(L, node_text(L, arg));
     if (!v || v->kind != VAR_STRUCT)
       diag_error(node_loc(L, arg), NULL, "'%s' is not a struct variable", node_text(L, arg));
+    if (v->red == VAR_RED)
+      diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
+                 "reduction variable '%s' is read in the loop body", v->name);
     field_index(L, v->type, node_text(L, f), node_loc(L, f));
     Var *fv = var_find(L, field_name(L, v->name, node_text(L, f)));
     if (!fv->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", fv->name);
@@ -207,6 +213,9 @@ Var *field_target(Lower *L, TSNode lhs) {
   Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg)) : NULL;
   if (!v || v->kind != VAR_STRUCT || strcmp(node_text(L, ts_field(lhs, "operator")), "."))
     diag_error(node_loc(L, lhs), "assign fields of local struct variables", "unsupported assignment target");
+  if (v->red)
+    diag_error(node_loc(L, lhs), "update the whole value: v = op(v, e)",
+               "a field of clause variable '%s' is assigned", v->name);
   field_index(L, v->type, node_text(L, ts_field(lhs, "field")), node_loc(L, lhs));
   return var_find(L, field_name(L, v->name, node_text(L, ts_field(lhs, "field"))));
 }

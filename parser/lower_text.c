@@ -16,7 +16,18 @@ static TSNode find_expr(TSNode root) {
   return ts_node_named_child(paren, 0);
 }
 
+static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *st, Val *out);
+
 Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded) {
+  return lower_text(L, text, at, expanded, NULL, NULL);
+}
+
+void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out) {
+  lower_text(L, text, at, false, t, out);
+}
+
+// Lowers text as a scalar expression, or (st) as a struct value into out[].
+static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *st, Val *out) {
   const char *pre = "void adsoac_expr_(void) { (", *post = "\n); }";
   char *buf = arena_printf(L->a, "%s%s%s", pre, text, post);
   Src *src = ARENA_NEW(L->a, Src);
@@ -34,7 +45,11 @@ Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded) {
   bool outer_expanded = L->in_expansion;
   L->src = src;
   L->in_expansion = L->in_expansion || expanded;
-  Val v = lower_expr(L, e);
+  Val v = 0;
+  if (st)
+    lower_struct_expr(L, e, st, out);
+  else
+    v = lower_expr(L, e);
   L->src = outer;
   L->in_expansion = outer_expanded;
   ts_tree_delete(tree);

@@ -27,22 +27,55 @@ RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user) {
              "#pragma adsoac operator before it", "unknown operator '%s'", op);
 }
 
-Val red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t) {
+// The neutral element's fields (one for a scalar).
+void red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t, Val *out) {
   Builder *b = &L->b;
   switch (op) {
-  case RED_ADD: return ty_is_float(t) ? b_const_f(b, t, 0) : b_const_i(b, t, 0);
-  case RED_MUL: return ty_is_float(t) ? b_const_f(b, t, 1) : b_const_i(b, t, 1);
+  case RED_ADD: out[0] = ty_is_float(t) ? b_const_f(b, t, 0) : b_const_i(b, t, 0); return;
+  case RED_MUL: out[0] = ty_is_float(t) ? b_const_f(b, t, 1) : b_const_i(b, t, 1); return;
   case RED_MIN:
   case RED_MAX:
     if (!ty_is_float(t))
       diag_error(b->loc, "use a float or double variable", "min/max of integers is not supported yet");
-    return b_const_f(b, t, op == RED_MIN ? INFINITY : -INFINITY);
-  case RED_USER: {
-    Val v = lower_expr_text(L, u->neutral, u->neutral_loc, false);
-    return convert(L, v, t);
-  }
+    out[0] = b_const_f(b, t, op == RED_MIN ? INFINITY : -INFINITY);
+    return;
+  case RED_USER:
+    if (t->kind == TY_STRUCT)
+      lower_struct_text(L, u->neutral, u->neutral_loc, t, out);
+    else
+      out[0] = convert(L, lower_expr_text(L, u->neutral, u->neutral_loc, false), t);
+    return;
   }
   UNREACHABLE();
+}
+
+// out = a OP b for a declared operator on structs (fields in a and b).
+void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, Val *out) {
+  Val *args[2] = {(Val *)a, (Val *)b};
+  lower_call_fields(L, u->def, args, L->b.loc, out);
+}
+
+// The operator as a lambda: its body computes pa OP pb.
+Lambda *make_lambda(Lower *L, const UserOp *u) {
+  Type *t = u->type;
+  int nf = t->kind == TY_STRUCT ? t->nfields : 1;
+  Lambda *l = ARENA_NEW(L->a, Lambda);
+  l->nf = nf;
+  l->pa = ARENA_ARRAY(L->a, Val, nf);
+  l->pb = ARENA_ARRAY(L->a, Val, nf);
+  for (int f = 0; f < nf; f++) {
+    Type *ft = nf > 1 ? t->ftypes[f] : t;
+    l->pa[f] = fn_val(L->fn, ft, "a");
+    l->pb[f] = fn_val(L->fn, ft, "b");
+  }
+  l->body = block_new(L->a);
+  Block *outer = L->b.blk;
+  L->b.blk = l->body;
+  Val out[64];
+  red_combine_fields(L, u, l->pa, l->pb, out);
+  for (int f = 0; f < nf; f++) block_yield(L->a, l->body, out[f]);
+  L->b.blk = outer;
+  return l;
 }
 
 // a OP b; for min and max a tie keeps a (the earlier candidate).
@@ -67,8 +100,9 @@ Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b) {
     return n->u.ifs.outs[0];
   }
   case RED_USER: {
-    Val args[2] = {a, b};
-    return lower_call_vals(L, u->def, args, 2, bl->loc);
+    Val out;
+    red_combine_fields(L, u, &a, &b, &out);
+    return out;
   }
   }
   UNREACHABLE();

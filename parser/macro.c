@@ -10,11 +10,20 @@
 #include "macro.h"
 
 #define MACRO_MAX_DEPTH 200        // #include nesting, as gcc
-#define MACRO_MAX_TOKENS (1 << 22) // tokens one expansion may create
+#define MACRO_MAX_TOKENS (1 << 20) // tokens one expansion may create
+#define MACRO_MAX_NESTING 256      // of parentheses and operators in #if
 
 // ---- tokens ----
 
-typedef enum { PP_IDENT, PP_NUMBER, PP_STRING, PP_CHAR, PP_PUNCT, PP_OTHER, PP_PLACEMARKER } PpTokKind;
+typedef enum {
+  PP_IDENT,
+  PP_NUMBER,
+  PP_STRING,
+  PP_CHAR,
+  PP_PUNCT,
+  PP_OTHER,
+  PP_PLACEMARKER
+} PpTokKind;
 
 // A hide set: the macros whose expansion produced a token, which it must not invoke again.
 typedef struct PpHide {
@@ -69,14 +78,14 @@ typedef struct PpFile {
   const char *path; // as opened (the main file: as named on the command line)
   const char *real; // canonical path: #include of the same file finds this File again
   Src src;
-  char *text;      // src.text without its backslash-newlines (translation phase 2)
-  uint32_t *phys;  // phys[i]: offset in src.text of text[i]; phys[len] == src.len
+  char *text;     // src.text without its backslash-newlines (translation phase 2)
+  uint32_t *phys; // phys[i]: offset in src.text of text[i]; phys[len] == src.len
   size_t len;
   uint32_t *lines; // offsets of the line starts in src.text
   size_t nlines;
-  char *active;    // the main file: the copy of src.text that gets blanked
-  bool once;       // #pragma once seen
-  bool listed;     // in deps
+  char *active; // the main file: the copy of src.text that gets blanked
+  bool once;    // #pragma once seen
+  bool listed;  // in deps
   struct PpFile *next;
 } PpFile;
 
@@ -151,7 +160,8 @@ static size_t tok_blank(const char *s, size_t n) {
     if (pp_is_space(s[i])) {
       i++;
     } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-      while (i < n && s[i] != '\n') i++;
+      while (i < n && s[i] != '\n')
+        i++;
     } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
       i = pp_comment_end(s, n, i + 2);
     } else {
@@ -193,8 +203,8 @@ static bool tok_is_prefix(const char *s, size_t n) {
 }
 
 static const char *const tok_puncts[] = {
-    "%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
-    "||",   "*=",  "/=",  "%=",  "+=", "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:",
+    "%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    "*=",   "/=",  "%=",  "+=",  "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:",
 };
 
 // Length and kind of the preprocessing token at s[0..n), n > 0, longest match first.
@@ -202,7 +212,8 @@ static size_t tok_len(const char *s, size_t n, PpTokKind *kind) {
   unsigned char c = (unsigned char)s[0];
   if (pp_is_ident_start(c)) {
     size_t i = 1;
-    while (i < n && pp_is_ident_char((unsigned char)s[i])) i++;
+    while (i < n && pp_is_ident_char((unsigned char)s[i]))
+      i++;
     if (i < n && (s[i] == '"' || s[i] == '\'') && tok_is_prefix(s, i)) {
       *kind = s[i] == '"' ? PP_STRING : PP_CHAR;
       return i + tok_quoted(s + i, n - i);
@@ -290,9 +301,11 @@ static PpHide *hide_add(Arena *a, PpHide *h, const char *name) {
   return n;
 }
 
-static PpHide *hide_union(Arena *a, PpHide *x, const PpHide *y) {
-  for (; y; y = y->next) x = hide_add(a, x, y->name);
-  return x;
+// x | y; shares y's nodes (a body token's hide set is empty, so usually it is y).
+static PpHide *hide_union(Arena *a, const PpHide *x, PpHide *y) {
+  for (; x; x = x->next)
+    y = hide_add(a, y, x->name);
+  return y;
 }
 
 static PpHide *hide_inter(Arena *a, const PpHide *x, const PpHide *y) {
@@ -306,7 +319,8 @@ static PpHide *hide_inter(Arena *a, const PpHide *x, const PpHide *y) {
 
 static uint64_t table_hash(const char *s) {
   uint64_t h = 1469598103934665603u; // FNV-1a
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
   return h;
 }
 
@@ -316,7 +330,8 @@ static void table_grow(MacroTable *t) {
   for (size_t k = 0; k < t->cap; k++) {
     if (!t->slots[k]) continue;
     size_t i = table_hash(t->slots[k]->name) & (cap - 1);
-    while (slots[i]) i = (i + 1) & (cap - 1);
+    while (slots[i])
+      i = (i + 1) & (cap - 1);
     slots[i] = t->slots[k];
   }
   t->slots = slots;
@@ -646,7 +661,8 @@ static bool exp_invoke(PpExp *e, const PpMacro *m, PpTok **tok) {
   }
   body->space = name->space;
   PpTok *last = body;
-  while (last->next) last = last->next;
+  while (last->next)
+    last = last->next;
   last->next = rest;
   *tok = body;
   return true;
@@ -678,7 +694,8 @@ typedef struct {
 typedef struct {
   MacroTable *t;
   PpTok *tok; // the next token
-  Loc loc;  // the directive
+  Loc loc;    // the directive
+  int depth;  // of recursion, against stack overflow
 } PpEv;
 
 static PpVal ev_int(bool b) {
@@ -728,7 +745,8 @@ static PpVal ev_number(PpEv *v, const PpTok *t) {
 
 // Up to two more octal digits after the first one, d.
 static uint64_t ev_octal(uint64_t d, const char **pp) {
-  for (int i = 0; i < 2 && **pp >= '0' && **pp <= '7'; i++) d = d * 8 + (uint64_t)(*(*pp)++ - '0');
+  for (int i = 0; i < 2 && **pp >= '0' && **pp <= '7'; i++)
+    d = d * 8 + (uint64_t)(*(*pp)++ - '0');
   return d;
 }
 
@@ -743,7 +761,8 @@ static uint64_t ev_escape(const char **pp) {
     if (k)
       c = (unsigned char)to[k - from];
     else if (c == 'x')
-      for (c = 0; ev_digit(*p) >= 0; p++) c = c * 16 + (uint64_t)ev_digit(*p);
+      for (c = 0; ev_digit(*p) >= 0; p++)
+        c = c * 16 + (uint64_t)ev_digit(*p);
     else if (c >= '0' && c <= '7')
       c = ev_octal(c - '0', &p);
   }
@@ -756,9 +775,16 @@ static PpVal ev_char(const PpTok *t) {
   const char *q = strchr(t->text, '\''), *p = q + 1;
   uint64_t x = 0;
   int n = 0;
-  for (; *p && *p != '\''; n++) x = (q == t->text ? x << 8 : 0) | ev_escape(&p);
+  for (; *p && *p != '\''; n++)
+    x = (q == t->text ? x << 8 : 0) | ev_escape(&p);
   if (q == t->text && n == 1) x = (uint64_t)(int64_t)(signed char)(unsigned char)x;
   return (PpVal){x, false};
+}
+
+// One more level of nesting; the levels are few in real code and the parser recurses.
+static void ev_enter(PpEv *v) {
+  if (++v->depth > MACRO_MAX_NESTING)
+    macro_error(v->t, v->loc, NULL, "#if expression nested too deeply");
 }
 
 static void ev_expect(PpEv *v, const char *punct) {
@@ -786,7 +812,9 @@ static PpVal ev_primary(PpEv *v, bool eval) {
   if (!t) macro_error(v->t, v->loc, NULL, "#if expression ends too early");
   v->tok = t->next;
   if (tok_is(t, "(")) {
+    ev_enter(v);
     PpVal x = ev_cond(v, eval);
+    v->depth--;
     ev_expect(v, ")");
     return x;
   }
@@ -802,7 +830,9 @@ static PpVal ev_unary(PpEv *v, bool eval) {
   if (!t || t->kind != PP_PUNCT || t->text[1] || !strchr("+-~!", t->text[0]))
     return ev_primary(v, eval);
   v->tok = t->next;
+  ev_enter(v);
   PpVal x = ev_unary(v, eval);
+  v->depth--;
   switch (t->text[0]) {
   case '-': x.v = 0 - x.v; return x;
   case '~': x.v = ~x.v; return x;
@@ -865,9 +895,9 @@ static const struct {
   const char *op;
   int prec;
 } ev_ops[] = {
-    {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6}, {"!=", 6},
-    {"<", 7},  {">", 7},  {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9},
-    {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
+    {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4},  {"&", 5},  {"==", 6},
+    {"!=", 6}, {"<", 7},  {">", 7}, {"<=", 7}, {">=", 7}, {"<<", 8},
+    {">>", 8}, {"+", 9},  {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10},
 };
 
 static int ev_prec(const PpTok *t) {
@@ -897,9 +927,11 @@ static PpVal ev_cond(PpEv *v, bool eval) {
   PpVal c = ev_binary(v, 1, eval);
   if (!tok_is(v->tok, "?")) return c;
   v->tok = v->tok->next;
+  ev_enter(v);
   PpVal x = ev_cond(v, eval && c.v != 0);
   ev_expect(v, ":");
   PpVal y = ev_cond(v, eval && c.v == 0);
+  v->depth--;
   PpVal r = c.v ? x : y;
   r.is_unsigned = x.is_unsigned || y.is_unsigned;
   return r;
@@ -929,7 +961,7 @@ static PpTok *ev_defined(MacroTable *t, PpTok *toks, Loc loc) {
 // #if and #elif: 'defined', then macro replacement, then the constant expression.
 static bool ev_if(MacroTable *t, PpTok *toks, Loc loc) {
   PpExp e = {t, UINT32_MAX, loc, 0};
-  PpEv v = {t, exp_list(&e, ev_defined(t, toks, loc)), loc};
+  PpEv v = {t, exp_list(&e, ev_defined(t, toks, loc)), loc, 0};
   if (!v.tok) macro_error(t, loc, NULL, "#if with no expression");
   PpVal x = ev_cond(&v, true);
   if (v.tok) macro_error(t, loc, NULL, "unexpected '%s' in #if expression", v.tok->text);
@@ -946,8 +978,10 @@ static void pp_file_prepare(Arena *a, PpFile *f) {
   f->text = arena_alloc(a, n + 1);
   f->phys = ARENA_ARRAY(a, uint32_t, n + 1);
   for (size_t i = 0; i < n;) {
-    size_t splice = s[i] != '\\' ? 0 : i + 1 < n && s[i + 1] == '\n' ? 2
-                                     : i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n' ? 3 : 0;
+    size_t splice = s[i] != '\\'                                        ? 0
+                    : i + 1 < n && s[i + 1] == '\n'                     ? 2
+                    : i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n' ? 3
+                                                                        : 0;
     if (splice) {
       i += splice;
       continue;
@@ -1002,7 +1036,8 @@ static PpFile *pp_file_open(MacroTable *t, const char *path) {
   char *real = realpath(path, NULL);
   if (!real) return NULL;
   PpFile *f = t->files;
-  while (f && strcmp(f->real, real) != 0) f = f->next;
+  while (f && strcmp(f->real, real) != 0)
+    f = f->next;
   if (!f) {
     size_t len;
     char *text = pp_file_read(t->a, path, &len);
@@ -1025,9 +1060,8 @@ static PpFile *pp_file_open(MacroTable *t, const char *path) {
 static PpFile *pp_file_find(MacroTable *t, const PpFile *from, const char *name) {
   if (name[0] == '/') return pp_file_open(t, name);
   const char *slash = strrchr(from->path, '/');
-  PpFile *f = pp_file_open(t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path),
-                                              from->path, name)
-                               : name);
+  PpFile *f = pp_file_open(
+      t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path), from->path, name) : name);
   for (int i = 0; !f && i < t->nincdirs; i++) {
     const char *dir = t->incdirs[i];
     size_t n = strlen(dir);
@@ -1088,7 +1122,8 @@ static size_t scan_blank_line(const PpFile *f, size_t i) {
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
       i = pp_comment_end(s, n, i + 2);
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
-      while (i < n && s[i] != '\n') i++;
+      while (i < n && s[i] != '\n')
+        i++;
     else
       break;
   }
@@ -1104,7 +1139,8 @@ static size_t scan_line_end(const PpFile *f, size_t i) {
     if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
       i = pp_comment_end(s, n, i + 2);
     else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
-      while (i < n && s[i] != '\n') i++;
+      while (i < n && s[i] != '\n')
+        i++;
     else if (s[i] == '"' || s[i] == '\'')
       i += tok_quoted(s + i, n - i);
     else
@@ -1174,7 +1210,8 @@ static void dir_include(PpScan *s, PpTok *rest, size_t hash) {
   PpFile *f = pp_file_find(t, s->f, arena_strndup(t->a, rest->text + 1, n - 2));
   if (!f || f->once) return; // a missing file is left to the C compiler
   if (s->depth + 1 >= MACRO_MAX_DEPTH)
-    macro_error(t, loc, "guard the header with #ifndef or #pragma once", "#include nested too deeply");
+    macro_error(t, loc, "guard the header with #ifndef or #pragma once",
+                "#include nested too deeply");
   if (!f->listed) {
     t->deps = pp_grow(t->a, t->deps, t->ndeps, &t->capdeps, sizeof *t->deps);
     t->deps[t->ndeps++] = f;
@@ -1198,7 +1235,8 @@ static void dir_active(PpScan *s, const char *name, PpTok *rest, size_t hash) {
   } else if (!strcmp(name, "include")) {
     dir_include(s, rest, hash);
   } else if (!strcmp(name, "error")) {
-    macro_error(t, pp_file_loc(s->f, hash), NULL, "#error%s%s", rest ? " " : "", tok_join(t->a, rest));
+    macro_error(t, pp_file_loc(s->f, hash), NULL, "#error%s%s", rest ? " " : "",
+                tok_join(t->a, rest));
   } else if (!strcmp(name, "pragma") && rest && rest->kind == PP_IDENT &&
              !strcmp(rest->text, "once")) {
     s->f->once = true;
@@ -1248,11 +1286,13 @@ MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines
   MacroTable *t = ARENA_NEW(a, MacroTable);
   t->a = a;
   t->incdirs = ARENA_ARRAY(a, const char *, nincdirs > 0 ? nincdirs : 1);
-  for (int i = 0; i < nincdirs; i++) t->incdirs[i] = arena_strdup(a, incdirs[i]);
+  for (int i = 0; i < nincdirs; i++)
+    t->incdirs[i] = arena_strdup(a, incdirs[i]);
   t->nincdirs = nincdirs;
   for (size_t i = 0; i < sizeof macro_predefined / sizeof *macro_predefined; i++)
     define_arg(t, macro_predefined[i]);
-  for (int i = 0; i < ndefines; i++) define_arg(t, defines[i]);
+  for (int i = 0; i < ndefines; i++)
+    define_arg(t, defines[i]);
   PpFile *f = ARENA_NEW(a, PpFile);
   f->path = src->path;
   f->src = *src;
@@ -1270,7 +1310,7 @@ char *macro_active_text(MacroTable *t) {
 
 // The use "name" or "name ( arg , ... )" as tokens.
 static PpTok *macro_use(MacroTable *t, const char *name, const char *const *args, int nargs,
-                      bool call) {
+                        bool call) {
   PpList l = {0};
   tok_push(&l, tok_list(t->a, name, strlen(name)));
   if (!call) return l.head;
@@ -1302,7 +1342,8 @@ bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *func
 
 int macro_deps(const MacroTable *t, const char *const **paths) {
   const char **p = ARENA_ARRAY(t->a, const char *, t->ndeps > 0 ? t->ndeps : 1);
-  for (int i = 0; i < t->ndeps; i++) p[i] = t->deps[i]->path;
+  for (int i = 0; i < t->ndeps; i++)
+    p[i] = t->deps[i]->path;
   *paths = p;
   return t->ndeps;
 }

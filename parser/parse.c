@@ -123,17 +123,16 @@ static TSNode find_def(const Defs *d, const char *name) {
 }
 
 // T op(T, T), T float or double (language.md §4).
-static Type *operator_type(Arena *a, const Src *src, TSNode def, const char *what) {
+static Type *operator_type(Arena *a, const Src *src, const Defs *defs, TSNode def,
+                           const char *what) {
   Lower L = {a, src};
+  L.types = &defs->types;
   TSNode d = ts_field(def, "declarator");
   TSNode params = ts_field(d, "parameters");
   Loc loc = ts_loc(src, def);
   TSNode tn = ts_field(def, "type");
-  if (ts_is(tn, "type_identifier") || ts_is(tn, "struct_specifier"))
-    diag_error(loc, "struct operators come in a later version of adsoac",
-               "%s: operators on structs are not supported yet", what);
   Type *t = lower_type(&L, tn);
-  bool ok = ts_is(d, "function_declarator") && ty_is_float(t) &&
+  bool ok = ts_is(d, "function_declarator") && (ty_is_float(t) || t->kind == TY_STRUCT) &&
             ts_node_named_child_count(params) == 2;
   for (uint32_t i = 0; ok && i < 2; i++) {
     TSNode pd = ts_node_named_child(params, i);
@@ -141,7 +140,8 @@ static Type *operator_type(Arena *a, const Src *src, TSNode def, const char *wha
          lower_type(&L, ts_field(pd, "type")) == t;
   }
   if (!ok)
-    diag_error(loc, "an operator is a function T op(T a, T b) with T float or double",
+    diag_error(loc, "an operator is a function T op(T a, T b) with T float, double, or a "
+               "struct of them",
                "%s does not have the signature of an operator", what);
   return t;
 }
@@ -151,13 +151,13 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
   const char *name = ts_text(a, src, ts_field(decl, "declarator"));
   UserOp op = {name, def, NULL, pr->neutral, pr->neutral_loc, ts_loc(src, def), pr->commutative,
                pr->inverse};
-  op.type = operator_type(a, src, def, arena_printf(a, "operator '%s'", name));
+  op.type = operator_type(a, src, d, def, arena_printf(a, "operator '%s'", name));
   if (pr->inverse) {
     TSNode inv = find_def(d, pr->inverse);
     if (ts_node_is_null(inv))
       diag_error(pr->inverse_loc, "define the inverse T inv(T a, T b), returning x with op(x, b) == a, "
                  "in this file", "inverse function '%s' is not defined in this file", pr->inverse);
-    if (operator_type(a, src, inv, arena_printf(a, "inverse '%s'", pr->inverse)) != op.type)
+    if (operator_type(a, src, d, inv, arena_printf(a, "inverse '%s'", pr->inverse)) != op.type)
       diag_error(pr->inverse_loc, NULL, "inverse '%s' works on another type than '%s'",
                  pr->inverse, name);
   }

@@ -45,9 +45,24 @@ static void act_node(Act *a, const Node *n) {
     break;
   case IR_PAR:
     act_block(a, n->u.par.body);
+    for (int k = 0; k < n->u.par.nscans; k++) { // later iterations see earlier contributions
+      const Scan *sc = &n->u.par.scans[k];
+      bool v = false;
+      for (int f = 0; f < sc->nf; f++) v |= any(a, sc->init[f], n->u.par.body->yields[sc->slot + f]);
+      for (int f = 0; f < sc->nf; f++) mark(a, sc->excl[f], v);
+    }
+    if (n->u.par.nscans) act_block(a, n->u.par.body);
     for (int r = 0; r < n->u.par.nreds; r++) {
       const Red *red = &n->u.par.reds[r];
-      mark(a, red->out, any(a, red->init, n->u.par.body->yields[red->slot]));
+      bool v = false; // the fields of a tuple vary together
+      for (int f = 0; f < red->nf; f++) v |= any(a, red->init[f], n->u.par.body->yields[red->slot + f]);
+      for (int f = 0; f < red->nf; f++) mark(a, red->out[f], v);
+    }
+    for (int k = 0; k < n->u.par.nscans; k++) {
+      const Scan *sc = &n->u.par.scans[k];
+      bool v = false;
+      for (int f = 0; f < sc->nf; f++) v |= any(a, sc->init[f], n->u.par.body->yields[sc->slot + f]);
+      for (int f = 0; f < sc->nf; f++) mark(a, sc->out[f], v), mark(a, sc->excl[f], v);
     }
     break;
   }

@@ -24,6 +24,12 @@ typedef struct {
 #define P(v) (F->pv[v])
 #define T(v) ((v) ? F->tan[v] : 0)
 
+static Val *one_val(Fwd *F, Val v) {
+  Val *p = ARENA_ARRAY(F->a, Val, 1);
+  p[0] = v;
+  return p;
+}
+
 static Val zero_of(Fwd *F, Type *t) {
   return b_const_f(&F->b, t, 0);
 }
@@ -119,10 +125,10 @@ static void fwd_par(Fwd *F, const Node *n) {
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op != RED_ADD)
+    if (n->u.par.reds[r].op != RED_ADD || n->u.par.reds[r].nf != 1)
       diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
                  "forward mode of reduce(%s: ...) is not supported yet",
-                 redop_name(n->u.par.reds[r].op));
+                 n->u.par.reds[r].user_fn ? n->u.par.reds[r].user_fn : redop_name(n->u.par.reds[r].op));
   Node *m = node_new(F->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
@@ -139,27 +145,28 @@ static void fwd_par(Fwd *F, const Node *n) {
     const Red *red = &n->u.par.reds[r];
     block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot]));
     m->u.par.reds[r] = *red;
-    m->u.par.reds[r].init = P(red->init);
+    m->u.par.reds[r].init = one_val(F, P(red->init[0]));
     m->u.par.reds[r].slot = r;
   }
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out]) continue;
-    Type *t = F->pf->vals[red->out].type;
+    if (!F->varied[red->out[0]]) continue;
+    Type *t = F->pf->vals[red->out[0]].type;
     Val c = T(n->u.par.body->yields[red->slot]);
     block_yield(F->a, m->u.par.body, c ? as_type(F, c, t) : zero_of(F, t));
     F->b.blk = outer;
-    Val init = T(red->init) ? T(red->init) : zero_of(F, t);
+    Val init = T(red->init[0]) ? T(red->init[0]) : zero_of(F, t);
     F->b.blk = m->u.par.body;
     Red *tr = &m->u.par.reds[nr + nt++];
     *tr = *red;
-    tr->init = init;
+    tr->init = one_val(F, init);
     tr->slot = m->u.par.body->nyields - 1;
-    tr->out = F->tan[red->out] = fn_val(F->f, t, NULL);
+    tr->out = one_val(F, F->tan[red->out[0]] = fn_val(F->f, t, NULL));
   }
   m->u.par.nreds = nr + nt;
   F->b.blk = outer;
-  for (int r = 0; r < nr; r++) m->u.par.reds[r].out = clone_val(F->f, F->pf, n->u.par.reds[r].out, F->pv);
+  for (int r = 0; r < nr; r++)
+    m->u.par.reds[r].out = one_val(F, clone_val(F->f, F->pf, n->u.par.reds[r].out[0], F->pv));
   b_push(&F->b, m);
 }
 

@@ -61,7 +61,8 @@ static void note_def(Rev *R, Node *n, unsigned char *mark) {
   case IR_PAR:
     if (mark) mark[n->u.par.idx] = 1;
     note_defs(R, n->u.par.body, mark);
-    for (int r = 0; r < n->u.par.nreds; r++) R->def[n->u.par.reds[r].out] = n;
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) R->def[n->u.par.reds[r].out[f]] = n;
     break;
   case IR_LOOP:
     if (mark) mark[n->u.loop.idx] = 1;
@@ -303,10 +304,10 @@ static void check_reductions(Rev *R, const Node *n) {
   if (n->u.par.nhists)
     diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op != RED_ADD)
+    if (n->u.par.reds[r].op != RED_ADD || n->u.par.reds[r].nf != 1)
       diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
                  "reverse mode of reduce(%s: ...) is not supported yet",
-                 redop_name(n->u.par.reds[r].op));
+                 n->u.par.reds[r].user_fn ? n->u.par.reds[r].user_fn : redop_name(n->u.par.reds[r].op));
 }
 
 // Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
@@ -317,10 +318,12 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
   if (m->u.par.nreds) memcpy(reds, m->u.par.reds, sizeof(Red) * (size_t)m->u.par.nreds);
   block_yield(R->a, m->u.par.body, sum);
   Val init = ty_is_float(t) ? b_const_f(&hb, t, 0) : b_const_i(&hb, t, 0);
-  reds[m->u.par.nreds] = (Red){RED_ADD, init, fn_val(R->f, t, NULL), m->u.par.body->nyields - 1,
-                               NULL, "adj"};
+  Val *iv = ARENA_ARRAY(R->a, Val, 1), *ov = ARENA_ARRAY(R->a, Val, 1);
+  iv[0] = init;
+  ov[0] = fn_val(R->f, t, NULL);
+  reds[m->u.par.nreds] = (Red){RED_ADD, 1, iv, ov, m->u.par.body->nyields - 1, NULL, NULL, "adj"};
   m->u.par.reds = reds;
-  return reds[m->u.par.nreds++].out;
+  return reds[m->u.par.nreds++].out[0];
 }
 
 static void rev_par(Rev *R, const Node *n) {
@@ -345,7 +348,7 @@ static void rev_par(Rev *R, const Node *n) {
   m->u.par.body = R->b.blk = block_new(R->a);
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
   for (int r = 0; r < n->u.par.nreds; r++)
-    adj_add(R, n->u.par.body->yields[n->u.par.reds[r].slot], host_adj[n->u.par.reds[r].out]);
+    adj_add(R, n->u.par.body->yields[n->u.par.reds[r].slot], host_adj[n->u.par.reds[r].out[0]]);
   rev_block(R, n->u.par.body);
 
   // adjoints of values from outside the loop: summed over the iterations
@@ -365,7 +368,7 @@ static void rev_par(Rev *R, const Node *n) {
   for (int v = 1; v < nv; v++)
     if (total[v]) adj_add(R, v, total[v]);
   for (int r = 0; r < n->u.par.nreds; r++) // the initial value of a +-reduction
-    adj_add(R, n->u.par.reds[r].init, host_adj[n->u.par.reds[r].out]);
+    adj_add(R, n->u.par.reds[r].init[0], host_adj[n->u.par.reds[r].out[0]]);
   free(total);
   free(inv_total);
   free(R->in_par);

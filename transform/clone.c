@@ -31,6 +31,23 @@ static Block *clone_sub(Builder *b, const Fn *sf, const Block *src, Val *map, bo
   return blk;
 }
 
+static Val *map_vals(Arena *a, const Val *vs, int n, const Val *map) {
+  Val *out = ARENA_ARRAY(a, Val, n ? n : 1);
+  for (int i = 0; i < n; i++) out[i] = M(map, vs[i]);
+  return out;
+}
+
+static Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
+  if (!l) return NULL;
+  Arena *a = b->fn->arena;
+  Lambda *c = ARENA_NEW(a, Lambda);
+  c->nf = l->nf;
+  c->pa = clone_vals(a, b->fn, sf, l->pa, l->nf, map);
+  c->pb = clone_vals(a, b->fn, sf, l->pb, l->nf, map);
+  c->body = clone_sub(b, sf, l->body, map, false);
+  return c;
+}
+
 static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool drop) {
   Arena *a = b->fn->arena;
   if (drop && s->kind == IR_WRITE) return;
@@ -78,14 +95,20 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
     n->u.par.idx = clone_val(b->fn, sf, s->u.par.idx, map);
     n->u.par.reds = ARENA_ARRAY(a, Red, s->u.par.nreds + 1);
     for (int r = 0; r < s->u.par.nreds; r++) {
-      n->u.par.reds[r] = s->u.par.reds[r];
-      n->u.par.reds[r].init = M(map, s->u.par.reds[r].init);
+      const Red *sr = &s->u.par.reds[r];
+      Red *nr = &n->u.par.reds[r];
+      *nr = *sr;
+      nr->init = map_vals(a, sr->init, sr->nf, map);
+      nr->lam = clone_lambda(b, sf, sr->lam, map);
     }
     n->u.par.scans = ARENA_ARRAY(a, Scan, s->u.par.nscans + 1);
     for (int k = 0; k < s->u.par.nscans; k++) {
-      n->u.par.scans[k] = s->u.par.scans[k];
-      n->u.par.scans[k].init = M(map, s->u.par.scans[k].init);
-      n->u.par.scans[k].excl = clone_val(b->fn, sf, s->u.par.scans[k].excl, map);
+      const Scan *ss = &s->u.par.scans[k];
+      Scan *ns = &n->u.par.scans[k];
+      *ns = *ss;
+      ns->init = map_vals(a, ss->init, ss->nf, map);
+      ns->excl = clone_vals(a, b->fn, sf, ss->excl, ss->nf, map);
+      ns->lam = clone_lambda(b, sf, ss->lam, map);
     }
     n->u.par.hists = ARENA_ARRAY(a, Hist, s->u.par.nhists + 1);
     for (int k = 0; k < s->u.par.nhists; k++) {
@@ -93,12 +116,13 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       n->u.par.hists[k].arr = M(map, s->u.par.hists[k].arr);
       n->u.par.hists[k].lo = M(map, s->u.par.hists[k].lo);
       n->u.par.hists[k].len = M(map, s->u.par.hists[k].len);
+      n->u.par.hists[k].lam = clone_lambda(b, sf, s->u.par.hists[k].lam, map);
     }
     n->u.par.body = clone_sub(b, sf, s->u.par.body, map, drop);
     for (int r = 0; r < s->u.par.nreds; r++)
-      n->u.par.reds[r].out = clone_val(b->fn, sf, s->u.par.reds[r].out, map);
+      n->u.par.reds[r].out = clone_vals(a, b->fn, sf, s->u.par.reds[r].out, s->u.par.reds[r].nf, map);
     for (int k = 0; k < s->u.par.nscans; k++)
-      n->u.par.scans[k].out = clone_val(b->fn, sf, s->u.par.scans[k].out, map);
+      n->u.par.scans[k].out = clone_vals(a, b->fn, sf, s->u.par.scans[k].out, s->u.par.scans[k].nf, map);
     break;
   case IR_ALLOC: n->u.alloc.n = M(map, s->u.alloc.n); break;
   case IR_COPY:

@@ -32,8 +32,10 @@ static void count_node(const Node *n, int *uses) {
     break;
   case IR_PAR:
     use(uses, n->u.par.lo), use(uses, n->u.par.hi);
-    for (int r = 0; r < n->u.par.nreds; r++) use(uses, n->u.par.reds[r].init);
-    for (int k = 0; k < n->u.par.nscans; k++) use(uses, n->u.par.scans[k].init);
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) use(uses, n->u.par.reds[r].init[f]);
+    for (int k = 0; k < n->u.par.nscans; k++)
+      for (int f = 0; f < n->u.par.scans[k].nf; f++) use(uses, n->u.par.scans[k].init[f]);
     for (int k = 0; k < n->u.par.nhists; k++) {
       use(uses, n->u.par.hists[k].arr), use(uses, n->u.par.hists[k].lo);
       use(uses, n->u.par.hists[k].len);

@@ -52,7 +52,8 @@ static const char *call(MacroTable *t, const char *name, int nargs, ...) {
   const char *args[16];
   va_list ap;
   va_start(ap, nargs);
-  for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, const char *);
+  for (int i = 0; i < nargs; i++)
+    args[i] = va_arg(ap, const char *);
   va_end(ap);
   return macro_expand(t, name, args, nargs, true, UINT32_MAX, (Loc){"main.c", 1, 1});
 }
@@ -105,8 +106,8 @@ static const char *scan_error(const char *text, const char *const *defs, int nde
 static const Loc use_loc = {"main.c", 9, 5};
 
 // The diagnostic of a use of name with args (call) at the end of t, or NULL.
-static const char *expand_error(MacroTable *t, const char *name, const char *const *args,
-                                int nargs, bool is_call) {
+static const char *expand_error(MacroTable *t, const char *name, const char *const *args, int nargs,
+                                bool is_call) {
   void (*prev)(void);
   FILE *f = diag_begin(&prev);
   volatile bool failed = false;
@@ -190,7 +191,7 @@ static void test_prescan(void **state) {
   assert_string_equal(call(t, "str", 1, "ONE"), "\"ONE\"");
   assert_string_equal(call(t, "xstr", 1, "ONE"), "\"1\"");
   assert_string_equal(call(t, "CAT", 2, "ONE", "ONE"), "ONEONE"); // ## operands: not expanded
-  assert_string_equal(call(t, "AP", 1, "DBL"), "(2*(2))");       // a name, then called
+  assert_string_equal(call(t, "AP", 1, "DBL"), "(2*(2))");        // a name, then called
 }
 
 // C11 6.10.3.5 EXAMPLE 3 (the uses the API can express) and EXAMPLE 4.
@@ -218,8 +219,9 @@ static void test_standard_examples(void **state) {
                         "#define LOW LOW \", world\"\n");
   assert_string_equal(call(u, "debug", 2, "1", "2"),
                       "printf(\"x\" \"1\" \"= %d, x\" \"2\" \"= %s\", x1, x2)");
-  assert_string_equal(call(u, "str", 1, "strncmp(\"abc\\0d\", \"abc\", '\\4') // this goes away\n"
-                                        "      == 0"),
+  assert_string_equal(call(u, "str", 1,
+                           "strncmp(\"abc\\0d\", \"abc\", '\\4') // this goes away\n"
+                           "      == 0"),
                       "\"strncmp(\\\"abc\\\\0d\\\", \\\"abc\\\", '\\\\4') == 0\"");
   assert_string_equal(call(u, "xstr", 1, "INCFILE(2).h"), "\"vers2.h\"");
   assert_string_equal(call(u, "glue", 2, "HIGH", "LOW"), "\"hello\"");
@@ -263,8 +265,8 @@ static void test_spacing(void **state) {
                         "#define E(a) a.N\n#define N 5\n");
   assert_string_equal(call(t, "SUB", 1, "x"), "x- -1"); // not "x--1"
   assert_string_equal(call(t, "INC", 1, "i"), "i + +");
-  assert_string_equal(call(t, "D", 1, "p"), "p / *");  // not a comment
-  assert_string_equal(call(t, "E", 1, "s"), "s. 5"); // "s.5" lexes as s .5
+  assert_string_equal(call(t, "D", 1, "p"), "p / *"); // not a comment
+  assert_string_equal(call(t, "E", 1, "s"), "s. 5");  // "s.5" lexes as s .5
   assert_string_equal(call(t, "E", 1, "1"), "1 . 5"); // "1.5", "1." would be numbers
 }
 
@@ -273,7 +275,8 @@ static void test_spacing(void **state) {
 static void test_command_line_defines(void **state) {
   (void)state;
   const char *defs[] = {"FLAG", "N=3+4", "F(a,b)=a*b", "EMPTY=", "G(x)", "S=\"s\""};
-  MacroTable *t = table_full("main.c", "#if FLAG && N == 7\n#define OK\n#endif\n", defs, 6, NULL, 0);
+  MacroTable *t =
+      table_full("main.c", "#if FLAG && N == 7\n#define OK\n#endif\n", defs, 6, NULL, 0);
   assert_string_equal(expand(t, "FLAG"), "1");
   assert_string_equal(expand(t, "N"), "3+4");
   assert_string_equal(call(t, "F", 2, "u", "v"), "u*v");
@@ -320,18 +323,19 @@ static void test_positions(void **state) {
 
 static void test_conditionals(void **state) {
   (void)state;
-  MacroTable *t = table("#define X 3\n"
-                        "#ifdef X\n#define A1\n#else\n#define A0\n#endif\n"
-                        "#ifndef X\n#define B1\n#else\n#define B0\n#endif\n"
-                        "#if X == 1\n#define C1\n#elif X == 3\n#define C3\n#elif X > 0\n#define CX\n"
-                        "#else\n#define CE\n#endif\n"
-                        "#if !defined(X) || X < 0\n#define D1\n#elif defined Y\n#define DY\n"
-                        "#else\n#define D0\n#endif\n"
-                        "#if 0\n#define Z1\n#undef X\n#if 1\n#define Z2\n#else\n#define Z3\n#endif\n"
-                        "#elif 1\n"
-                        "# if X\n#  define N1\n# else\n#  define N0\n# endif\n"
-                        "#endif\n"
-                        "#undef X\n#ifdef X\n#define E1\n#endif\n");
+  MacroTable *t =
+      table("#define X 3\n"
+            "#ifdef X\n#define A1\n#else\n#define A0\n#endif\n"
+            "#ifndef X\n#define B1\n#else\n#define B0\n#endif\n"
+            "#if X == 1\n#define C1\n#elif X == 3\n#define C3\n#elif X > 0\n#define CX\n"
+            "#else\n#define CE\n#endif\n"
+            "#if !defined(X) || X < 0\n#define D1\n#elif defined Y\n#define DY\n"
+            "#else\n#define D0\n#endif\n"
+            "#if 0\n#define Z1\n#undef X\n#if 1\n#define Z2\n#else\n#define Z3\n#endif\n"
+            "#elif 1\n"
+            "# if X\n#  define N1\n# else\n#  define N0\n# endif\n"
+            "#endif\n"
+            "#undef X\n#ifdef X\n#define E1\n#endif\n");
   const char *yes[] = {"A1", "B0", "C3", "D0", "N1"};
   const char *no[] = {"A0", "B1", "C1", "CX", "CE", "D1", "DY", "Z1", "Z2", "Z3", "N0", "E1", "X"};
   for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
@@ -342,8 +346,9 @@ static void test_conditionals(void **state) {
 
 // Whether "#if expr" holds (X is 3, F(a) is a+1).
 static bool holds(const char *expr) {
-  char *text = arena_printf(arena, "#define X 3\n#define F(a) a+1\n#define E\n#define Z 0\n"
-                                   "#if %s\n#define YES\n#endif\n",
+  char *text = arena_printf(arena,
+                            "#define X 3\n#define F(a) a+1\n#define E\n#define Z 0\n"
+                            "#if %s\n#define YES\n#endif\n",
                             expr);
   return defined(table(text), "YES");
 }
@@ -351,18 +356,48 @@ static bool holds(const char *expr) {
 static void test_if_expressions(void **state) {
   (void)state;
   const char *t[] = {
-      "1", "1+2*3 == 7", "(1+2)*3 == 9", "10 - 2 - 3 == 5", "-1 < 0", "-1 > 0u", "0x10 == 16",
-      "010 == 8", "0b101 == 5", "'a' == 97", "'\\n' == 10", "'\\377' < 0", "'\\x41' == 65",
-      "1 << 4 == 16", "-16 >> 2 == -4", "!0 && ~0 == -1", "7 % 3 == 1", "-7 / 2 == -3",
-      "(1 ? 2 : 3) == 2", "0 ? 1 : 0 ? 2 : 3", "(0 ? 1 : 0 ? 2 : 3) == 3", "UNKNOWN == 0",
-      "0 && 1/0 || 1", "1 || 1/0", "defined X", "defined(X) && X > 2", "defined ( F )",
-      "F(1) == 2", "X*X == 9", "__STDC_VERSION__ >= 201112L", "(2 || 0) + 1 == 2",
-      "18446744073709551615 == -1", "0xffffffffffffffff > 0", "__has_include(\"x.h\") == 0",
-      "(5 & 3) == 1 && (5 | 3) == 7 && (5 ^ 3) == 6", "1 <= 1 && 1 >= 1 && 2 != 3", "E 1",
-      "-9223372036854775807 - 1 < 0", "10L == 10 && 10ull == 10 && 10LL == 10U",
+      "1",
+      "1+2*3 == 7",
+      "(1+2)*3 == 9",
+      "10 - 2 - 3 == 5",
+      "-1 < 0",
+      "-1 > 0u",
+      "0x10 == 16",
+      "010 == 8",
+      "0b101 == 5",
+      "'a' == 97",
+      "'\\n' == 10",
+      "'\\377' < 0",
+      "'\\x41' == 65",
+      "1 << 4 == 16",
+      "-16 >> 2 == -4",
+      "!0 && ~0 == -1",
+      "7 % 3 == 1",
+      "-7 / 2 == -3",
+      "(1 ? 2 : 3) == 2",
+      "0 ? 1 : 0 ? 2 : 3",
+      "(0 ? 1 : 0 ? 2 : 3) == 3",
+      "UNKNOWN == 0",
+      "0 && 1/0 || 1",
+      "1 || 1/0",
+      "defined X",
+      "defined(X) && X > 2",
+      "defined ( F )",
+      "F(1) == 2",
+      "X*X == 9",
+      "__STDC_VERSION__ >= 201112L",
+      "(2 || 0) + 1 == 2",
+      "18446744073709551615 == -1",
+      "0xffffffffffffffff > 0",
+      "__has_include(\"x.h\") == 0",
+      "(5 & 3) == 1 && (5 | 3) == 7 && (5 ^ 3) == 6",
+      "1 <= 1 && 1 >= 1 && 2 != 3",
+      "E 1",
+      "-9223372036854775807 - 1 < 0",
+      "10L == 10 && 10ull == 10 && 10LL == 10U",
   };
-  const char *f[] = {"0", "X == 2", "1 && 0", "defined(Y)", "Z", "UNKNOWN", "-1 < 0u",
-                     "0 ? 1 : 0", "!X", "1 - 1", "0 && 1/0", "1 ? 0 : 1/0"};
+  const char *f[] = {"0",       "X == 2",    "1 && 0", "defined(Y)", "Z",        "UNKNOWN",
+                     "-1 < 0u", "0 ? 1 : 0", "!X",     "1 - 1",      "0 && 1/0", "1 ? 0 : 1/0"};
   for (size_t i = 0; i < sizeof t / sizeof *t; i++)
     if (!holds(t[i])) fail_msg("#if %s should hold", t[i]);
   for (size_t i = 0; i < sizeof f / sizeof *f; i++)
@@ -483,9 +518,11 @@ static int include_setup(void **state) {
 }
 
 static int include_teardown(void **state) {
-  const char *files[] = {"local.h", "sub/inner.h", "sub/sibling.h", "inc/dir.h", "inc/shadow.h",
-                         "shadow.h", "inc/cond.h", "self.h", "bad.h", "err.h", "main.c"};
-  for (size_t i = 0; i < sizeof files / sizeof *files; i++) remove(tmp_path(files[i]));
+  const char *files[] = {"local.h",      "sub/inner.h", "sub/sibling.h", "inc/dir.h",
+                         "inc/shadow.h", "shadow.h",    "inc/cond.h",    "self.h",
+                         "bad.h",        "err.h",       "main.c"};
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+    remove(tmp_path(files[i]));
   rmdir(tmp_path("inc"));
   rmdir(tmp_path("sub"));
   rmdir(tmp_dir);
@@ -521,10 +558,11 @@ static void test_includes(void **state) {
   assert_false(defined(t, "GONE")); // #undef in dir.h
   const char *const *deps;
   int n = macro_deps(t, &deps);
-  const char *want[] = {"local.h", "sub/inner.h", "sub/sibling.h", "inc/dir.h", "shadow.h",
-                        "inc/cond.h"};
+  const char *want[] = {"local.h",   "sub/inner.h", "sub/sibling.h",
+                        "inc/dir.h", "shadow.h",    "inc/cond.h"};
   assert_int_equal(n, 6);
-  for (int i = 0; i < n; i++) assert_string_equal(deps[i], tmp_path(want[i]));
+  for (int i = 0; i < n; i++)
+    assert_string_equal(deps[i], tmp_path(want[i]));
   // the active text keeps the #include lines
   assert_non_null(strstr(macro_active_text(t), "#include \"local.h\""));
 }
@@ -591,6 +629,21 @@ static void test_directive_errors(void **state) {
     if (!err) fail_msg("no error for %s", cases[i][0]);
     assert_contains(err, cases[i][1]);
   }
+  // limits: exponential expansion, deep nesting
+  Buf blow = {0};
+  buf_puts(&blow, "#define A0 x\n");
+  for (int i = 1; i < 30; i++)
+    buf_printf(&blow, "#define A%d A%d A%d\n", i, i - 1, i - 1);
+  buf_puts(&blow, "#if A29\n#endif\n");
+  assert_contains(scan_error(blow.data, NULL, 0), "macro expansion too large");
+  buf_free(&blow);
+  Buf deep = {0};
+  buf_puts(&deep, "#if ");
+  for (int i = 0; i < 5000; i++)
+    buf_puts(&deep, "(");
+  buf_puts(&deep, "1\n#endif\n");
+  assert_contains(scan_error(deep.data, NULL, 0), "#if expression nested too deeply");
+  buf_free(&deep);
   // no error: what is not evaluated, and #error in an inactive region
   assert_null(scan_error("#if 0\n#error no\n#if 1/0\n#endif\n#elif 0\n#else\n#endif\n", NULL, 0));
   assert_contains(scan_error("#if 0\n#elif 1/0\n#endif\n", NULL, 0), "main.c:2:1: error: division");
