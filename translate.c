@@ -35,7 +35,9 @@ static bool print_ir(Arena *a, Prog *p, Buf *out) {
 
 bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
-  Prog *p = parse_program(a, src);           // parser/     C -> SOAC IR
+  Prog *p = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs); // parser/
+  o->deps = p->deps;
+  o->ndeps = p->ndeps;
   for (int i = 0; i < p->nmarked; i++) {
     simplify_fold(p->marked[i].primal);      // transform/  (double)0 -> 0.0
     simplify_dce(p->marked[i].primal);

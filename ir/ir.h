@@ -45,6 +45,7 @@ typedef struct {
   const char *text;
   size_t len;
   Loc at; // when set, every location in this text is reported at `at` (macro expansions)
+  uint32_t at_byte; // with at: the byte of the main file it stands for (macro lookups)
 } Src;
 void diag_set_source(const Src *src);
 // "file:line:col: error: msg", the source line, a caret, then "  hint: ..." when hint != NULL.
@@ -294,6 +295,8 @@ typedef struct {
   int ndrop;
   const char **idents; // every identifier of the input, for name clash checks
   int nidents;
+  const char *const *deps; // headers read through #include "..." (for -MD)
+  int ndeps;
 } Prog;
 
 // ---- ir.c: building ----

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 
 int var_push(Lower *L, Var v) {
   if (L->nvars == L->capvars) {
@@ -64,6 +65,13 @@ Type *lower_type(Lower *L, TSNode tn) {
     s = arena_printf(L->a, "struct %s", node_text(L, ts_field(tn, "name")));
   if ((ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier")) && (t = find_type(L, s)))
     return t;
+  const char *x; // #define real double
+  if (ts_is(tn, "type_identifier") && L->macros && !L->in_expansion &&
+      (x = macro_expand(L->macros, s, NULL, 0, false, use_byte(L, tn), node_loc(L, tn)))) {
+    if (!strcmp(x, "double")) return &ty_double;
+    if (!strcmp(x, "float")) return &ty_float;
+    if ((t = int_type(L, x)) || (t = find_type(L, x))) return t;
+  }
   if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
     diag_error(node_loc(L, tn), "structs must have only float and double fields, and be "
                "defined in this file", "type '%s' is not supported", s);

@@ -121,6 +121,7 @@ Type *common_type(Type *x, Type *y);
 
 // ---- lower_text.c ----
 Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
+uint32_t use_byte(Lower *L, TSNode n);
 void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
 
 // ---- lower_call.c ----

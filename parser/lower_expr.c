@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 
 const char *node_text(Lower *L, TSNode n) {
   return ts_text(L->a, L->src, n);
@@ -70,6 +71,10 @@ static bool builtin_constant(Lower *L, const char *name, Val *out) {
 
 static Val lower_identifier(Lower *L, TSNode e) {
   const char *name = node_text(L, e);
+  if (!L->in_expansion && L->macros) { // the preprocessor runs first
+    const char *x = macro_expand(L->macros, name, NULL, 0, false, use_byte(L, e), node_loc(L, e));
+    if (x) return lower_expr_text(L, x, node_loc(L, e), true);
+  }
   Var *v = var_find(L, name);
   Val k;
   if (!v && builtin_constant(L, name, &k)) return k;
@@ -237,6 +242,29 @@ static Val lower_unary(Lower *L, TSNode e) {
   diag_error(node_loc(L, e), NULL, "unsupported unary operator '%s'", op);
 }
 
+// NAME(args) where NAME is a macro: the expansion, with a call applied to an object-like
+// macro's expansion (#define SQRT sqrt), lowered as an expression.
+static Val lower_macro_call(Lower *L, TSNode e, const char *name) {
+  TSNode args = ts_field(e, "arguments");
+  uint32_t n = ts_node_named_child_count(args);
+  const char **av = ARENA_ARRAY(L->a, const char *, n + 1);
+  Buf joined = {0};
+  int k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (ts_is(a, "comment")) continue;
+    av[k] = node_text(L, a);
+    buf_printf(&joined, "%s%s", k ? ", " : "", av[k]);
+    k++;
+  }
+  bool fl = false;
+  macro_defined(L->macros, name, use_byte(L, e), &fl);
+  const char *x = macro_expand(L->macros, name, av, k, true, use_byte(L, e), node_loc(L, e));
+  if (!fl) x = arena_printf(L->a, "%s(%s)", x, joined.data ? joined.data : "");
+  buf_free(&joined);
+  return lower_expr_text(L, x, node_loc(L, e), !fl ? false : true);
+}
+
 static TSNode find_fn(Lower *L, const char *name) {
   for (int i = 0; i < L->nfndefs; i++)
     if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
@@ -250,6 +278,8 @@ static Val lower_call(Lower *L, TSNode e) {
   bool f32;
   if (!ts_is(fnode, "identifier"))
     diag_error(node_loc(L, fnode), NULL, "calls through expressions are not supported");
+  if (!L->in_expansion && L->macros && macro_defined(L->macros, name, use_byte(L, e), NULL))
+    return lower_macro_call(L, e, name);
   if (!math_lookup(name, &fn, &f32)) {
     TSNode def = find_fn(L, name);
     if (ts_node_is_null(def))

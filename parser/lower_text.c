@@ -18,6 +18,19 @@ static TSNode find_expr(TSNode root) {
 
 static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *st, Val *out);
 
+// The byte offset of a line and column of the main file.
+static uint32_t loc_byte(const Src *src, Loc at) {
+  uint32_t line = 1, i = 0;
+  while (i < src->len && line < at.line)
+    if (src->text[i++] == '\n') line++;
+  return i + at.col - 1;
+}
+
+// Where a node stands in the main file, for the macros in force there.
+uint32_t use_byte(Lower *L, TSNode n) {
+  return L->src->at.line ? L->src->at_byte : ts_node_start_byte(n);
+}
+
 Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded) {
   return lower_text(L, text, at, expanded, NULL, NULL);
 }
@@ -31,7 +44,7 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   const char *pre = "void adsoac_expr_(void) { (", *post = "\n); }";
   char *buf = arena_printf(L->a, "%s%s%s", pre, text, post);
   Src *src = ARENA_NEW(L->a, Src);
-  *src = (Src){at.file, buf, strlen(buf), at};
+  *src = (Src){at.file, buf, strlen(buf), at, loc_byte(&L->prog->src, at)};
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_c());
   TSTree *tree = ts_parser_parse_string(parser, NULL, buf, (uint32_t)src->len);

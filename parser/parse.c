@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 
 extern const TSLanguage *tree_sitter_c(void);
 
@@ -114,6 +115,7 @@ typedef struct {
   UserOp *ops;
   int nops;
   TypeTable types;
+  MacroTable *macros;
 } Defs;
 
 static TSNode find_def(const Defs *d, const char *name) {
@@ -183,6 +185,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.ops = defs->ops;
   L.nops = defs->nops;
   L.types = &defs->types;
+  L.macros = defs->macros;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -250,18 +253,24 @@ static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) 
     check_stray_pragmas(a, src, ts_node_named_child(n, i), in_fn || ts_is(n, "function_definition"));
 }
 
-Prog *parse_program(Arena *a, const Src *src) {
+Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int ndefines,
+                    const char *const *incdirs, int nincdirs) {
+  MacroTable *macros = macro_table_new(a, src, defines, ndefines, incdirs, nincdirs);
+  diag_set_source(src);
+  const char *active = macro_active_text(macros); // same offsets, inactive #if regions blanked
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, tree_sitter_c()))
     diag_error((Loc){0}, NULL, "the tree-sitter C grammar does not match the runtime's ABI");
-  TSTree *tree = ts_parser_parse_string(parser, NULL, src->text, (uint32_t)src->len);
+  TSTree *tree = ts_parser_parse_string(parser, NULL, active, (uint32_t)src->len);
   TSNode root = ts_tree_root_node(tree);
   ts_check_errors(src, root);
   Prog *p = ARENA_NEW(a, Prog);
   p->src = *src;
+  p->ndeps = macro_deps(macros, &p->deps);
   int cap = 0;
   collect_idents(a, src, root, p, &cap);
   Defs defs = {0};
+  defs.macros = macros;
   collect_types(a, src, root, &defs.types);
   defs.fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
   defs.ops = ARENA_ARRAY(a, UserOp, ts_node_named_child_count(root) + 1);

@@ -6,7 +6,9 @@
 
 // ---- parse.c ----
 // Parses src, lowers every function marked `#pragma adsoac grad` into prog->marked.
-Prog *parse_program(Arena *a, const Src *src);
+// defines and incdirs are the -D and -I options.
+Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int ndefines,
+                    const char *const *incdirs, int nincdirs);
 
 // ---- pragma.c ----
 typedef enum { PR_NONE, PR_GRAD, PR_MAP, PR_CLAUSES, PR_OPERATOR, PR_STRIPMINE } PragmaKind;

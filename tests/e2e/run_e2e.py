@@ -390,7 +390,8 @@ def run_c(args, name):
         raise Fail("bad test spec: %s" % e)
     grad = os.path.join(bdir, "prog_grad.c")
     translate(args, name, src, "c", grad)
-    cc, o = [args.cc, "-std=c11"], lambda n: os.path.join(bdir, n)
+    # the output keeps the program's #include "..." lines: its headers are found with -I
+    cc, o = [args.cc, "-std=c11", "-I", HERE], lambda n: os.path.join(bdir, n)
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
     with open(o("sigcheck.c"), "w") as fh:  # the prototypes language.md 2.1/2.2 prescribe
         fh.write('#include "prog_grad.c"\n' + "\n".join(
@@ -434,7 +435,8 @@ def run_cuda(args, name):
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
     translate(args, name, src, "cuda", cu)
-    sh([args.nvcc, "-arch=sm_90", "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(), "nvcc -c")
+    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(),
+       "nvcc -c")
     return []
 
 

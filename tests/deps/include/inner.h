@@ -1,0 +1,2 @@
+// tests/deps/include/inner.h: included by cfg.h, next to it.
+#define INNER 10
