@@ -52,7 +52,8 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   TSNode e = find_expr(root);
   if (ts_node_has_error(root) || ts_node_is_null(e) ||
       ts_node_start_byte(e) < strlen(pre) || ts_node_end_byte(e) > strlen(pre) + strlen(text))
-    diag_error(at, "a macro used in a loop body must expand to an expression",
+    diag_error(at, "in a marked function, a macro must expand to an expression (macros that "
+               "expand to statements are not supported)",
                "cannot parse '%s' as an expression", text);
   const Src *outer = L->src;
   bool outer_expanded = L->in_expansion;

@@ -1,0 +1,4 @@
+#ifdef FOO
+#pragma adsoac grad
+void f(int n, double *y) {
+}
