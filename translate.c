@@ -27,6 +27,7 @@ static bool print_ir(Arena *a, Prog *p, Buf *out) {
       ir_print_fn(m->jvp, out);
     } else {
       ok = false;
+      ad_release_scratch();
     }
     diag_on_error(outer);
   }

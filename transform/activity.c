@@ -72,8 +72,8 @@ static void act_block(Act *a, const Block *b) {
   for (int i = 0; i < b->n; i++) act_node(a, b->stmts[i]);
 }
 
-unsigned char *activity_varied(const Fn *f) {
-  Act a = {f, calloc((size_t)f->nvals, 1)};
+unsigned char *activity_varied(Arena *scratch, const Fn *f) {
+  Act a = {f, ARENA_ARRAY(scratch, unsigned char, f->nvals)};
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].active) a.v[f->params[i].val] = 1; // arrays too: their reads vary
   act_block(&a, f->body);
@@ -115,7 +115,7 @@ static void warn_block(const Fn *f, const Block *b, const unsigned char *varied)
 }
 
 void activity_warnings(const Fn *f) {
-  unsigned char *v = activity_varied(f);
-  warn_block(f, f->body, v);
-  free(v);
+  Arena *scratch = arena_new(0);
+  warn_block(f, f->body, activity_varied(scratch, f));
+  arena_free(scratch);
 }

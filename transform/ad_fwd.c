@@ -87,7 +87,7 @@ static void fwd_if(Fwd *F, const Node *n) {
   const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
   Block *dst[2];
   int nt = 0;
-  int *which = calloc((size_t)n->u.ifs.nouts + 1, sizeof(int));
+  int *which = ARENA_ARRAY(ad_scratch(), int, n->u.ifs.nouts + 1);
   for (int k = 0; k < n->u.ifs.nouts; k++)
     if (F->varied[n->u.ifs.outs[k]]) which[nt++] = k;
   for (int side = 0; side < 2; side++) {
@@ -115,7 +115,6 @@ static void fwd_if(Fwd *F, const Node *n) {
     F->tan[o] = m->u.ifs.outs[n->u.ifs.nouts + i] = fn_val(F->f, F->pf->vals[o].type, NULL);
   }
   b_push(&F->b, m);
-  free(which);
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
@@ -246,10 +245,10 @@ static Fn *jvp_signature(Fwd *F) {
 
 Fn *ad_jvp(Arena *a, const Fn *pf) {
   Fwd fw = {a, pf}, *F = &fw;
-  F->pv = calloc((size_t)pf->nvals, sizeof(Val));
-  F->tan = calloc((size_t)pf->nvals, sizeof(Val));
-  F->adot = calloc((size_t)pf->nvals, sizeof(Val));
-  F->varied = activity_varied(pf);
+  F->pv = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
+  F->tan = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
+  F->adot = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
+  F->varied = activity_varied(ad_scratch(), pf);
   F->f = jvp_signature(F);
   F->b = (Builder){F->f, F->f->body, pf->loc};
   fwd_block(F, pf->body);
@@ -262,10 +261,7 @@ Fn *ad_jvp(Arena *a, const Fn *pf) {
   Node *rn = node_new(a, IR_RETURN, pf->loc);
   rn->u.ret.v = ret ? P(ret) : 0;
   b_push(&F->b, rn);
-  free(F->pv);
-  free(F->tan);
-  free(F->adot);
-  free(F->varied);
+  ad_release_scratch();
   simplify_fold(F->f);
   simplify_dce(F->f);
   ir_verify(F->f, "jvp");

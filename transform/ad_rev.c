@@ -154,7 +154,26 @@ typedef struct {
 } InvAcc;
 
 static InvAcc *inv_acc;
-static int ninv_acc;
+static int ninv_acc, cap_inv_acc;
+
+static Arena *scratch;
+static Arena *if_tmp[256]; // the snapshots of the ifs being reversed (nested)
+static int nif_tmp;
+
+Arena *ad_scratch(void) {
+  if (!scratch) scratch = arena_new(0);
+  return scratch;
+}
+
+void ad_release_scratch(void) {
+  while (nif_tmp > 0) arena_free(if_tmp[--nif_tmp]);
+  arena_free(scratch);
+  scratch = NULL;
+  inv_acc = NULL;
+  ninv_acc = cap_inv_acc = 0;
+}
+
+#define SCRATCH(T, n) ARENA_ARRAY(ad_scratch(), T, (n))
 
 static void rev_read(Rev *R, const Node *n) {
   Val g = R->adj[n->out], abar = R->abar[n->u.mem.arr];
@@ -170,7 +189,12 @@ static void rev_read(Rev *R, const Node *n) {
         inv_acc[i].sum = b_add(&R->b, inv_acc[i].sum, g);
         return;
       }
-    inv_acc = realloc(inv_acc, sizeof(InvAcc) * (size_t)(ninv_acc + 1));
+    if (ninv_acc == cap_inv_acc) {
+      cap_inv_acc = cap_inv_acc ? 2 * cap_inv_acc : 8;
+      InvAcc *v = SCRATCH(InvAcc, cap_inv_acc);
+      if (ninv_acc) memcpy(v, inv_acc, sizeof(InvAcc) * (size_t)ninv_acc);
+      inv_acc = v;
+    }
     inv_acc[ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
     return;
   }
@@ -215,7 +239,10 @@ static void rev_par(Rev *R, const Node *n);
 static void rev_if(Rev *R, const Node *n) {
   int nv = R->pf->nvals;
   size_t sz = sizeof(Val) * (size_t)nv;
-  Val *snap = malloc(sz), *after_then = malloc(sz);
+  Arena *tmp = arena_new(0); // per if: freed below (or with the scratch on an error)
+  if (nif_tmp == 256) diag_error(n->loc, NULL, "ifs nested too deeply");
+  if_tmp[nif_tmp++] = tmp;
+  Val *snap = arena_alloc(tmp, sz), *after_then = arena_alloc(tmp, sz);
   memcpy(snap, R->adj, sz);
   Block *outer = R->b.blk, *blks[2] = {block_new(R->a), block_new(R->a)};
   const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
@@ -245,8 +272,7 @@ static void rev_if(Rev *R, const Node *n) {
   }
   R->b.blk = outer;
   if (m->u.ifs.nouts || blks[0]->n || blks[1]->n) b_push(&R->b, m);
-  free(snap);
-  free(after_then);
+  arena_free(if_tmp[--nif_tmp]);
 }
 
 static void rev_node(Rev *R, const Node *n) {
@@ -331,9 +357,9 @@ static void rev_par(Rev *R, const Node *n) {
   int nv = R->pf->nvals;
   size_t sz = sizeof(Val) * (size_t)nv;
   Val *host_adj = R->adj;
-  R->adj = calloc((size_t)nv, sizeof(Val));
-  R->in_par = calloc((size_t)nv, 1);
-  R->hoisted = calloc((size_t)nv, sizeof(Val));
+  R->adj = SCRATCH(Val, nv);
+  R->in_par = SCRATCH(unsigned char, nv);
+  R->hoisted = SCRATCH(Val, nv);
   R->par = n;
   note_def(R, (Node *)n, R->in_par);
   ninv_acc = 0;
@@ -352,10 +378,10 @@ static void rev_par(Rev *R, const Node *n) {
   rev_block(R, n->u.par.body);
 
   // adjoints of values from outside the loop: summed over the iterations
-  Val *total = calloc((size_t)nv, sizeof(Val));
+  Val *total = SCRATCH(Val, nv);
   for (int v = 1; v < nv; v++)
     if (R->adj[v] && !R->in_par[v]) total[v] = add_sum_reduction(R, m, R->adj[v], R->pf->vals[v].type, host);
-  Val *inv_total = calloc((size_t)ninv_acc + 1, sizeof(Val));
+  Val *inv_total = SCRATCH(Val, ninv_acc + 1);
   for (int i = 0; i < ninv_acc; i++)
     inv_total[i] = add_sum_reduction(R, m, inv_acc[i].sum, val_type(R->f, inv_acc[i].sum), host);
   R->b.blk = host;
@@ -363,16 +389,11 @@ static void rev_par(Rev *R, const Node *n) {
   for (int i = 0; i < ninv_acc; i++)
     b_acc(&R->b, R->abar[inv_acc[i].arr], hoist(R, inv_acc[i].idx), inv_total[i], ACC_PLAIN);
 
-  free(R->adj);
   R->adj = host_adj;
   for (int v = 1; v < nv; v++)
     if (total[v]) adj_add(R, v, total[v]);
   for (int r = 0; r < n->u.par.nreds; r++) // the initial value of a +-reduction
     adj_add(R, n->u.par.reds[r].init[0], host_adj[n->u.par.reds[r].out[0]]);
-  free(total);
-  free(inv_total);
-  free(R->in_par);
-  free(R->hoisted);
   R->par = NULL;
   (void)sz;
 }
@@ -507,19 +528,19 @@ static Fn *vjp_signature(Rev *R) {
 Fn *ad_vjp(Arena *a, const Fn *pf) {
   Rev rv = {a, pf}, *R = &rv;
   int nv = pf->nvals;
-  R->pv = calloc((size_t)nv, sizeof(Val));
-  R->adj = calloc((size_t)nv, sizeof(Val));
-  R->abar = calloc((size_t)nv, sizeof(Val));
-  R->def = calloc((size_t)nv, sizeof(Node *));
-  R->varied = activity_varied(pf);
+  R->pv = SCRATCH(Val, nv);
+  R->adj = SCRATCH(Val, nv);
+  R->abar = SCRATCH(Val, nv);
+  R->def = SCRATCH(Node *, nv);
+  R->varied = activity_varied(ad_scratch(), pf);
   note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);
   R->b = (Builder){R->f, R->f->body, pf->loc};
 
   // forward sweep
   const Block *body = pf->body;
-  Save *saves = calloc((size_t)(body->n * pf->nparams + 1), sizeof(Save));
-  int *save_at = calloc((size_t)body->n + 1, sizeof(int)), nsaves = 0;
+  Save *saves = SCRATCH(Save, body->n * pf->nparams + 1);
+  int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
   Val ret = 0;
   for (int k = 0; k < body->n; k++) {
     const Node *n = body->stmts[k];
@@ -565,15 +586,7 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
   rn->u.ret.v = ret ? P(ret) : 0;
   b_push(&R->b, rn);
 
-  free(saves);
-  free(save_at);
-  free(R->pv);
-  free(R->adj);
-  free(R->abar);
-  free(R->def);
-  free(R->varied);
-  free(inv_acc);
-  inv_acc = NULL;
+  ad_release_scratch();
   simplify_fold(R->f);
   simplify_dce(R->f);
   ir_verify(R->f, "vjp");

@@ -16,12 +16,16 @@ Val b_select(Builder *b, Val cond, Val x, Val y); // IR_IF yielding x or y (both
 
 // ---- activity.c ----
 // varied[v]: v is a floating-point value that depends on an active parameter.
-unsigned char *activity_varied(const Fn *f);
+unsigned char *activity_varied(Arena *scratch, const Fn *f);
 // Warns where a derivative is taken through a non-differentiable construct (language.md §7).
 void activity_warnings(const Fn *f);
 
 // ---- ad_rev.c ----
 Fn *ad_vjp(Arena *a, const Fn *f);
+// The derivatives' working memory lives in a scratch arena, released when they finish; after
+// an error that longjmps out of them (--emit=ir, the fuzz target), this releases it.
+void ad_release_scratch(void);
+Arena *ad_scratch(void);
 
 // ---- ad_fwd.c ----
 Fn *ad_jvp(Arena *a, const Fn *f);

@@ -16,9 +16,9 @@ static inline double leaky(double x) {
   return s * x;
 }
 
-static double half(double v) { return v / 2; }
+static double halve(double v) { return v / 2; }
 
-static double smooth(double a, double x) { return leaky(a * sq(x) - 1.0) + half(x) + half(3); }
+static double smooth(double a, double x) { return leaky(a * sq(x) - 1.0) + halve(x) + halve(3); }
 
 static void put(double *y, int i, double v) { y[i] = v; }
 
