@@ -486,7 +486,17 @@ void lower_stmts(Lower *L, TSNode first) {
   }
 }
 
+static void lower_stmt_(Lower *L, TSNode s);
+
+// A statement starts whole expressions (see lower_expr), also inside an inlined call.
 void lower_stmt(Lower *L, TSNode s) {
+  int depth = L->expr_depth;
+  L->expr_depth = 0;
+  lower_stmt_(L, s);
+  L->expr_depth = depth;
+}
+
+static void lower_stmt_(Lower *L, TSNode s) {
   if (L->returned && !ts_is(s, "comment"))
     diag_error(node_loc(L, s), "put a single return at the end of the function",
                "statement after return");

@@ -91,6 +91,7 @@ typedef struct {
   bool returned;
   bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
   int inline_depth;   // calls being inlined
+  int expr_depth;     // nesting of lower_expr (0: a whole expression)
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file

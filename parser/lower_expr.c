@@ -26,6 +26,8 @@ Type *common_type(Type *x, Type *y) {
   return &ty_int;
 }
 
+static Val lower_expr_node(Lower *L, TSNode e);
+
 // number_literal: 1, 1u, 10L, 0x1f, 1.5, 1e-3, 2.f
 static Val lower_number(Lower *L, TSNode e) {
   const char *s = node_text(L, e);
@@ -299,6 +301,44 @@ static Val lower_call(Lower *L, TSNode e) {
   return b_call(&L->b, fn, a, b);
 }
 
+// C's grammar is ambiguous without knowing the type names: `(x) - y` is a cast of -y to the
+// type x, or a subtraction.  tree-sitter, which knows no typedefs, guesses a cast; macro
+// expansions are full of such parentheses.  A "cast" to a name that is a variable in scope
+// is the other reading: the expression is parsed again with those parentheses blanked.
+static bool cast_to_variable(Lower *L, TSNode n) {
+  if (!ts_is(n, "cast_expression")) return false;
+  TSNode td = ts_field(n, "type"), tn = ts_field(td, "type");
+  if (!ts_node_is_null(ts_field(td, "declarator")) || !ts_is(tn, "type_identifier")) return false;
+  Var *v = var_find(L, node_text(L, tn));
+  return v && v->kind != VAR_ARRAY;
+}
+
+static bool has_cast_to_variable(Lower *L, TSNode n) {
+  if (cast_to_variable(L, n)) return true;
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++)
+    if (has_cast_to_variable(L, ts_node_named_child(n, i))) return true;
+  return false;
+}
+
+static void blank_casts(Lower *L, TSNode n, char *text, uint32_t base) {
+  if (cast_to_variable(L, n)) {
+    uint32_t open = ts_node_start_byte(n) - base;
+    uint32_t close = ts_node_end_byte(ts_field(n, "type")) - base;
+    text[open] = ' ';
+    while (text[close] != ')') close++;
+    text[close] = ' ';
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++) blank_casts(L, ts_node_named_child(n, i), text, base);
+}
+
+static Val reparse_without_casts(Lower *L, TSNode e) {
+  char *text = (char *)node_text(L, e);
+  blank_casts(L, e, text, ts_node_start_byte(e));
+  return lower_expr_text(L, text, node_loc(L, e), L->in_expansion);
+}
+
 static Val lower_cast(Lower *L, TSNode e) {
   TSNode td = ts_field(e, "type");
   if (!ts_node_is_null(ts_field(td, "declarator")))
@@ -312,6 +352,14 @@ static Val lower_cast(Lower *L, TSNode e) {
 Val lower_expr(Lower *L, TSNode e) {
   if (ts_node_is_null(e)) diag_error(L->b.loc, NULL, "expected an expression here");
   L->b.loc = node_loc(L, e);
+  if (!L->expr_depth && has_cast_to_variable(L, e)) return reparse_without_casts(L, e);
+  L->expr_depth++;
+  Val v = lower_expr_node(L, e);
+  L->expr_depth--;
+  return v;
+}
+
+static Val lower_expr_node(Lower *L, TSNode e) {
   const char *t = ts_node_type(e);
   if (!strcmp(t, "number_literal")) return lower_number(L, e);
   if (!strcmp(t, "identifier")) return lower_identifier(L, e);

@@ -59,6 +59,8 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   bool outer_expanded = L->in_expansion;
   L->src = src;
   L->in_expansion = L->in_expansion || expanded;
+  int depth = L->expr_depth;
+  L->expr_depth = 0;
   Val v = 0;
   if (st)
     lower_struct_expr(L, e, st, out);
@@ -66,6 +68,7 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
     v = lower_expr(L, e);
   L->src = outer;
   L->in_expansion = outer_expanded;
+  L->expr_depth = depth;
   ts_tree_delete(tree);
   ts_parser_delete(parser);
   return v;
