@@ -174,6 +174,7 @@ static void print_node(Printer *p, const Node *n) {
       buf_puts(p->out, " = ");
     }
     buf_printf(p->out, "loop %s in [%s, %s)", V(n->u.loop.idx), V(n->u.loop.lo), V(n->u.loop.hi));
+    if (n->u.loop.stripmine) buf_printf(p->out, " stripmine(%d)", n->u.loop.stripmine);
     if (n->u.loop.ncarry) {
       buf_puts(p->out, " carry(");
       for (int i = 0; i < n->u.loop.ncarry; i++)
