@@ -246,6 +246,22 @@ void b_acc(Builder *b, Val arr, Val idx, Val v, AccMode mode) {
   n->u.mem.mode = mode;
 }
 
+// cond ? x : y as an IR_IF that yields x or y (both already computed).
+Val b_select(Builder *b, Val cond, Val x, Val y) {
+  Arena *a = b->fn->arena;
+  Node *n = node_new(a, IR_IF, b->loc);
+  n->u.ifs.cond = cond;
+  n->u.ifs.then = block_new(a);
+  n->u.ifs.els = block_new(a);
+  block_yield(a, n->u.ifs.then, x);
+  block_yield(a, n->u.ifs.els, y);
+  n->u.ifs.nouts = 1;
+  n->u.ifs.outs = ARENA_ARRAY(a, Val, 1);
+  n->u.ifs.outs[0] = fn_val(b->fn, val_type(b->fn, x), NULL);
+  b_push(b, n);
+  return n->u.ifs.outs[0];
+}
+
 Val b_add(Builder *b, Val x, Val y) {
   if (!x) return y;
   if (!y) return x;

@@ -324,6 +324,7 @@ Val b_read(Builder *b, Val arr, Val idx);
 void b_write(Builder *b, Val arr, Val idx, Val v);
 void b_acc(Builder *b, Val arr, Val idx, Val v, AccMode mode);
 Node *b_push(Builder *b, Node *n);
+Val b_select(Builder *b, Val cond, Val x, Val y); // an IR_IF yielding x or y
 // arithmetic helpers that fold zeros and ones (used by the derivative rules)
 Val b_add(Builder *b, Val x, Val y); // x or y may be 0 (= zero)
 Val b_mul(Builder *b, Val x, Val y);

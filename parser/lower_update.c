@@ -87,17 +87,7 @@ Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b) {
   case RED_MIN:
   case RED_MAX: {
     Val c = b_binop(bl, op == RED_MIN ? BIN_LT : BIN_GT, b, a);
-    Node *n = node_new(L->a, IR_IF, bl->loc);
-    n->u.ifs.cond = c;
-    n->u.ifs.then = block_new(L->a);
-    n->u.ifs.els = block_new(L->a);
-    block_yield(L->a, n->u.ifs.then, b);
-    block_yield(L->a, n->u.ifs.els, a);
-    n->u.ifs.nouts = 1;
-    n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
-    n->u.ifs.outs[0] = fn_val(L->fn, val_type(L->fn, a), NULL);
-    b_push(bl, n);
-    return n->u.ifs.outs[0];
+    return b_select(bl, c, b, a);
   }
   case RED_USER: {
     Val out;

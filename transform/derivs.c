@@ -12,21 +12,6 @@
 //   floor ceil round trunc: 0
 #include "transform.h"
 
-Val b_select(Builder *b, Val cond, Val x, Val y) {
-  Arena *a = b->fn->arena;
-  Node *n = node_new(a, IR_IF, b->loc);
-  n->u.ifs.cond = cond;
-  n->u.ifs.then = block_new(a);
-  n->u.ifs.els = block_new(a);
-  block_yield(a, n->u.ifs.then, x);
-  block_yield(a, n->u.ifs.els, y);
-  n->u.ifs.nouts = 1;
-  n->u.ifs.outs = ARENA_ARRAY(a, Val, 1);
-  n->u.ifs.outs[0] = fn_val(b->fn, val_type(b->fn, x), NULL);
-  b_push(b, n);
-  return n->u.ifs.outs[0];
-}
-
 static Val k(Builder *b, Val like, double c) {
   return b_const_f(b, val_type(b->fn, like), c);
 }

@@ -12,7 +12,6 @@ Val clone_val(Fn *dst, const Fn *src, Val v, Val *map); // fresh value of the sa
 // ---- derivs.c ----
 // d(result)/d(argument argno) of a math built-in, r = fn(x, y) already computed.
 Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r);
-Val b_select(Builder *b, Val cond, Val x, Val y); // IR_IF yielding x or y (both computed)
 
 // ---- activity.c ----
 // varied[v]: v is a floating-point value that depends on an active parameter.
