@@ -23,6 +23,8 @@ static bool print_ir(Arena *a, Prog *p, Buf *out) {
     if (!setjmp(ad_failed)) {
       m->vjp = ad_vjp(a, m->primal);
       m->jvp = ad_jvp(a, m->primal);
+      fuse_loops(m->vjp);
+      fuse_loops(m->jvp);
       ir_print_fn(m->vjp, out);
       ir_print_fn(m->jvp, out);
     } else {
@@ -53,6 +55,8 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     Marked *m = &p->marked[i];
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
+    fuse_loops(m->vjp);                      // transform/  the reverse loop into the primal's
+    fuse_loops(m->jvp);
   }
   EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11

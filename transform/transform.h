@@ -29,6 +29,11 @@ Arena *ad_scratch(void);
 // ---- ad_fwd.c ----
 Fn *ad_jvp(Arena *a, const Fn *f);
 
+// ---- fuse.c ----
+// Fuses adjacent parallel loops over the same index space when that is safe, then shares
+// common subexpressions in loop bodies (the reverse loop's re-reads of the primal's inputs).
+void fuse_loops(Fn *f);
+
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants
