@@ -112,13 +112,13 @@ static void merge(Fn *f, Node *a, const Node *b) {
   // a's yields, then b's; statements of b after a's
   int ay = ab->nyields;
   Val *ys = ARENA_ARRAY(ar, Val, ay + bb->nyields + 1);
-  memcpy(ys, ab->yields, sizeof(Val) * (size_t)ay);
-  memcpy(ys + ay, bb->yields, sizeof(Val) * (size_t)bb->nyields);
+  if (ay) memcpy(ys, ab->yields, sizeof(Val) * (size_t)ay);
+  if (bb->nyields) memcpy(ys + ay, bb->yields, sizeof(Val) * (size_t)bb->nyields);
   for (int i = 0; i < bb->n; i++) block_push(ar, ab, bb->stmts[i]);
   ab->yields = ys;
   ab->nyields = ay + bb->nyields;
   Red *reds = ARENA_ARRAY(ar, Red, a->u.par.nreds + b->u.par.nreds + 1);
-  memcpy(reds, a->u.par.reds, sizeof(Red) * (size_t)a->u.par.nreds);
+  if (a->u.par.nreds) memcpy(reds, a->u.par.reds, sizeof(Red) * (size_t)a->u.par.nreds);
   for (int r = 0; r < b->u.par.nreds; r++) {
     reds[a->u.par.nreds + r] = b->u.par.reds[r];
     reds[a->u.par.nreds + r].slot += ay;

@@ -2,7 +2,8 @@
 # tests/fuzz/run.sh: build the libFuzzer target and fuzz the whole translator.
 #
 #   tests/fuzz/run.sh [-b BUILD_DIR] [SECONDS]      fuzz for SECONDS (default 120)
-#   tests/fuzz/run.sh [-b BUILD_DIR] --repro FILE... run the target once on each FILE
+#   tests/fuzz/run.sh [-b BUILD_DIR] --repro [FILE...] run the target once on each FILE
+#                                                    (default: every reproducer in crashes/)
 #   tests/fuzz/run.sh [-b BUILD_DIR] --minimize FILE minimize one crash into tests/fuzz/crashes/
 #
 # BUILD_DIR (default: the repository's build/) must be a configured CMake build of adsoac
@@ -24,7 +25,7 @@ while (($#)); do
   -b) build=$(cd "$2" && pwd); shift 2 ;;
   --repro) mode=repro; shift; files=("$@"); break ;;
   --minimize) mode=minimize; shift; files=("$@"); break ;;
-  -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *[!0-9]*) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   *) seconds=$1; shift ;;
   esac
@@ -90,6 +91,10 @@ common=(-max_len=4096 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0)
 
 case $mode in
 repro)
+  if ((${#files[@]} == 0)); then
+    mapfile -t files < <(find "$crashes" -maxdepth 1 -type f ! -name 'README*' | sort)
+    ((${#files[@]})) || { echo "run.sh: no reproducers in $crashes" >&2; exit 0; }
+  fi
   exec "$bin" "${common[@]}" "${files[@]}" ;;
 minimize)
   for f in "${files[@]}"; do

@@ -1,0 +1,2 @@
+#pragma adsoac grad
+void s(){int j=0?:t;}
