@@ -10,12 +10,25 @@ Array lengths come from the `array` lines, so every size variable they use must 
 parameter of the function.
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import run_e2e as E  # noqa: E402
 
 H = 1e-6
+
+
+def file_scope_names(src, skip):
+    """Typedef names, struct tags and functions the file defines (a second inclusion of the
+    file must rename them)."""
+    text = open(src).read()
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    names = set(re.findall(r"\btypedef\b[^;{]*(?:\{[^}]*\})?[^;]*?\b(\w+)\s*;", text))
+    names |= set(re.findall(r"\bstruct\s+(\w+)\s*\{", text))
+    names |= set(re.findall(r"^[ \t]*(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w \t\*]*?\b(\w+)\s*\([^;{]*\)\s*\{",
+                            text, flags=re.M))
+    return sorted(n for n in names - skip if n not in ("if", "for", "while", "switch", "return"))
 
 
 def fake(src):
@@ -26,10 +39,12 @@ def fake(src):
     out += ["#define %s %s_orig" % (f.name, f.name) for f in funcs]
     out += ['#include "%s"' % src] + ["#undef %s" % f.name for f in funcs]
     if fl:  # a double-precision copy of the original, for the differences
+        own = file_scope_names(src, {f.name for f in funcs})
         out += ["#define float double"] + ["#define %sf %s" % (m, m) for m in E.MATHF]
         out += ["#define %s %s_orig64" % (f.name, f.name) for f in funcs]
+        out += ["#define %s %s_d64" % (n, n) for n in own]  # its types and helpers again
         out += ['#include "%s"' % src, "#undef float"] + ["#undef %sf" % m for m in E.MATHF]
-        out += ["#undef %s" % f.name for f in funcs]
+        out += ["#undef %s" % f.name for f in funcs] + ["#undef %s" % n for n in own]
     else:
         out += ["#define %s_orig64 %s_orig" % (f.name, f.name) for f in funcs]
     for f in funcs:
