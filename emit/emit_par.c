@@ -14,9 +14,46 @@ static Type *red_type(Emit *e, const Red *r) {
 }
 
 static void check_red(const Node *n, const Red *r) {
-  if (r->op != RED_ADD || r->nf != 1)
+  if (r->op == RED_USER || r->nf != 1)
     diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
-               redop_name(r->op));
+               r->user_fn ? r->user_fn : redop_name(r->op));
+}
+
+// The neutral element of a reduction's partial results.
+static const char *neutral(Emit *e, const Red *r) {
+  const Type *t = red_type(e, r);
+  bool f = ty_is_float(t);
+  switch (r->op) {
+  case RED_ADD: return zero(e, t);
+  case RED_MUL: return f ? (t->kind == TY_FLOAT ? "1.0f" : "1.0") : arena_printf(e->a, "(%s)1", t->name);
+  case RED_MIN:
+  case RED_MAX:
+    if (f) return arena_printf(e->a, "%s(%s)INFINITY", r->op == RED_MIN ? "" : "-", t->name);
+    return arena_printf(e->a, "(%s)%s", t->name, r->op == RED_MIN ? "LLONG_MAX" : "LLONG_MIN");
+  case RED_USER: break;
+  }
+  UNREACHABLE();
+}
+
+// "a OP b" as a C expression; for min and max a tie keeps a.
+static const char *combine(Emit *e, const Red *r, const char *a, const char *b) {
+  switch (r->op) {
+  case RED_ADD: return arena_printf(e->a, "%s + %s", a, b);
+  case RED_MUL: return arena_printf(e->a, "%s * %s", a, b);
+  case RED_MIN: return arena_printf(e->a, "%s < %s ? %s : %s", b, a, b, a);
+  case RED_MAX: return arena_printf(e->a, "%s > %s ? %s : %s", b, a, b, a);
+  case RED_USER: break;
+  }
+  UNREACHABLE();
+}
+
+static const char *omp_op(const Red *r) {
+  return r->op == RED_ADD ? "+" : r->op == RED_MUL ? "*" : r->op == RED_MIN ? "min" : "max";
+}
+
+static const char *cub_op(const Red *r) {
+  return r->op == RED_ADD ? "AdsoacSum" : r->op == RED_MUL ? "AdsoacProd"
+         : r->op == RED_MIN ? "AdsoacMin" : "AdsoacMax";
 }
 
 static void emit_body(Emit *e, const Node *n) {
@@ -26,8 +63,11 @@ static void emit_body(Emit *e, const Node *n) {
   e->if_depth = 0;
   declare_hoisted(e, n->u.par.body, false);
   emit_block(e, n->u.par.body);
-  for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "adsoac_r%d += %s;", r, ref(e, n->u.par.body->yields[n->u.par.reds[r].slot]));
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const char *pr = arena_printf(e->a, "adsoac_r%d", r);
+    line(e, "%s = %s;", pr, combine(e, &n->u.par.reds[r], pr,
+                                    ref(e, n->u.par.body->yields[n->u.par.reds[r].slot])));
+  }
   e->host = host;
   e->if_depth = ifd;
 }
@@ -49,10 +89,9 @@ static void emit_par_c(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     const Type *t = red_type(e, &n->u.par.reds[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
-    buf_printf(&clause, "%sadsoac_r%d", r ? ", " : " reduction(+: ", r);
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
+    buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
   }
-  if (n->u.par.nreds) buf_puts(&clause, ")");
   buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
   buf_free(&clause);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
@@ -62,7 +101,9 @@ static void emit_par_c(Emit *e, const Node *n) {
   e->depth--;
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out[0]), ref(e, n->u.par.reds[r].init[0]), r);
+    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
+         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]),
+                 arena_printf(e->a, "adsoac_r%d", r)));
   e->depth--;
   line(e, "}");
 }
@@ -122,7 +163,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   e->depth = 1;
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Type *t = red_type(e, &n->u.par.reds[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
   }
   line(e, "for (%s %s = adsoac_lo + (%s)(blockIdx.x * blockDim.x + threadIdx.x); %s < adsoac_hi;",
        tname(e, it), i, tname(e, it), i);
@@ -133,7 +174,8 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++) {
     if (r) line(e, "__syncthreads();");
-    line(e, "adsoac_block_sum(adsoac_r%d, adsoac_part%d);", r, r);
+    line(e, "adsoac_block_reduce(adsoac_r%d, adsoac_part%d, %s());", r, r,
+         cub_op(&n->u.par.reds[r]));
   }
   buf_puts(e->out, "}\n");
   e->out = host_out;
@@ -167,7 +209,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
     part[r] = arena_printf(e->a, "adsoac_p%d_%d", kn, r);
     IR_ASSERT(e->ntemps < 64);
     e->temps[e->ntemps++] = arena_printf(e->a, "%s *%s", tname(e, t), part[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, zero(e, t));
+    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
   }
   line(e, "if (adsoac_n > 0) {");
   e->depth++;
@@ -183,14 +225,17 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   buf_free(&call);
   line(e, "ADSOAC_CHECK(adsoac_launched(\"%s\"));", fn);
   for (int r = 0; r < n->u.par.nreds; r++) {
-    line(e, "ADSOAC_CHECK(adsoac_sum(%s, adsoac_g, &adsoac_r%d, \"%s\"));", part[r], r, fn);
+    line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), \"%s\"));", part[r], r,
+         cub_op(&n->u.par.reds[r]), fn);
     line(e, "adsoac_dev_free(%s);", part[r]);
     line(e, "%s = NULL;", part[r]);
   }
   e->depth--;
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s + adsoac_r%d;", ref(e, n->u.par.reds[r].out[0]), ref(e, n->u.par.reds[r].init[0]), r);
+    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
+         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]),
+                 arena_printf(e->a, "adsoac_r%d", r)));
   e->depth--;
   line(e, "}");
 }

@@ -19,6 +19,7 @@ typedef struct {
   Val *adot; // primal array -> its tangent array (0: inactive)
   unsigned char *varied;
   bool in_par;
+  bool drop_writes; // re-executing a loop body: no writes
 } Fwd;
 
 #define P(v) (F->pv[v])
@@ -117,6 +118,70 @@ static void fwd_if(Fwd *F, const Node *n) {
   b_push(&F->b, m);
 }
 
+// The tangents of reduce(*), min and max need the whole primal first (the zero count and
+// nonzero product; the winning element), then a second loop over the tangents:
+//   *        y_dot = sum_i x_dot_i * d(x_i) + init_dot * d(init)        (mul_partial)
+//   min/max  y_dot = the tangent of the candidate that gets the adjoint in reverse mode
+static void tangent_pass(Fwd *F, const Node *n, Node *m) {
+  int nr = n->u.par.nreds;
+  Builder *b = &F->b;
+  Val *nz = ARENA_ARRAY(F->a, Val, nr), *p = ARENA_ARRAY(F->a, Val, nr),
+      *k = ARENA_ARRAY(F->a, Val, nr), *iw = ARENA_ARRAY(F->a, Val, nr);
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    if (red->op == RED_MUL) {
+      lift_mul(b, m, r, &nz[r], &p[r]);
+    } else {
+      iw[r] = b_binop(b, BIN_EQ, P(red->init[0]), P(red->out[0]));
+      k[r] = argext_pass(b, F->pf, n, r, P(red->out[0]), F->pv);
+    }
+  }
+  Node *e = node_new(F->a, IR_PAR, n->loc);
+  e->u.par.lo = P(n->u.par.lo);
+  e->u.par.hi = P(n->u.par.hi);
+  e->u.par.pragma = n->u.par.pragma;
+  e->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
+  e->u.par.reds = ARENA_ARRAY(F->a, Red, nr + 1);
+  Block *outer = b->blk;
+  e->u.par.body = b->blk = block_new(F->a);
+  F->in_par = true;
+  F->drop_writes = true; // a re-execution: the first loop wrote the outputs
+  fwd_block(F, n->u.par.body);
+  F->drop_writes = false;
+  F->in_par = false;
+  Val *terms = ARENA_ARRAY(F->a, Val, nr);
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    Type *t = F->pf->vals[red->out[0]].type;
+    Val x = n->u.par.body->yields[red->slot], xd = T(x) ? as_type(F, T(x), t) : zero_of(F, t);
+    Val term = red->op == RED_MUL ? b_mul(b, xd, mul_partial(b, P(x), nz[r], p[r]))
+                                  : b_select(b, is_winner(b, e->u.par.idx, k[r], iw[r]), xd, zero_of(F, t));
+    block_yield(F->a, e->u.par.body, term ? term : zero_of(F, t));
+    terms[r] = e->u.par.body->nyields;
+  }
+  b->blk = outer;
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!terms[r]) continue;
+    Type *t = F->pf->vals[red->out[0]].type;
+    Red *s = &e->u.par.reds[e->u.par.nreds++];
+    *s = (Red){RED_ADD, 1, one_val(F, zero_of(F, t)), one_val(F, fn_val(F->f, t, NULL)),
+               (int)terms[r] - 1, NULL, NULL, "tangent"};
+  }
+  b_push(b, e);
+  for (int r = 0, j = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!terms[r]) continue;
+    Type *t = F->pf->vals[red->out[0]].type;
+    Val init = red->init[0], id = T(init) ? as_type(F, T(init), t) : 0;
+    Val it = !id ? 0 : red->op == RED_MUL ? b_mul(b, id, mul_partial(b, P(init), nz[r], p[r]))
+                                          : b_select(b, iw[r], id, zero_of(F, t));
+    F->tan[red->out[0]] = b_add(b, e->u.par.reds[j++].out[0], it);
+  }
+}
+
 static void fwd_par(Fwd *F, const Node *n) {
   if (F->in_par)
     diag_error(n->loc, "nested parallel loops come in a later version of adsoac",
@@ -124,8 +189,8 @@ static void fwd_par(Fwd *F, const Node *n) {
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op != RED_ADD || n->u.par.reds[r].nf != 1)
-      diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
+    if (n->u.par.reds[r].op == RED_USER || n->u.par.reds[r].nf != 1)
+      diag_error(n->loc, "reduce with +, *, min and max can be differentiated so far",
                  "forward mode of reduce(%s: ...) is not supported yet",
                  n->u.par.reds[r].user_fn ? n->u.par.reds[r].user_fn : redop_name(n->u.par.reds[r].op));
   Node *m = node_new(F->a, IR_PAR, n->loc);
@@ -147,9 +212,14 @@ static void fwd_par(Fwd *F, const Node *n) {
     m->u.par.reds[r].init = one_val(F, P(red->init[0]));
     m->u.par.reds[r].slot = r;
   }
+  bool extra = false;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
     if (!F->varied[red->out[0]]) continue;
+    if (red->op != RED_ADD) { // tangent from a second loop (tangent_pass)
+      extra = true;
+      continue;
+    }
     Type *t = F->pf->vals[red->out[0]].type;
     Val c = T(n->u.par.body->yields[red->slot]);
     block_yield(F->a, m->u.par.body, c ? as_type(F, c, t) : zero_of(F, t));
@@ -167,6 +237,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   for (int r = 0; r < nr; r++)
     m->u.par.reds[r].out = one_val(F, clone_val(F->f, F->pf, n->u.par.reds[r].out[0], F->pv));
   b_push(&F->b, m);
+  if (extra) tangent_pass(F, n, m);
 }
 
 static void fwd_node(Fwd *F, const Node *n) {
@@ -185,6 +256,7 @@ static void fwd_node(Fwd *F, const Node *n) {
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
   }
+  if (n->kind == IR_WRITE && F->drop_writes) return;
   clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
   Val t = 0;
   switch (n->kind) {

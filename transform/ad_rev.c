@@ -36,6 +36,7 @@ typedef struct {
   const Node *par;
   unsigned char *in_par; // primal values defined in par's body
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
+  Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -329,11 +330,16 @@ static void check_reductions(Rev *R, const Node *n) {
     diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
   if (n->u.par.nhists)
     diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
-  for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op != RED_ADD || n->u.par.reds[r].nf != 1)
-      diag_error(n->loc, "only reduce(+: ...) loops can be differentiated so far",
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER || red->nf != 1)
+      diag_error(n->loc, "reduce with +, *, min and max can be differentiated so far",
                  "reverse mode of reduce(%s: ...) is not supported yet",
-                 n->u.par.reds[r].user_fn ? n->u.par.reds[r].user_fn : redop_name(n->u.par.reds[r].op));
+                 red->user_fn ? red->user_fn : redop_name(red->op));
+    if (red->op == RED_MUL && R->varied[red->out[0]] && !R->mul_nz[red->out[0]])
+      diag_error(n->loc, "move the loop out of the if", "reverse mode of reduce(*: ...) inside "
+                 "an if is not supported yet");
+  }
 }
 
 // Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
@@ -365,6 +371,14 @@ static void rev_par(Rev *R, const Node *n) {
   ninv_acc = 0;
 
   Block *host = R->b.blk;
+  // min/max: which element holds the extremum (a pass before the reverse loop)
+  Val *k = SCRATCH(Val, n->u.par.nreds + 1), *init_wins = SCRATCH(Val, n->u.par.nreds + 1);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if ((red->op != RED_MIN && red->op != RED_MAX) || !host_adj[red->out[0]]) continue;
+    init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
+    k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
+  }
   Node *m = node_new(R->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
@@ -373,8 +387,25 @@ static void rev_par(Rev *R, const Node *n) {
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
   m->u.par.body = R->b.blk = block_new(R->a);
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
-  for (int r = 0; r < n->u.par.nreds; r++)
-    adj_add(R, n->u.par.body->yields[n->u.par.reds[r].slot], host_adj[n->u.par.reds[r].out[0]]);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Val g = host_adj[red->out[0]], x = n->u.par.body->yields[red->slot];
+    if (!g) continue;
+    switch (red->op) {
+    case RED_ADD: adj_add(R, x, g); break;
+    case RED_MUL:
+      adj_add(R, x, b_mul(&R->b, g, mul_partial(&R->b, P(x), R->mul_nz[red->out[0]],
+                                                  R->mul_p[red->out[0]])));
+      break;
+    case RED_MIN:
+    case RED_MAX: {
+      Val win = is_winner(&R->b, m->u.par.idx, k[r], init_wins[r]);
+      adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
+      break;
+    }
+    case RED_USER: UNREACHABLE();
+    }
+  }
   rev_block(R, n->u.par.body);
 
   // adjoints of values from outside the loop: summed over the iterations
@@ -392,8 +423,24 @@ static void rev_par(Rev *R, const Node *n) {
   R->adj = host_adj;
   for (int v = 1; v < nv; v++)
     if (total[v]) adj_add(R, v, total[v]);
-  for (int r = 0; r < n->u.par.nreds; r++) // the initial value of a +-reduction
-    adj_add(R, n->u.par.reds[r].init[0], host_adj[n->u.par.reds[r].out[0]]);
+  for (int r = 0; r < n->u.par.nreds; r++) { // the initial value is one more operand
+    const Red *red = &n->u.par.reds[r];
+    Val g = host_adj[red->out[0]], init = red->init[0];
+    if (!g) continue;
+    Builder *b = &R->b;
+    switch (red->op) {
+    case RED_ADD: adj_add(R, init, g); break;
+    case RED_MUL:
+      adj_add(R, init, b_mul(b, g, mul_partial(b, P(init), R->mul_nz[red->out[0]],
+                                               R->mul_p[red->out[0]])));
+      break;
+    case RED_MIN:
+    case RED_MAX:
+      adj_add(R, init, b_select(b, init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
+      break;
+    case RED_USER: UNREACHABLE();
+    }
+  }
   R->par = NULL;
   (void)sz;
 }
@@ -532,6 +579,8 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
   R->adj = SCRATCH(Val, nv);
   R->abar = SCRATCH(Val, nv);
   R->def = SCRATCH(Node *, nv);
+  R->mul_nz = SCRATCH(Val, nv);
+  R->mul_p = SCRATCH(Val, nv);
   R->varied = activity_varied(ad_scratch(), pf);
   note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);
@@ -555,6 +604,13 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
       continue;
     }
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
+    if (n->kind == IR_PAR) // reduce(*): count the zeros and multiply the rest, in the same loop
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        const Red *red = &n->u.par.reds[r];
+        if (red->op != RED_MUL || red->nf != 1 || !R->varied[red->out[0]]) continue;
+        Node *c = R->b.blk->stmts[R->b.blk->n - 1];
+        lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
+      }
   }
 
   // reverse sweep

@@ -26,6 +26,12 @@ Fn *ad_vjp(Arena *a, const Fn *f);
 void ad_release_scratch(void);
 Arena *ad_scratch(void);
 
+// ---- ad_reduce.c ----
+void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out);
+Val mul_partial(Builder *b, Val x, Val nz, Val p);
+Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv);
+Val is_winner(Builder *b, Val idx, Val k, Val init_wins);
+
 // ---- ad_fwd.c ----
 Fn *ad_jvp(Arena *a, const Fn *f);
 

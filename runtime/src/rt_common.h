@@ -1,5 +1,7 @@
 // runtime/src/rt_common.h: the error state shared by both targets (embedded in every
 // generated file; weak definitions, so several generated files share one state).
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -61,27 +61,48 @@ static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }
 
-// Sums the per-block partials of a reduction in one block; out is a device scalar.
-template <typename T> static __global__ void adsoac_sum_kernel(const T *part, int n, T *out) {
+// The operators of reductions (a tie of min/max keeps the first operand).
+struct AdsoacSum {
+  template <typename T> __device__ T operator()(T a, T b) const { return a + b; }
+};
+struct AdsoacProd {
+  template <typename T> __device__ T operator()(T a, T b) const { return a * b; }
+};
+struct AdsoacMin {
+  template <typename T> __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+struct AdsoacMax {
+  template <typename T> __device__ T operator()(T a, T b) const { return b > a ? b : a; }
+};
+
+// Reduces the per-block partials of a reduction in one block, in order; out is a device
+// scalar.  Block b's partial is part[b].
+template <typename T, typename Op>
+static __global__ void adsoac_reduce_kernel(const T *part, int n, T *out, Op op) {
   typedef cub::BlockReduce<T, ADSOAC_BLOCK> Reduce;
   __shared__ typename Reduce::TempStorage tmp;
-  T s = T(0);
-  for (int k = threadIdx.x; k < n; k += ADSOAC_BLOCK) s += part[k];
-  T total = Reduce(tmp).Sum(s);
+  bool any = threadIdx.x < n;
+  T s = any ? part[threadIdx.x] : T(0);
+  for (int k = threadIdx.x + ADSOAC_BLOCK; k < n; k += ADSOAC_BLOCK) s = op(s, part[k]);
+  T total = Reduce(tmp).Reduce(s, op, n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
   if (threadIdx.x == 0) *out = total;
 }
 
-// host_out = sum of part[0:n]; part must have room for n + 1 elements (the last is scratch).
-template <typename T> static inline __attribute__((unused)) int adsoac_sum(T *part, int n, T *host_out, const char *fn) {
-  adsoac_sum_kernel<T><<<1, ADSOAC_BLOCK>>>(part, n, part + n);
+// host_out = part[0] OP ... OP part[n-1]; part must have room for n + 1 elements (the last is
+// scratch).  n >= 1.
+template <typename T, typename Op>
+static inline __attribute__((unused)) int adsoac_reduce(T *part, int n, T *host_out, Op op,
+                                                        const char *fn) {
+  adsoac_reduce_kernel<T, Op><<<1, ADSOAC_BLOCK>>>(part, n, part + n, op);
   if (adsoac_launched(fn)) return 1;
   return adsoac_load(host_out, part + n, sizeof(T), fn);
 }
 
-// Block-level sum of a thread's partial; thread 0 stores it at part[blockIdx.x].
-template <typename T> static __device__ void adsoac_block_sum(T v, T *part) {
+// Block-level reduction of a thread's partial; thread 0 stores it at part[blockIdx.x].
+template <typename T, typename Op>
+static __device__ void adsoac_block_reduce(T v, T *part, Op op) {
   typedef cub::BlockReduce<T, ADSOAC_BLOCK> Reduce;
   __shared__ typename Reduce::TempStorage tmp;
-  T total = Reduce(tmp).Sum(v);
+  T total = Reduce(tmp).Reduce(v, op);
   if (threadIdx.x == 0) part[blockIdx.x] = total;
 }

@@ -316,6 +316,7 @@ def gen_driver(funcs):
                 out.append("    V[%d].iv[i] = (long)(%s);" % (k, o["fill"] or "r"))
             else:
                 out.append("    double r = e2e_unif(rng, (double)(%s), (double)(%s));" % (o["lo"], o["hi"]))
+                out.append("    (void)r;")
                 out.append("    V[%d].v[i] = e2e_round(%d, (double)(%s));"
                            % (k, p.ftype == "float", o["fill"] or "r"))
             out.append("  }")

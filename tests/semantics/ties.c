@@ -1,0 +1,39 @@
+// tests/semantics/ties.c: exact checks of language.md §7 that finite differences cannot make
+// (at a tie every candidate's one-sided differences are consistent with any split).
+#include <math.h>
+
+#pragma adsoac grad
+double maxval(int n, double c, const double *x) {
+  double m = c;
+#pragma adsoac reduce(max: m)
+  for (int i = 0; i < n; i++)
+    m = fmax(m, x[i]);
+  return m;
+}
+
+#pragma adsoac grad
+double minval(int n, double c, const double *x) {
+  double m = c;
+#pragma adsoac reduce(min: m)
+  for (int i = 0; i < n; i++)
+    if (x[i] < m) m = x[i];
+  return m;
+}
+
+#pragma adsoac grad
+double prodval(int n, double c, const double *x) {
+  double p = c;
+#pragma adsoac reduce(*: p)
+  for (int i = 0; i < n; i++)
+    p *= x[i];
+  return p;
+}
+
+#pragma adsoac grad
+double fmaxpair(int n, const double *x, const double *y) {
+  double s = 0;
+#pragma adsoac reduce(+: s)
+  for (int i = 0; i < n; i++)
+    s += fmax(x[i], y[i]) + fmin(x[i], y[i]) + fabs(x[i]);
+  return s;
+}
