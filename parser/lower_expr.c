@@ -152,17 +152,14 @@ static Val lower_choice(Lower *L, Val c, Loc loc, Type *t, SideFn *tf, TSNode tn
 }
 
 static Val side_truth(Lower *L, TSNode n, Type *t) {
-  (void)t;
   return lower_cond(L, n);
 }
 
 static Val side_const0(Lower *L, TSNode n, Type *t) {
-  (void)n;
   return b_const_i(&L->b, t, 0);
 }
 
 static Val side_const1(Lower *L, TSNode n, Type *t) {
-  (void)n;
   return b_const_i(&L->b, t, 1);
 }
 

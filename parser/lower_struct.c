@@ -15,7 +15,6 @@
 // ---- the file's types ----
 
 static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name) {
-  Lower L = {a, src};
   TSNode body = ts_field(spec, "body");
   const char *fnames[64];
   Type *ftypes[64];
@@ -34,7 +33,6 @@ static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name
       ftypes[n++] = ft;
     }
   }
-  (void)L;
   if (!n) return NULL;
   Type *t = ARENA_NEW(a, Type);
   *t = (Type){TY_STRUCT, name};

@@ -361,7 +361,6 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
 static void rev_par(Rev *R, const Node *n) {
   check_reductions(R, n);
   int nv = R->pf->nvals;
-  size_t sz = sizeof(Val) * (size_t)nv;
   Val *host_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
   R->in_par = SCRATCH(unsigned char, nv);
@@ -442,7 +441,6 @@ static void rev_par(Rev *R, const Node *n) {
     }
   }
   R->par = NULL;
-  (void)sz;
 }
 
 // ---- saving overwritten elements ----
