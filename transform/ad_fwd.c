@@ -140,6 +140,19 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   Node *e = node_new(F->a, IR_PAR, n->loc);
   e->u.par.lo = P(n->u.par.lo);
   e->u.par.hi = P(n->u.par.hi);
+  int only = -1, count = 0;
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    count++;
+    if (red->op == RED_MIN || red->op == RED_MAX) only = r;
+  }
+  if (count == 1 && only >= 0) { // only the winning iteration has a tangent to add
+    Type *it = F->pf->vals[n->u.par.idx].type;
+    Val kk = b_cast(b, it, k[only]);
+    e->u.par.lo = b_select(b, iw[only], P(n->u.par.hi), kk);
+    e->u.par.hi = b_select(b, iw[only], P(n->u.par.hi), b_binop(b, BIN_ADD, kk, b_const_i(b, it, 1)));
+  }
   e->u.par.pragma = n->u.par.pragma;
   e->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
   e->u.par.reds = ARENA_ARRAY(F->a, Red, nr + 1);

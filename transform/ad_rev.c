@@ -358,6 +358,30 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
   return reds[m->u.par.nreds++].out[0];
 }
 
+static bool block_writes_active(Rev *R, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && R->abar[n->u.mem.arr]) return true;
+    if (n->kind == IR_IF &&
+        (block_writes_active(R, n->u.ifs.then) || block_writes_active(R, n->u.ifs.els)))
+      return true;
+  }
+  return false;
+}
+
+// If the only adjoint entering loop n is that of one min/max reduction, only the winning
+// iteration contributes anything: its index, else -1.
+static int single_seed(Rev *R, const Node *n, const Val *host_adj) {
+  int only = -1;
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!host_adj[red->out[0]]) continue;
+    if ((red->op != RED_MIN && red->op != RED_MAX) || only >= 0) return -1;
+    only = r;
+  }
+  return only >= 0 && !block_writes_active(R, n->u.par.body) ? only : -1;
+}
+
 static void rev_par(Rev *R, const Node *n) {
   check_reductions(R, n);
   int nv = R->pf->nvals;
@@ -381,6 +405,14 @@ static void rev_par(Rev *R, const Node *n) {
   Node *m = node_new(R->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
+  int only = single_seed(R, n, host_adj);
+  if (only >= 0) { // one iteration holds the whole adjoint: run just it (or none: init wins)
+    Type *it = R->pf->vals[n->u.par.idx].type;
+    Val kk = b_cast(&R->b, it, k[only]);
+    m->u.par.lo = b_select(&R->b, init_wins[only], P(n->u.par.hi), kk);
+    m->u.par.hi = b_select(&R->b, init_wins[only], P(n->u.par.hi),
+                           b_binop(&R->b, BIN_ADD, kk, b_const_i(&R->b, it, 1)));
+  }
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
