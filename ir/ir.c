@@ -107,6 +107,7 @@ Fn *fn_new(Arena *a, const char *name, Loc loc) {
   f->nvals = 1; // Val 0 is "no value"
   f->capvals = 64;
   f->vals = ARENA_ARRAY(a, ValInfo, f->capvals);
+  f->defs = ARENA_ARRAY(a, Node *, f->capvals);
   f->body = block_new(a);
   return f;
 }
@@ -116,9 +117,13 @@ Val fn_val(Fn *f, Type *t, const char *hint) {
     ValInfo *v = ARENA_ARRAY(f->arena, ValInfo, f->capvals * 2);
     memcpy(v, f->vals, sizeof(ValInfo) * (size_t)f->capvals);
     f->vals = v;
+    Node **d = ARENA_ARRAY(f->arena, Node *, f->capvals * 2);
+    memcpy(d, f->defs, sizeof(Node *) * (size_t)f->capvals);
+    f->defs = d;
     f->capvals *= 2;
   }
   f->vals[f->nvals] = (ValInfo){t, hint};
+  f->defs[f->nvals] = NULL;
   return (Val)f->nvals++;
 }
 
@@ -160,6 +165,7 @@ Node *node_new(Arena *a, NodeKind k, Loc loc) {
 
 Node *b_push(Builder *b, Node *n) {
   block_push(b->fn->arena, b->blk, n);
+  if (n->out) b->fn->defs[n->out] = n;
   return n;
 }
 

@@ -275,6 +275,7 @@ typedef struct Fn {
   int nparams;
   Block *body;
   ValInfo *vals; // vals[id]
+  Node **defs;   // defs[id]: the statement a Builder made it with (others: NULL)
   int nvals, capvals;
   Arena *arena;
 } Fn;

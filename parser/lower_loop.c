@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "../analysis/analysis.h"
 
 typedef struct {
   const char *name;
@@ -98,25 +99,40 @@ void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
   for (ParCtx *p = L->par; p; p = p->up) note_access(L, p, arr, idx, write, loc);
 }
 
-// The map promise (language.md §3), in the form this version can prove: an array the loop
-// writes is written and read only at the loop index itself, so no iteration touches
-// another's elements.
-static void check_map_accesses(Lower *L, ParCtx *p) {
+// The map promise (language.md §3), in the form this version can prove: every access of an
+// array the loop writes uses one index expression of the form a*i + b (a != 0, b the same in
+// every iteration), so each iteration touches its own element; and an element written in an
+// iteration is read back only through the forwarded value (never from memory).
+static void check_map_accesses(Lower *L, ParCtx *p, Block *body) {
+  Node **def = L->fn->defs;
+  unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
+  Node **bdef = ARENA_ARRAY(L->a, Node *, L->fn->nvals);
+  ir_defs(body, bdef);
+  for (int v = 0; v < L->fn->nvals; v++) inside[v] = bdef[v] != NULL;
+  inside[p->idx] = 1;
   for (int i = 0; i < p->nacc; i++) {
     Access *w = &p->acc[i];
     if (!w->write) continue;
     const char *name = L->fn->vals[w->arr].hint;
-    if (w->idx != p->idx)
-      diag_error(w->loc, "a parallel loop may write an array only at its own index (y[i] = ...); "
-                 "other write patterns come with the dependence analysis of a later version",
-                 "write to '%s' at an index other than the loop index", name);
+    IndexForm f = index_form(def, inside, w->idx, p->idx);
+    if (!f.affine || !f.coef)
+      diag_error(w->loc, "write y[i], y[2*i + 1], y[i + k] (k the same in every iteration); "
+                 "other write patterns cannot be shown to give each iteration its own element",
+                 "cannot show that the iterations write different elements of '%s'", name);
     for (int j = 0; j < p->nacc; j++) {
       Access *r = &p->acc[j];
-      if (r->arr != w->arr || r->idx == p->idx) continue;
-      diag_note(w->loc, "'%s' is written here", name);
-      diag_error(r->loc, "read the array only at the loop index, or split the loop in two",
-                 "iterations of the parallel loop depend on each other: '%s' is written at the "
-                 "loop index and read at another index", name);
+      if (r->arr != w->arr || j == i) continue;
+      if (!index_same(def, r->idx, w->idx)) {
+        diag_note(w->loc, "'%s' is written here", name);
+        diag_error(r->loc, "access the array with the same index expression everywhere in the "
+                   "loop, or split the loop in two",
+                   "iterations of the parallel loop depend on each other: '%s' is %s at another "
+                   "index than it is written", name, r->write ? "written" : "read");
+      }
+      if (!r->write && j > i)
+        diag_error(r->loc, "keep the value in a local variable, and write the element once "
+                   "at the end of the body", "reading '%s[...]' back after writing it in the "
+                   "same iteration is not supported here", name);
     }
   }
 }
@@ -382,7 +398,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     slot += nf;
   }
   L->b.blk = outer;
-  check_map_accesses(L, &ctx);
+  check_map_accesses(L, &ctx, n->u.par.body);
   b_push(&L->b, n);
 
   // after the loop, each reduction or scan variable holds the total

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "transform.h"
+#include "../analysis/analysis.h"
 
 typedef struct {
   Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
@@ -133,16 +134,23 @@ static Val hoist(Rev *R, Val v) {
   return n->out;
 }
 
-// Does every read of arr in the loop body, other than loop-invariant ones, use the loop
-// index itself?  Then the adjoint updates of different iterations touch different elements.
-static bool reads_at_index_only(Rev *R, const Block *b, Val arr) {
+// Do the reads of arr in the loop body, other than loop-invariant ones, all use one index
+// expression a*i + b with a != 0?  Then the adjoint updates of different iterations touch
+// different elements, and need no atomics.
+static bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
-    if (n->kind == IR_READ && n->u.mem.arr == arr && n->u.mem.idx != R->par->u.par.idx &&
-        !is_invariant(R, n->u.mem.idx))
-      return false;
-    if (n->kind == IR_IF && (!reads_at_index_only(R, n->u.ifs.then, arr) ||
-                             !reads_at_index_only(R, n->u.ifs.els, arr)))
+    if (n->kind == IR_READ && n->u.mem.arr == arr && !is_invariant(R, n->u.mem.idx)) {
+      if (!*first) {
+        IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
+        if (!f.affine || !f.coef) return false;
+        *first = n->u.mem.idx;
+      } else if (!index_same(R->def, *first, n->u.mem.idx)) {
+        return false;
+      }
+    }
+    if (n->kind == IR_IF && (!reads_injective(R, n->u.ifs.then, arr, first) ||
+                             !reads_injective(R, n->u.ifs.els, arr, first)))
       return false;
   }
   return true;
@@ -199,7 +207,8 @@ static void rev_read(Rev *R, const Node *n) {
     inv_acc[ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
     return;
   }
-  bool plain = reads_at_index_only(R, R->par->u.par.body, n->u.mem.arr);
+  Val first = 0;
+  bool plain = reads_injective(R, R->par->u.par.body, n->u.mem.arr, &first);
   b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
 }
 
@@ -509,6 +518,17 @@ static bool block_writes_arr(const Block *b, Val arr) {
   return false;
 }
 
+static bool writes_at_index(const Block *b, Val arr, Val idx) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && n->u.mem.arr == arr && n->u.mem.idx != idx) return false;
+    if (n->kind == IR_IF &&
+        (!writes_at_index(n->u.ifs.then, arr, idx) || !writes_at_index(n->u.ifs.els, arr, idx)))
+      return false;
+  }
+  return true;
+}
+
 // Before top-level statement k of the primal body: which arrays does it overwrite that a
 // parallel loop at or before k reads (and so re-reads in the reverse sweep)?
 static void plan_saves(Rev *R, int k, Save *out, int *nout) {
@@ -523,6 +543,11 @@ static void plan_saves(Rev *R, int k, Save *out, int *nout) {
     for (int j = 0; j <= k && !needed; j++)
       needed = node_reads_in_par(body->stmts[j], arr, false);
     if (!needed) continue;
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx))
+      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...)",
+                 "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
+                 "other than the loop index: saving them is not supported yet",
+                 R->pf->vals[arr].hint);
     if (n->kind == IR_PAR)
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
     else if (n->kind == IR_WRITE)

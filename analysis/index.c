@@ -1,0 +1,100 @@
+// analysis/index.c: index analysis (affine forms in a loop index, invariance, structural
+// equality of index expressions).
+#include "analysis.h"
+
+static void defs_node(Node *n, Node **def);
+
+void ir_defs(const Block *b, Node **def) {
+  for (int i = 0; i < b->n; i++) defs_node(b->stmts[i], def);
+}
+
+static void defs_node(Node *n, Node **def) {
+  if (n->out) def[n->out] = n;
+  switch (n->kind) {
+  case IR_IF:
+    ir_defs(n->u.ifs.then, def);
+    ir_defs(n->u.ifs.els, def);
+    for (int k = 0; k < n->u.ifs.nouts; k++) def[n->u.ifs.outs[k]] = n;
+    break;
+  case IR_LOOP: ir_defs(n->u.loop.body, def); break;
+  case IR_PAR: ir_defs(n->u.par.body, def); break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_RETURN: break;
+  }
+}
+
+// v depends on nothing that changes from one iteration to the next: values from outside the
+// loop, constants, and arithmetic on them (no reads: the array may change).
+bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i) {
+  if (!v || v == i) return !v;
+  if (!inside[v]) return true;
+  const Node *d = def[v];
+  if (!d) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_UNOP: return index_invariant(def, inside, d->u.un.a, i);
+  case IR_BINOP:
+    return index_invariant(def, inside, d->u.bin.a, i) && index_invariant(def, inside, d->u.bin.b, i);
+  case IR_CAST: return index_invariant(def, inside, d->u.cast.a, i);
+  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+    return false;
+  }
+  return false;
+}
+
+static bool const_int(Node *const *def, Val v, long long *k) {
+  const Node *d = v ? def[v] : NULL;
+  if (d && d->kind == IR_CONST) {
+    *k = d->u.cst.i;
+    return true;
+  }
+  return false;
+}
+
+IndexForm index_form(Node *const *def, const unsigned char *inside, Val v, Val i) {
+  IndexForm none = {false, 0};
+  if (v == i) return (IndexForm){true, 1};
+  if (index_invariant(def, inside, v, i)) return (IndexForm){true, 0};
+  const Node *d = def[v];
+  if (!d) return none;
+  long long k;
+  switch (d->kind) {
+  case IR_CAST: return index_form(def, inside, d->u.cast.a, i); // integer widening
+  case IR_UNOP: {
+    if (d->u.un.op != UN_NEG) return none;
+    IndexForm a = index_form(def, inside, d->u.un.a, i);
+    return (IndexForm){a.affine, -a.coef};
+  }
+  case IR_BINOP: {
+    IndexForm a = index_form(def, inside, d->u.bin.a, i), b = index_form(def, inside, d->u.bin.b, i);
+    switch (d->u.bin.op) {
+    case BIN_ADD: return (IndexForm){a.affine && b.affine, a.coef + b.coef};
+    case BIN_SUB: return (IndexForm){a.affine && b.affine, a.coef - b.coef};
+    case BIN_MUL:
+      if (a.affine && b.affine && !b.coef && const_int(def, d->u.bin.b, &k)) return (IndexForm){true, a.coef * k};
+      if (a.affine && b.affine && !a.coef && const_int(def, d->u.bin.a, &k)) return (IndexForm){true, b.coef * k};
+      return none;
+    default: return none;
+    }
+  }
+  default: return none;
+  }
+}
+
+bool index_same(Node *const *def, Val a, Val b) {
+  if (a == b) return true;
+  if (!a || !b) return false;
+  const Node *x = def[a], *y = def[b];
+  if (!x || !y || x->kind != y->kind) return false;
+  switch (x->kind) {
+  case IR_CONST: return x->u.cst.i == y->u.cst.i && x->u.cst.f == y->u.cst.f;
+  case IR_UNOP: return x->u.un.op == y->u.un.op && index_same(def, x->u.un.a, y->u.un.a);
+  case IR_BINOP:
+    return x->u.bin.op == y->u.bin.op && index_same(def, x->u.bin.a, y->u.bin.a) &&
+           index_same(def, x->u.bin.b, y->u.bin.b);
+  case IR_CAST: return index_same(def, x->u.cast.a, y->u.cast.a);
+  default: return false; // reads are not compared: the array may have changed
+  }
+}
