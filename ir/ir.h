@@ -239,6 +239,8 @@ struct Node {
       Hist *hists;
       int nhists;
       const char *pragma; // the source pragma text, for comments
+      Val *injective;     // arrays the user asserts each iteration writes its own element of
+      int ninjective;
     } par;
     struct {
       Val n;

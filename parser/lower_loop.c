@@ -103,7 +103,13 @@ void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
 // array the loop writes uses one index expression of the form a*i + b (a != 0, b the same in
 // every iteration), so each iteration touches its own element; and an element written in an
 // iteration is read back only through the forwarded value (never from memory).
-static void check_map_accesses(Lower *L, ParCtx *p, Block *body) {
+static bool asserted(const Node *par, Val arr) {
+  for (int i = 0; i < par->u.par.ninjective; i++)
+    if (par->u.par.injective[i] == arr) return true;
+  return false;
+}
+
+static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
   Node **bdef = ARENA_ARRAY(L->a, Node *, L->fn->nvals);
@@ -115,9 +121,11 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body) {
     if (!w->write) continue;
     const char *name = L->fn->vals[w->arr].hint;
     IndexForm f = index_form(def, inside, w->idx, p->idx);
-    if (!f.affine || !f.coef)
+    if ((!f.affine || !f.coef) && !asserted(par, w->arr))
       diag_error(w->loc, "write y[i], y[2*i + 1], y[i + k] (k the same in every iteration); "
-                 "other write patterns cannot be shown to give each iteration its own element",
+                 "other write patterns cannot be shown to give each iteration its own element; "
+                 "if yours does (y[perm[i]] with perm a permutation), say so with "
+                 "injective(y) on the pragma",
                  "cannot show that the iterations write different elements of '%s'", name);
     for (int j = 0; j < p->nacc; j++) {
       Access *r = &p->acc[j];
@@ -349,6 +357,21 @@ static Val *set_results(Lower *L, Var *v) {
   return o;
 }
 
+// injective(y, ...): arrays of the function that the loop writes.
+static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
+  n->u.par.ninjective = pr->ninjective;
+  n->u.par.injective = ARENA_ARRAY(L->a, Val, pr->ninjective + 1);
+  for (int i = 0; i < pr->ninjective; i++) {
+    Var *v = var_find(L, pr->injective[i]);
+    bool written = false;
+    for (int k = 0; v && k < ctx->nacc; k++) written |= ctx->acc[k].write && ctx->acc[k].arr == v->val;
+    if (!v || v->kind != VAR_ARRAY || !written)
+      diag_error(pr->inj_loc, "name arrays the loop writes", "'%s' in injective(...) is not an "
+                 "array this loop writes", pr->injective[i]);
+    n->u.par.injective[i] = v->val;
+  }
+}
+
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
   if (!pr || pr->kind == PR_STRIPMINE) {
@@ -398,7 +421,8 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     slot += nf;
   }
   L->b.blk = outer;
-  check_map_accesses(L, &ctx, n->u.par.body);
+  set_injective(L, pr, n, &ctx);
+  check_map_accesses(L, &ctx, n->u.par.body, n);
   b_push(&L->b, n);
 
   // after the loop, each reduction or scan variable holds the total

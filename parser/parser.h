@@ -40,6 +40,9 @@ typedef struct {
   Loc neutral_loc, inverse_loc;
   bool commutative;
   const char *inverse;
+  const char **injective; // map/clauses: injective(y, ...)
+  int ninjective;
+  Loc inj_loc;
 } Pragma;
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.

@@ -214,15 +214,39 @@ static void parse_operator(Lex *lx, Pragma *p) {
                "neutral((Lin){1.0, 0.0})", "operator pragma without neutral(...)");
 }
 
+// injective(y, ...): the user asserts that the loop writes each listed array through an index
+// that takes a different value in every iteration (y[perm[i]] with perm a permutation).
+static void parse_injective(Lex *lx, Pragma *p) {
+  const char *hint = "write injective(y, ...) with the arrays the loop writes";
+  p->inj_loc = lx->tok_loc;
+  next(lx);
+  expect(lx, "(", hint);
+  const char *names[64];
+  int n = 0;
+  do {
+    if (n) next(lx);
+    if (n == 64) diag_error(lx->tok_loc, NULL, "too many names in injective(...)");
+    names[n++] = expect_ident(lx, "an array name", hint);
+  } while (is(lx, ","));
+  expect(lx, ")", hint);
+  p->injective = ARENA_ARRAY(lx->a, const char *, n);
+  memcpy(p->injective, names, sizeof(char *) * (size_t)n);
+  p->ninjective = n;
+}
+
 static void parse_clauses(Lex *lx, Pragma *p) {
   Clause cs[32];
   int n = 0;
-  while (is(lx, "reduce") || is(lx, "scan") || is(lx, "hist")) {
+  while (is(lx, "reduce") || is(lx, "scan") || is(lx, "hist") || is(lx, "injective")) {
+    if (is(lx, "injective")) {
+      parse_injective(lx, p);
+      continue;
+    }
     if (n == 32) diag_error(lx->tok_loc, NULL, "too many clauses on one pragma");
     parse_clause(lx, &cs[n++]);
   }
   if (lx->tok_len)
-    diag_error(lx->tok_loc, "clauses are reduce(...), scan(...) and hist(...)",
+    diag_error(lx->tok_loc, "clauses are reduce(...), scan(...), hist(...) and injective(...)",
                "unknown clause %s", tok_desc(lx));
   p->kind = PR_CLAUSES;
   p->nclauses = n;
@@ -258,8 +282,9 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out) {
   } else if (is(&lx, "map")) {
     out->kind = PR_MAP;
     next(&lx);
-    if (lx.tok_len) diag_error(lx.tok_loc, "a map takes no clauses; use reduce(...) etc. instead",
-                               "unexpected %s after 'map'", tok_desc(&lx));
+    if (is(&lx, "injective")) parse_injective(&lx, out);
+    if (lx.tok_len) diag_error(lx.tok_loc, "a map takes only injective(...); use reduce(...) etc. "
+                               "for the other clauses", "unexpected %s after 'map'", tok_desc(&lx));
   } else if (is(&lx, "reduce") || is(&lx, "scan") || is(&lx, "hist")) {
     parse_clauses(&lx, out);
   } else if (is(&lx, "operator")) {

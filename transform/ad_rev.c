@@ -143,7 +143,9 @@ static bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
     if (n->kind == IR_READ && n->u.mem.arr == arr && !is_invariant(R, n->u.mem.idx)) {
       if (!*first) {
         IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
-        if (!f.affine || !f.coef) return false;
+        bool user = false; // injective(arr) on the pragma, and read where it is written
+        for (int k = 0; k < R->par->u.par.ninjective; k++) user |= R->par->u.par.injective[k] == arr;
+        if ((!f.affine || !f.coef) && !user) return false;
         *first = n->u.mem.idx;
       } else if (!index_same(R->def, *first, n->u.mem.idx)) {
         return false;

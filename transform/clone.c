@@ -118,6 +118,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       n->u.par.hists[k].len = M(map, s->u.par.hists[k].len);
       n->u.par.hists[k].lam = clone_lambda(b, sf, s->u.par.hists[k].lam, map);
     }
+    n->u.par.injective = map_vals(a, s->u.par.injective, s->u.par.ninjective, map);
     n->u.par.body = clone_sub(b, sf, s->u.par.body, map, drop);
     for (int r = 0; r < s->u.par.nreds; r++)
       n->u.par.reds[r].out = clone_vals(a, b->fn, sf, s->u.par.reds[r].out, s->u.par.reds[r].nf, map);

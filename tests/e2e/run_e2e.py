@@ -313,6 +313,7 @@ def gen_driver(funcs):
             out.append("  for (long i = 0; i < V[%d].len; i++) {" % k)
             if p.kind == IARR:
                 out.append("    long r = e2e_randint(rng, (long)(%s), (long)(%s));" % (o["lo"], o["hi"]))
+                out.append("    (void)r;")
                 out.append("    V[%d].iv[i] = (long)(%s);" % (k, o["fill"] or "r"))
             else:
                 out.append("    double r = e2e_unif(rng, (double)(%s), (double)(%s));" % (o["lo"], o["hi"]))
