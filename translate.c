@@ -18,18 +18,20 @@ static bool print_ir(Arena *a, Prog *p, Buf *out) {
   volatile bool ok = true;
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
-    ir_print_fn(m->primal, out);
     void (*outer)(void) = diag_on_error(on_ad_error);
     if (!setjmp(ad_failed)) {
       m->vjp = ad_vjp(a, m->primal);
       m->jvp = ad_jvp(a, m->primal);
       fuse_loops(m->vjp);
       fuse_loops(m->jvp);
+      fuse_loops(m->primal);
+      ir_print_fn(m->primal, out); // as emitted
       ir_print_fn(m->vjp, out);
       ir_print_fn(m->jvp, out);
     } else {
       ok = false;
       ad_release_scratch();
+      ir_print_fn(m->primal, out); // as written (a refused derivative)
     }
     diag_on_error(outer);
   }
@@ -57,6 +59,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
     fuse_loops(m->vjp);                      // transform/  the reverse loop into the primal's
     fuse_loops(m->jvp);
+    fuse_loops(m->primal);                   //             (after AD, which reads the primal)
   }
   EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "transform.h"
+#include "../analysis/analysis.h"
 
 // ---- what a loop body touches ----
 
@@ -21,7 +22,7 @@ typedef struct {
   unsigned char *used;    // values used
   unsigned char *written; // arrays written (write, acc, update)
   unsigned char *read;    // arrays read
-  unsigned char *read_off; // arrays read at an index other than the loop's
+  unsigned char *off;     // arrays read or written at an index other than the loop's
   Val idx;
 } Touch;
 
@@ -41,11 +42,12 @@ static void touch_node(Touch *t, const Node *n) {
   case IR_READ:
     u(t, n->u.mem.idx);
     t->read[n->u.mem.arr] = 1;
-    if (n->u.mem.idx != t->idx) t->read_off[n->u.mem.arr] = 1;
+    if (n->u.mem.idx != t->idx) t->off[n->u.mem.arr] = 1;
     break;
   case IR_WRITE: case IR_ACC: case IR_UPDATE:
     u(t, n->u.mem.idx), u(t, n->u.mem.v);
     t->written[n->u.mem.arr] = 1;
+    if (n->u.mem.idx != t->idx) t->off[n->u.mem.arr] = 1;
     break;
   case IR_IF:
     u(t, n->u.ifs.cond);
@@ -82,21 +84,23 @@ static Touch touch(const Fn *f, const Node *p) {
 }
 
 static void untouch(Touch *t) {
-  free(t->used), free(t->read), free(t->written), free(t->read_off);
+  free(t->used), free(t->read), free(t->written), free(t->off);
 }
 
-static bool fusable(const Fn *f, const Node *a, const Node *b) {
-  if (a->kind != IR_PAR || b->kind != IR_PAR || a->u.par.lo != b->u.par.lo ||
-      a->u.par.hi != b->u.par.hi || a->u.par.nscans || b->u.par.nscans || a->u.par.nhists ||
-      b->u.par.nhists)
+// Two loops fuse when the second uses none of the first's results, and every array that one
+// of them writes and both touch is touched by both at the loop index only (elementwise).
+static bool fusable(const Fn *f, Node *const *def, const Node *a, const Node *b) {
+  if (a->kind != IR_PAR || b->kind != IR_PAR || !index_same(def, a->u.par.lo, b->u.par.lo) ||
+      !index_same(def, a->u.par.hi, b->u.par.hi) || a->u.par.nscans || b->u.par.nscans ||
+      a->u.par.nhists || b->u.par.nhists)
     return false;
   Touch ta = touch(f, a), tb = touch(f, b);
   bool ok = !ta.written[0] && !tb.written[0];
   for (int r = 0; ok && r < a->u.par.nreds; r++)
     for (int k = 0; k < a->u.par.reds[r].nf; k++) ok &= !tb.used[a->u.par.reds[r].out[k]];
   for (int v = 1; ok && v < f->nvals; v++) {
-    if (tb.written[v] && (ta.read[v] || ta.written[v])) ok = false;
-    if (ta.written[v] && tb.read_off[v]) ok = false;
+    bool both = (ta.read[v] || ta.written[v]) && (tb.read[v] || tb.written[v]);
+    if (both && (ta.written[v] || tb.written[v]) && (ta.off[v] || tb.off[v])) ok = false;
   }
   untouch(&ta);
   untouch(&tb);
@@ -125,6 +129,12 @@ static void merge(Fn *f, Node *a, const Node *b) {
   }
   a->u.par.reds = reds;
   a->u.par.nreds += b->u.par.nreds;
+  // the comment names every pragma the loop comes from, unless they are the same loop's
+  const char *pa = a->u.par.pragma ? a->u.par.pragma : "map", *pb = b->u.par.pragma ? b->u.par.pragma : "map";
+  if (a->loc.line != b->loc.line) {
+    if (!strstr(pa, "(line ")) pa = arena_printf(ar, "%s (line %u)", pa, a->loc.line);
+    a->u.par.pragma = arena_printf(ar, "%s + %s (line %u)", pa, pb, b->loc.line);
+  }
 }
 
 static bool is_const(const Node *n) {
@@ -132,20 +142,20 @@ static bool is_const(const Node *n) {
 }
 
 // Fuses runs of adjacent loops in a block (constants between them move before the first).
-static void fuse_block(Fn *f, Block *b) {
+static void fuse_block(Fn *f, Block *b, Node *const *def) {
   int k = 0;
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
     if (n->kind == IR_IF) {
-      fuse_block(f, n->u.ifs.then);
-      fuse_block(f, n->u.ifs.els);
+      fuse_block(f, n->u.ifs.then, def);
+      fuse_block(f, n->u.ifs.els, def);
     }
-    if (n->kind == IR_LOOP) fuse_block(f, n->u.loop.body);
+    if (n->kind == IR_LOOP) fuse_block(f, n->u.loop.body, def);
     if (n->kind == IR_PAR) {
       // the previous loop, past constants
       int j = k - 1;
       while (j >= 0 && is_const(b->stmts[j])) j--;
-      if (j >= 0 && fusable(f, b->stmts[j], n)) {
+      if (j >= 0 && fusable(f, def, b->stmts[j], n)) {
         Node *first = b->stmts[j]; // the constants move before the fused loop
         for (int m = j; m < k - 1; m++) b->stmts[m] = b->stmts[m + 1];
         b->stmts[k - 1] = first;
@@ -271,7 +281,10 @@ static void cse_loops(Fn *f, Block *b, Val *rep) {
 }
 
 void fuse_loops(Fn *f) {
-  fuse_block(f, f->body);
+  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
+  ir_defs(f->body, def);
+  fuse_block(f, f->body, def);
+  free(def);
   Val *rep = malloc(sizeof(Val) * (size_t)f->nvals);
   for (int v = 0; v < f->nvals; v++) rep[v] = (Val)v;
   cse_loops(f, f->body, rep);
