@@ -20,6 +20,7 @@ typedef struct {
   const char *temps[64]; // "T *name" of temporaries freed on the error path
   int ntemps;
   int nkernels;
+  int par_depth; // parallel loops around the one being emitted (nested: sequential)
 } Emit;
 
 // ---- emit.c ----

@@ -56,6 +56,12 @@ static const char *cub_op(const Red *r) {
          : r->op == RED_MIN ? "AdsoacMin" : "AdsoacMax";
 }
 
+// The partial result of reduction r of the loop being emitted (nested loops: their own names).
+static const char *pname(Emit *e, int r) {
+  return e->par_depth ? arena_printf(e->a, "adsoac_r%d_%d", e->par_depth, r)
+                      : arena_printf(e->a, "adsoac_r%d", r);
+}
+
 static void emit_body(Emit *e, const Node *n) {
   bool host = e->host;
   int ifd = e->if_depth;
@@ -64,7 +70,7 @@ static void emit_body(Emit *e, const Node *n) {
   declare_hoisted(e, n->u.par.body, false);
   emit_block(e, n->u.par.body);
   for (int r = 0; r < n->u.par.nreds; r++) {
-    const char *pr = arena_printf(e->a, "adsoac_r%d", r);
+    const char *pr = pname(e, r);
     line(e, "%s = %s;", pr, combine(e, &n->u.par.reds[r], pr,
                                     ref(e, n->u.par.body->yields[n->u.par.reds[r].slot])));
   }
@@ -133,7 +139,16 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
       collect_uses(n->u.ifs.els, used, defd);
       for (int k = 0; k < n->u.ifs.nouts; k++) defd[n->u.ifs.outs[k]] = 1;
       break;
-    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+    case IR_PAR:
+      mark_used(used, n->u.par.lo), mark_used(used, n->u.par.hi);
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        mark_used(used, n->u.par.reds[r].init[0]);
+        defd[n->u.par.reds[r].out[0]] = 1;
+      }
+      defd[n->u.par.idx] = 1;
+      collect_uses(n->u.par.body, used, defd);
+      break;
+    case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
       diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
     }
   }
@@ -240,9 +255,43 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   line(e, "}");
 }
 
+// A parallel loop inside another's body runs sequentially in the enclosing iteration (thread),
+// on both targets.
+static void emit_par_seq(Emit *e, const Node *n) {
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    check_red(n, &n->u.par.reds[r]);
+    if (!e->if_depth) // results are declared where the enclosing body can see them
+      line(e, "%s %s;", tname(e, red_type(e, &n->u.par.reds[r])), ref(e, n->u.par.reds[r].out[0]));
+  }
+  comment(e, n);
+  line(e, "{");
+  e->depth++;
+  e->par_depth++;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s %s = %s;", tname(e, red_type(e, &n->u.par.reds[r])), pname(e, r),
+         neutral(e, &n->u.par.reds[r]));
+  const char *i = ref(e, n->u.par.idx);
+  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.par.idx].type), i,
+       ref(e, n->u.par.lo), i, ref(e, n->u.par.hi), i);
+  e->depth++;
+  int ifd = e->if_depth;
+  emit_body(e, n);
+  e->if_depth = ifd;
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
+         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]), pname(e, r)));
+  e->par_depth--;
+  e->depth--;
+  line(e, "}");
+}
+
 void emit_par(Emit *e, const Node *n) {
-  if (!e->host)
-    diag_error(n->loc, NULL, "nested parallel loops cannot be emitted yet");
+  if (!e->host) {
+    emit_par_seq(e, n);
+    return;
+  }
   if (e->opt->target == TARGET_CUDA)
     emit_par_cuda(e, n);
   else

@@ -158,11 +158,12 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   e->u.par.reds = ARENA_ARRAY(F->a, Red, nr + 1);
   Block *outer = b->blk;
   e->u.par.body = b->blk = block_new(F->a);
+  bool in_par = F->in_par, drop = F->drop_writes;
   F->in_par = true;
   F->drop_writes = true; // a re-execution: the first loop wrote the outputs
   fwd_block(F, n->u.par.body);
-  F->drop_writes = false;
-  F->in_par = false;
+  F->drop_writes = drop;
+  F->in_par = in_par;
   Val *terms = ARENA_ARRAY(F->a, Val, nr);
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
@@ -196,9 +197,6 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
-  if (F->in_par)
-    diag_error(n->loc, "nested parallel loops come in a later version of adsoac",
-               "forward mode of nested parallel loops is not supported yet");
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++)
@@ -213,9 +211,10 @@ static void fwd_par(Fwd *F, const Node *n) {
   m->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
   Block *outer = F->b.blk;
   m->u.par.body = F->b.blk = block_new(F->a);
+  bool in_par = F->in_par;
   F->in_par = true;
   fwd_block(F, n->u.par.body);
-  F->in_par = false;
+  F->in_par = in_par;
   int nr = n->u.par.nreds, nt = 0;
   m->u.par.reds = ARENA_ARRAY(F->a, Red, 2 * nr + 1);
   for (int r = 0; r < nr; r++) {

@@ -38,6 +38,7 @@ typedef struct {
   unsigned char *in_par; // primal values defined in par's body
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
+  int depth;             // parallel loops being reversed (> 1: nested)
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -194,6 +195,10 @@ static void rev_read(Rev *R, const Node *n) {
     return;
   }
   Val idx = n->u.mem.idx;
+  if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
+    b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    return;
+  }
   if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
     for (int i = 0; i < ninv_acc; i++)
       if (inv_acc[i].arr == n->u.mem.arr && inv_acc[i].idx == idx) {
@@ -334,9 +339,6 @@ static void rev_block(Rev *R, const Block *b) {
 
 // What this version differentiates; everything else is refused with the construct named.
 static void check_reductions(Rev *R, const Node *n) {
-  if (R->par)
-    diag_error(n->loc, "nested parallel loops come in a later version of adsoac",
-               "reverse mode of nested parallel loops is not supported yet");
   if (n->u.par.nscans)
     diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
   if (n->u.par.nhists)
@@ -348,8 +350,8 @@ static void check_reductions(Rev *R, const Node *n) {
                  "reverse mode of reduce(%s: ...) is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));
     if (red->op == RED_MUL && R->varied[red->out[0]] && !R->mul_nz[red->out[0]])
-      diag_error(n->loc, "move the loop out of the if", "reverse mode of reduce(*: ...) inside "
-                 "an if is not supported yet");
+      diag_error(n->loc, "move the loop to the function level", "reverse mode of reduce(*: ...) "
+                 "inside an if or another parallel loop is not supported yet");
   }
 }
 
@@ -396,6 +398,15 @@ static int single_seed(Rev *R, const Node *n, const Val *host_adj) {
 static void rev_par(Rev *R, const Node *n) {
   check_reductions(R, n);
   int nv = R->pf->nvals;
+  // a nested loop: the state of the enclosing one's reversal, restored at the end
+  const Node *outer_par = R->par;
+  unsigned char *outer_in = R->in_par;
+  Val *outer_hoisted = R->hoisted;
+  InvAcc *outer_inv = inv_acc;
+  int outer_ninv = ninv_acc, outer_cap = cap_inv_acc;
+  inv_acc = NULL;
+  cap_inv_acc = 0;
+  R->depth++;
   Val *host_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
   R->in_par = SCRATCH(unsigned char, nv);
@@ -459,8 +470,9 @@ static void rev_par(Rev *R, const Node *n) {
     inv_total[i] = add_sum_reduction(R, m, inv_acc[i].sum, val_type(R->f, inv_acc[i].sum), host);
   R->b.blk = host;
   b_push(&R->b, m);
-  for (int i = 0; i < ninv_acc; i++)
-    b_acc(&R->b, R->abar[inv_acc[i].arr], hoist(R, inv_acc[i].idx), inv_total[i], ACC_PLAIN);
+  for (int i = 0; i < ninv_acc; i++) // in a nested loop, other iterations of the outer run too
+    b_acc(&R->b, R->abar[inv_acc[i].arr], hoist(R, inv_acc[i].idx), inv_total[i],
+          R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
 
   R->adj = host_adj;
   for (int v = 1; v < nv; v++)
@@ -483,7 +495,13 @@ static void rev_par(Rev *R, const Node *n) {
     case RED_USER: UNREACHABLE();
     }
   }
-  R->par = NULL;
+  R->par = outer_par;
+  R->in_par = outer_in;
+  R->hoisted = outer_hoisted;
+  inv_acc = outer_inv;
+  ninv_acc = outer_ninv;
+  cap_inv_acc = outer_cap;
+  R->depth--;
 }
 
 // ---- saving overwritten elements ----

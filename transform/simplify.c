@@ -80,7 +80,10 @@ static bool removable(const Node *n, const int *uses) {
     // the reverse sweep reads values a branch defined: keep the branch while they are used
     return !block_has_effects(n->u.ifs.then) && !block_has_effects(n->u.ifs.els) &&
            !block_defs_used(n->u.ifs.then, uses) && !block_defs_used(n->u.ifs.els, uses);
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY:
+  case IR_PAR: // a loop whose results are unused and that writes nothing
+    return !n->u.par.nreds && !n->u.par.nscans && !n->u.par.nhists &&
+           !block_has_effects(n->u.par.body);
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_ALLOC: case IR_COPY:
   case IR_FREE: case IR_RETURN: return false;
   }
   return false;
@@ -115,6 +118,39 @@ static bool sweep(Block *b, const int *uses) {
   return changed;
 }
 
+// Reductions whose results are all unused are dropped with their contributions.
+static bool prune_reductions(Node *n, const int *uses) {
+  bool changed = false;
+  int k = 0;
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    Red *red = &n->u.par.reds[r];
+    bool used = false;
+    for (int f = 0; f < red->nf; f++) used |= uses[red->out[f]] > 0;
+    if (!used) {
+      // its yields become 0 (no value): the slots of the others stay as they are
+      for (int f = 0; f < red->nf; f++) n->u.par.body->yields[red->slot + f] = 0;
+      changed = true;
+      continue;
+    }
+    n->u.par.reds[k++] = *red;
+  }
+  n->u.par.nreds = k;
+  if (!changed) return false;
+  // the remaining contributions, renumbered
+  Block *b = n->u.par.body;
+  int m = 0;
+  for (int y = 0; y < b->nyields; y++) {
+    if (!b->yields[y]) continue;
+    for (int r = 0; r < n->u.par.nreds; r++)
+      if (n->u.par.reds[r].slot == y) n->u.par.reds[r].slot = m;
+    for (int s = 0; s < n->u.par.nscans; s++)
+      if (n->u.par.scans[s].slot == y) n->u.par.scans[s].slot = m;
+    b->yields[m++] = b->yields[y];
+  }
+  b->nyields = m;
+  return true;
+}
+
 // Unused outs of an if are dropped with their yields.
 static bool prune_if_outs(Block *b, const int *uses) {
   bool changed = false;
@@ -135,7 +171,10 @@ static bool prune_if_outs(Block *b, const int *uses) {
       n->u.ifs.nouts = n->u.ifs.then->nyields = n->u.ifs.els->nyields = k;
       changed |= prune_if_outs(n->u.ifs.then, uses) | prune_if_outs(n->u.ifs.els, uses);
     }
-    if (n->kind == IR_PAR) changed |= prune_if_outs(n->u.par.body, uses);
+    if (n->kind == IR_PAR) {
+      changed |= prune_reductions(n, uses);
+      changed |= prune_if_outs(n->u.par.body, uses);
+    }
   }
   return changed;
 }
