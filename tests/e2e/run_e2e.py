@@ -390,20 +390,35 @@ def run_c(args, name):
         driver = gen_driver(funcs)
     except SpecError as e:
         raise Fail("bad test spec: %s" % e)
-    grad = os.path.join(bdir, "prog_grad.c")
-    translate(args, name, src, "c", grad)
     # the output keeps the program's #include "..." lines: its headers are found with -I
     cc, o = [args.cc, "-std=c11", "-I", HERE], lambda n: os.path.join(bdir, n)
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
-    with open(o("sigcheck.c"), "w") as fh:  # the prototypes language.md 2.1/2.2 prescribe
-        fh.write('#include "prog_grad.c"\n' + "\n".join(
-            prototypes(f, w) for f in funcs for w in ("f", "vjp", "jvp")) + "\n")
-    sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
-    sh(cc + ["-O2", "-fopenmp"] + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
-       "compiling adsoac's output")
+    extra_objs, link = [], []
+    if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
+        cu = o("prog_grad.cu")
+        translate(args, name, src, "cuda", cu)
+        shim = os.path.join(os.path.dirname(HERE), "gpu", "cuda_shim.py")
+        p = subprocess.run([sys.executable, shim, src, o("shim.cu")], capture_output=True, text=True)
+        if p.returncode:
+            raise Fail("cuda_shim.py failed:\n" + p.stderr)
+        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE]
+        sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
+        sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "nvcc -c (shims)")
+        extra_objs = [o("shim.o")]
+        cudalib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(args.nvcc))), "lib64")
+        link = ["-L" + cudalib, "-Wl,-rpath," + cudalib, "-lcudart", "-lstdc++"]
+    else:
+        grad = os.path.join(bdir, "prog_grad.c")
+        translate(args, name, src, "c", grad)
+        with open(o("sigcheck.c"), "w") as fh:  # the prototypes language.md 2.1/2.2 prescribe
+            fh.write('#include "prog_grad.c"\n' + "\n".join(
+                prototypes(f, w) for f in funcs for w in ("f", "vjp", "jvp")) + "\n")
+        sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
+        sh(cc + ["-O2", "-fopenmp"] + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
+           "compiling adsoac's output")
     ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs]
     sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
-    objs = [o("driver.o"), o("grad.o"), o("ref.o")]
+    objs = [o("driver.o"), o("grad.o"), o("ref.o")] + extra_objs
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs]
         sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
@@ -413,7 +428,7 @@ def run_c(args, name):
         fh.write(driver)
     sh(cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")],
        "compiling the driver")
-    sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")], "linking the driver")
+    sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "4")
     env.update(getattr(args, "driver_env", {}))
@@ -503,6 +518,9 @@ def main():
     ap.add_argument("--build-dir", help="scratch directory (default: a new temporary one)")
     ap.add_argument("--nvcc", help="also translate with --target=cuda and compile with nvcc -c")
     ap.add_argument("--nvcc-flags", default="", help="extra nvcc flags (e.g. -I runtime/include)")
+    ap.add_argument("--cuda-run", action="store_true",
+                    help="run every check on a GPU: the CUDA output behind host-pointer shims "
+                         "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh ADSOAC [NVCC]: the end-to-end suite on a GPU (architecture.md §5.3): every
+# test program's CUDA output, behind host-pointer shims (cuda_shim.py), must pass the same
+# numeric checks as the C target's.  Exits 77 (CTest: skipped) where no GPU is usable.
+set -u
+adsoac=$(realpath "$1")
+nvcc=${2:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "no GPU here: skipped"
+  exit 77
+fi
+exec python3 "$here/../e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run \
+  --build-dir "${BUILD_DIR:-$(mktemp -d)}" -j 2
