@@ -14,7 +14,7 @@ static Type *red_type(Emit *e, const Red *r) {
 }
 
 static void check_red(const Node *n, const Red *r) {
-  if (r->op == RED_USER || r->nf != 1)
+  if ((r->op == RED_USER && !r->commutative) || r->nf != 1)
     diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
                r->user_fn ? r->user_fn : redop_name(r->op));
 }
@@ -30,9 +30,49 @@ static const char *neutral(Emit *e, const Red *r) {
   case RED_MAX:
     if (f) return arena_printf(e->a, "%s(%s)INFINITY", r->op == RED_MIN ? "" : "-", t->name);
     return arena_printf(e->a, "(%s)%s", t->name, r->op == RED_MIN ? "LLONG_MAX" : "LLONG_MIN");
-  case RED_USER: break;
+  case RED_USER: return ref(e, r->ne[0]);
   }
   UNREACHABLE();
+}
+
+static const char *user_op(Emit *e, const Red *r) {
+  return arena_printf(e->a, "adsoac_op%u_%s", r->lam->pa[0], e->f->name);
+}
+
+// A declared operator as a function (and, for CUB, a functor) before the function that uses it.
+static void emit_user_op(Emit *e, const Node *n, const Red *r) {
+  const char *name = user_op(e, r);
+  const Type *t = red_type(e, r);
+  const Lambda *l = r->lam;
+  Buf *out = e->out;
+  int depth = e->depth, ifd = e->if_depth;
+  bool host = e->host, cuda = e->opt->target == TARGET_CUDA;
+  e->out = &e->kernels;
+  buf_printf(e->out, "\n// the operator %s of #pragma adsoac %s (%s:%u)\n", r->user_fn,
+             n->u.par.pragma ? n->u.par.pragma : "", e->opt->input_name, n->loc.line);
+  buf_printf(e->out, "static inline %s%s %s(%s %s, %s %s) {\n", cuda ? "__host__ __device__ " : "",
+             tname(e, t), name, tname(e, t), ref(e, l->pa[0]), tname(e, t), ref(e, l->pb[0]));
+  e->depth = 1;
+  e->host = false;
+  e->if_depth = 0;
+  declare_hoisted(e, l->body, false);
+  emit_block(e, l->body);
+  line(e, "return %s;", ref(e, l->body->yields[0]));
+  buf_puts(e->out, "}\n");
+  if (cuda)
+    buf_printf(e->out, "struct AdsoacOp%u_%s {\n  __host__ __device__ %s operator()(%s a, %s b) "
+               "const { return %s(a, b); }\n};\n", r->lam->pa[0], e->f->name, tname(e, t),
+               tname(e, t), tname(e, t), name);
+  e->out = out;
+  e->depth = depth;
+  e->host = host;
+  e->if_depth = ifd;
+}
+
+static bool has_user_op(const Node *n) {
+  for (int r = 0; r < n->u.par.nreds; r++)
+    if (n->u.par.reds[r].op == RED_USER) return true;
+  return false;
 }
 
 // "a OP b" as a C expression; for min and max a tie keeps a.
@@ -42,7 +82,7 @@ static const char *combine(Emit *e, const Red *r, const char *a, const char *b) 
   case RED_MUL: return arena_printf(e->a, "%s * %s", a, b);
   case RED_MIN: return arena_printf(e->a, "%s < %s ? %s : %s", b, a, b, a);
   case RED_MAX: return arena_printf(e->a, "%s > %s ? %s : %s", b, a, b, a);
-  case RED_USER: break;
+  case RED_USER: return arena_printf(e->a, "%s(%s, %s)", user_op(e, r), a, b);
   }
   UNREACHABLE();
 }
@@ -51,7 +91,8 @@ static const char *omp_op(const Red *r) {
   return r->op == RED_ADD ? "+" : r->op == RED_MUL ? "*" : r->op == RED_MIN ? "min" : "max";
 }
 
-static const char *cub_op(const Red *r) {
+static const char *cub_op(Emit *e, const Red *r) {
+  if (r->op == RED_USER) return arena_printf(e->a, "AdsoacOp%u_%s", r->lam->pa[0], e->f->name);
   return r->op == RED_ADD ? "AdsoacSum" : r->op == RED_MUL ? "AdsoacProd"
          : r->op == RED_MIN ? "AdsoacMin" : "AdsoacMax";
 }
@@ -86,19 +127,34 @@ static void comment(Emit *e, const Node *n) {
 // ---- C11 / OpenMP ----
 
 static void emit_par_c(Emit *e, const Node *n) {
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    check_red(n, &n->u.par.reds[r]);
+    if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
+  }
   comment(e, n);
   const char *i = ref(e, n->u.par.idx);
   const Type *it = e->f->vals[n->u.par.idx].type;
   line(e, "{");
   e->depth++;
+  bool manual = has_user_op(n); // no OpenMP reduction clause for a declared operator
   Buf clause = {0};
   for (int r = 0; r < n->u.par.nreds; r++) {
-    check_red(n, &n->u.par.reds[r]);
     const Type *t = red_type(e, &n->u.par.reds[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
+    line(e, "%s %s = %s;", tname(e, t), manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r),
+         neutral(e, &n->u.par.reds[r]));
     buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
   }
-  buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
+  if (manual) { // per-thread partials, combined (the operators are commutative) at the end
+    buf_puts(e->out, "#pragma omp parallel\n");
+    line(e, "{");
+    e->depth++;
+    for (int r = 0; r < n->u.par.nreds; r++)
+      line(e, "%s %s = %s;", tname(e, red_type(e, &n->u.par.reds[r])), pname(e, r),
+           neutral(e, &n->u.par.reds[r]));
+    buf_puts(e->out, "#pragma omp for nowait\n");
+  } else {
+    buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
+  }
   buf_free(&clause);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
        ref(e, n->u.par.hi), i);
@@ -106,10 +162,21 @@ static void emit_par_c(Emit *e, const Node *n) {
   emit_body(e, n);
   e->depth--;
   line(e, "}");
+  if (manual) {
+    buf_puts(e->out, "#pragma omp critical\n");
+    line(e, "{");
+    for (int r = 0; r < n->u.par.nreds; r++) {
+      const char *tot = arena_printf(e->a, "adsoac_t%d", r);
+      line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+    }
+    line(e, "}");
+    e->depth--;
+    line(e, "}");
+  }
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
          combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]),
-                 arena_printf(e->a, "adsoac_r%d", r)));
+                 manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r)));
   e->depth--;
   line(e, "}");
 }
@@ -190,7 +257,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   for (int r = 0; r < n->u.par.nreds; r++) {
     if (r) line(e, "__syncthreads();");
     line(e, "adsoac_block_reduce(adsoac_r%d, adsoac_part%d, %s());", r, r,
-         cub_op(&n->u.par.reds[r]));
+         cub_op(e, &n->u.par.reds[r]));
   }
   buf_puts(e->out, "}\n");
   e->out = host_out;
@@ -203,13 +270,18 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   unsigned char *used = calloc((size_t)e->f->nvals, 1), *defd = calloc((size_t)e->f->nvals, 1);
   defd[n->u.par.idx] = 1;
   collect_uses(n->u.par.body, used, defd);
+  for (int r = 0; r < n->u.par.nreds; r++) // the kernel starts its partials at the neutral
+    if (n->u.par.reds[r].op == RED_USER) mark_used(used, n->u.par.reds[r].ne[0]);
   Val *args = ARENA_ARRAY(e->a, Val, e->f->nvals);
   int nargs = 0;
   for (int v = 1; v < e->f->nvals; v++)
     if (used[v] && !defd[v] && !(e->def[v] && e->def[v]->kind == IR_CONST)) args[nargs++] = (Val)v;
   free(used);
   free(defd);
-  for (int r = 0; r < n->u.par.nreds; r++) check_red(n, &n->u.par.reds[r]);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    check_red(n, &n->u.par.reds[r]);
+    if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
+  }
   emit_kernel(e, n, kname, args, nargs);
 
   const char *fn = e->f->name;
@@ -241,7 +313,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   line(e, "ADSOAC_CHECK(adsoac_launched(\"%s\"));", fn);
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), \"%s\"));", part[r], r,
-         cub_op(&n->u.par.reds[r]), fn);
+         cub_op(e, &n->u.par.reds[r]), fn);
     line(e, "adsoac_dev_free(%s);", part[r]);
     line(e, "%s = NULL;", part[r]);
   }
@@ -260,6 +332,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
 static void emit_par_seq(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
+    if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
     if (!e->if_depth) // results are declared where the enclosing body can see them
       line(e, "%s %s;", tname(e, red_type(e, &n->u.par.reds[r])), ref(e, n->u.par.reds[r].out[0]));
   }

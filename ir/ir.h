@@ -158,8 +158,11 @@ typedef struct {
   RedOp op;
   int nf;
   Val *init, *out;     // nf each
+  Val *ne;             // RED_USER: the neutral element (nf), computed before the loop
   int slot;
   Lambda *lam;         // RED_USER
+  Lambda *inv;         // RED_USER declared with inverse(fn): inv(a, b) = x with op(x, b) == a
+  bool commutative;    // RED_USER declared commutative
   const char *user_fn; // RED_USER: the operator's name
   const char *var;     // source variable name
 } Red;

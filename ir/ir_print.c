@@ -61,6 +61,20 @@ static void print_tuple(Printer *p, const Val *vs, int n) {
 // The operators of user-defined clauses, after the loop's header.
 static void print_lambdas(Printer *p, const Node *n) {
   for (int r = 0; r < n->u.par.nreds + n->u.par.nscans + n->u.par.nhists; r++) {
+    if (r < n->u.par.nreds && n->u.par.reds[r].inv) {
+      const Lambda *inv = n->u.par.reds[r].inv;
+      indent(p);
+      buf_puts(p->out, "inverse \\");
+      print_tuple(p, inv->pa, inv->nf);
+      buf_puts(p->out, " ");
+      print_tuple(p, inv->pb, inv->nf);
+      buf_puts(p->out, " {\n");
+      p->depth++;
+      print_block(p, inv->body);
+      p->depth--;
+      indent(p);
+      buf_puts(p->out, "}\n");
+    }
     const Lambda *l = r < n->u.par.nreds ? n->u.par.reds[r].lam
                       : r < n->u.par.nreds + n->u.par.nscans ? n->u.par.scans[r - n->u.par.nreds].lam
                       : n->u.par.hists[r - n->u.par.nreds - n->u.par.nscans].lam;

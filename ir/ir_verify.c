@@ -93,8 +93,10 @@ static void verify_node(Verifier *vf, const Node *n) {
     for (int r = 0; r < n->u.par.nreds; r++) {
       const Red *red = &n->u.par.reds[r];
       for (int f = 0; f < red->nf; f++) use(vf, red->init[f]);
+      for (int f = 0; red->ne && f < red->nf; f++) use(vf, red->ne[f]);
       if (red->slot + red->nf > n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
       verify_lambda(vf, red->lam);
+      verify_lambda(vf, red->inv);
     }
     for (int k = 0; k < n->u.par.nscans; k++) {
       const Scan *sc = &n->u.par.scans[k];

@@ -147,6 +147,7 @@ void red_neutral(Lower *L, RedOp op, const UserOp *u, Type *t, Val *out);
 Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b);
 void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, Val *out);
 Lambda *make_lambda(Lower *L, const UserOp *u);
+Lambda *make_inverse_lambda(Lower *L, const UserOp *u);
 TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, TSNode asg,
                       const char *aop);
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);

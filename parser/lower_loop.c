@@ -256,7 +256,7 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
         continue;
       }
       Var *v = clause_var(L, c, j, names, k);
-      names[k++] = (Red){op, 0, NULL, NULL, 0, NULL, NULL, v->name};
+      names[k++] = (Red){.op = op, .var = v->name};
       if (u && u->type != v->type)
         diag_error(c->op_loc, NULL, "operator '%s' does not work on '%s'", u->name, v->name);
       if (!u && v->type->kind == TY_STRUCT)
@@ -266,11 +266,17 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
       int nf = var_fields(L, v, init);
       Type *t = v->type;
       const char *name = v->name;
+      Block *body_blk = L->b.blk;
+      L->b.blk = host; // the neutral element is computed before the loop
       red_neutral(L, op, u, t, ne);
+      L->b.blk = body_blk;
       Lambda *lam = u ? make_lambda(L, u) : NULL;
       if (c->kind == CL_REDUCE) {
         Red *r = &n->u.par.reds[n->u.par.nreds++];
-        *r = (Red){op, nf, copy_vals(L, init, nf), NULL, 0, lam, u ? u->name : NULL, name};
+        *r = (Red){.op = op, .nf = nf, .init = copy_vals(L, init, nf), .ne = copy_vals(L, ne, nf),
+                   .lam = lam,
+                   .inv = u && u->inverse ? make_inverse_lambda(L, u) : NULL,
+                   .commutative = u && u->commutative, .user_fn = u ? u->name : NULL, .var = name};
         push_running(L, name, t, VAR_RED, ne, ne, op, u, c->var_locs[j]);
       } else {
         Scan *sc = &n->u.par.scans[n->u.par.nscans++];

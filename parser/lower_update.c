@@ -55,6 +55,19 @@ void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, V
   lower_call_fields(L, u->def, args, L->b.loc, out);
 }
 
+static TSNode def_named(Lower *L, const char *name) {
+  for (int i = 0; i < L->nfndefs; i++)
+    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
+  UNREACHABLE(); // checked with the operator pragma
+}
+
+// The declared inverse as a lambda: its body computes inv(pa, pb).
+Lambda *make_inverse_lambda(Lower *L, const UserOp *u) {
+  UserOp inv = *u;
+  inv.def = def_named(L, u->inverse);
+  return make_lambda(L, &inv);
+}
+
 // The operator as a lambda: its body computes pa OP pb.
 Lambda *make_lambda(Lower *L, const UserOp *u) {
   Type *t = u->type;

@@ -19,6 +19,14 @@ static void mark(Act *a, Val out, bool varied) {
 
 static void act_block(Act *a, const Block *b);
 
+// An operator's values are differentiated wherever its reduction is (all of them, as floats).
+static void act_lambda(Act *a, const Lambda *l) {
+  if (!l) return;
+  for (int f = 0; f < l->nf; f++) mark(a, l->pa[f], true), mark(a, l->pb[f], true);
+  for (int i = 0; i < l->body->n; i++) mark(a, l->body->stmts[i]->out, true);
+  act_block(a, l->body);
+}
+
 static void act_node(Act *a, const Node *n) {
   switch (n->kind) {
   case IR_CONST: break;
@@ -52,6 +60,10 @@ static void act_node(Act *a, const Node *n) {
       for (int f = 0; f < sc->nf; f++) mark(a, sc->excl[f], v);
     }
     if (n->u.par.nscans) act_block(a, n->u.par.body);
+    for (int r = 0; r < n->u.par.nreds; r++) {
+      act_lambda(a, n->u.par.reds[r].lam);
+      act_lambda(a, n->u.par.reds[r].inv);
+    }
     for (int r = 0; r < n->u.par.nreds; r++) {
       const Red *red = &n->u.par.reds[r];
       bool v = false; // the fields of a tuple vary together

@@ -118,6 +118,23 @@ static void fwd_if(Fwd *F, const Node *n) {
   b_push(&F->b, m);
 }
 
+// The invertible-operator rule in forward mode: y = b OP x with b = inv(y, x), so x's tangent
+// contributes d(b OP x)/dx * x_dot: the forward mode of the operator's body along x_dot.
+static Val user_tangent(Fwd *F, const Red *red, Val y, Val x, Val xd) {
+  const Lambda *inv = red->inv, *op = red->lam;
+  F->pv[inv->pa[0]] = y;
+  F->pv[inv->pb[0]] = x;
+  clone_block(&F->b, F->pf, inv->body, F->pv, false);
+  F->pv[op->pa[0]] = F->pv[inv->body->yields[0]];
+  F->pv[op->pb[0]] = x;
+  F->tan[op->pa[0]] = 0;
+  F->tan[op->pb[0]] = xd;
+  fwd_block(F, op->body);
+  Val t = F->tan[op->body->yields[0]];
+  F->tan[op->pb[0]] = 0;
+  return t ? t : zero_of(F, val_type(F->f, xd));
+}
+
 // The tangents of reduce(*), min and max need the whole primal first (the zero count and
 // nonzero product; the winning element), then a second loop over the tangents:
 //   *        y_dot = sum_i x_dot_i * d(x_i) + init_dot * d(init)        (mul_partial)
@@ -170,8 +187,9 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
     if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
     Type *t = F->pf->vals[red->out[0]].type;
     Val x = n->u.par.body->yields[red->slot], xd = T(x) ? as_type(F, T(x), t) : zero_of(F, t);
-    Val term = red->op == RED_MUL ? b_mul(b, xd, mul_partial(b, P(x), nz[r], p[r]))
-                                  : b_select(b, is_winner(b, e->u.par.idx, k[r], iw[r]), xd, zero_of(F, t));
+    Val term = red->op == RED_MUL    ? b_mul(b, xd, mul_partial(b, P(x), nz[r], p[r]))
+               : red->op == RED_USER ? user_tangent(F, red, P(red->out[0]), P(x), xd)
+                                     : b_select(b, is_winner(b, e->u.par.idx, k[r], iw[r]), xd, zero_of(F, t));
     block_yield(F->a, e->u.par.body, term ? term : zero_of(F, t));
     terms[r] = e->u.par.body->nyields;
   }
@@ -181,8 +199,9 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
     if (!terms[r]) continue;
     Type *t = F->pf->vals[red->out[0]].type;
     Red *s = &e->u.par.reds[e->u.par.nreds++];
-    *s = (Red){RED_ADD, 1, one_val(F, zero_of(F, t)), one_val(F, fn_val(F->f, t, NULL)),
-               (int)terms[r] - 1, NULL, NULL, "tangent"};
+    *s = (Red){.op = RED_ADD, .nf = 1, .init = one_val(F, zero_of(F, t)),
+               .out = one_val(F, fn_val(F->f, t, NULL)), .slot = (int)terms[r] - 1,
+               .var = "tangent"};
   }
   b_push(b, e);
   for (int r = 0, j = 0; r < nr; r++) {
@@ -190,8 +209,10 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
     if (!terms[r]) continue;
     Type *t = F->pf->vals[red->out[0]].type;
     Val init = red->init[0], id = T(init) ? as_type(F, T(init), t) : 0;
-    Val it = !id ? 0 : red->op == RED_MUL ? b_mul(b, id, mul_partial(b, P(init), nz[r], p[r]))
-                                          : b_select(b, iw[r], id, zero_of(F, t));
+    Val it = !id                  ? 0
+             : red->op == RED_MUL  ? b_mul(b, id, mul_partial(b, P(init), nz[r], p[r]))
+             : red->op == RED_USER ? user_tangent(F, red, P(red->out[0]), P(init), id)
+                                   : b_select(b, iw[r], id, zero_of(F, t));
     F->tan[red->out[0]] = b_add(b, e->u.par.reds[j++].out[0], it);
   }
 }
@@ -199,11 +220,14 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
 static void fwd_par(Fwd *F, const Node *n) {
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
-  for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op == RED_USER || n->u.par.reds[r].nf != 1)
-      diag_error(n->loc, "reduce with +, *, min and max can be differentiated so far",
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (red->nf != 1 || (red->op == RED_USER && (!red->inv || !red->commutative)))
+      diag_error(n->loc, "so far a declared operator is differentiated when it works on a float "
+                 "or double and is declared commutative with inverse(fn)",
                  "forward mode of reduce(%s: ...) is not supported yet",
-                 n->u.par.reds[r].user_fn ? n->u.par.reds[r].user_fn : redop_name(n->u.par.reds[r].op));
+                 red->user_fn ? red->user_fn : redop_name(red->op));
+  }
   Node *m = node_new(F->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
@@ -222,6 +246,9 @@ static void fwd_par(Fwd *F, const Node *n) {
     block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot]));
     m->u.par.reds[r] = *red;
     m->u.par.reds[r].init = one_val(F, P(red->init[0]));
+    if (red->ne) m->u.par.reds[r].ne = one_val(F, P(red->ne[0]));
+    m->u.par.reds[r].lam = clone_lambda(&F->b, F->pf, red->lam, F->pv);
+    m->u.par.reds[r].inv = clone_lambda(&F->b, F->pf, red->inv, F->pv);
     m->u.par.reds[r].slot = r;
   }
   bool extra = false;

@@ -44,8 +44,9 @@ void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out) {
   for (int i = 0; i < 2; i++) {
     block_yield(a, c->u.par.body, srcs[i]);
     Red *n = &reds[c->u.par.nreds + i];
-    *n = (Red){i ? RED_MUL : RED_ADD, 1, ARENA_ARRAY(a, Val, 1), ARENA_ARRAY(a, Val, 1),
-               c->u.par.body->nyields - 1, NULL, NULL, i ? "nonzero_product" : "zeros"};
+    *n = (Red){.op = i ? RED_MUL : RED_ADD, .nf = 1, .init = ARENA_ARRAY(a, Val, 1),
+               .out = ARENA_ARRAY(a, Val, 1), .slot = c->u.par.body->nyields - 1,
+               .var = i ? "nonzero_product" : "zeros"};
     n->init[0] = inits[i];
     n->out[0] = outs[i] = fn_val(f, i ? t : &ty_long, i ? "nonzero_product" : "zeros");
   }
@@ -91,8 +92,8 @@ Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv) 
   block_yield(a, m->u.par.body, cand);
   m->u.par.reds = ARENA_ARRAY(a, Red, 1);
   m->u.par.nreds = 1;
-  m->u.par.reds[0] = (Red){RED_MIN, 1, ARENA_ARRAY(a, Val, 1), ARENA_ARRAY(a, Val, 1), 0, NULL,
-                           NULL, "first_extremum"};
+  m->u.par.reds[0] = (Red){.op = RED_MIN, .nf = 1, .init = ARENA_ARRAY(a, Val, 1),
+                           .out = ARENA_ARRAY(a, Val, 1), .var = "first_extremum"};
   m->u.par.reds[0].init[0] = none;
   m->u.par.reds[0].out[0] = fn_val(f, &ty_long, "first_extremum");
   b_push(b, m);

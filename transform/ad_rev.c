@@ -345,14 +345,52 @@ static void check_reductions(Rev *R, const Node *n) {
     diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER || red->nf != 1)
-      diag_error(n->loc, "reduce with +, *, min and max can be differentiated so far",
-                 "reverse mode of reduce(%s: ...) is not supported yet",
+    if (red->op == RED_USER && (red->nf != 1 || !red->inv || !red->commutative))
+      diag_error(n->loc, "so far a declared operator is differentiated when it works on a float "
+                 "or double and is declared commutative with inverse(fn)",
+                 "reverse mode of reduce(%s: ...) is not supported yet", red->user_fn);
+    if (red->nf != 1)
+      diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));
     if (red->op == RED_MUL && R->varied[red->out[0]] && !R->mul_nz[red->out[0]])
       diag_error(n->loc, "move the loop to the function level", "reverse mode of reduce(*: ...) "
                  "inside an if or another parallel loop is not supported yet");
   }
+}
+
+static void clear_adj(Rev *R, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out) R->adj[n->out] = 0;
+    if (n->kind == IR_IF) {
+      for (int k = 0; k < n->u.ifs.nouts; k++) R->adj[n->u.ifs.outs[k]] = 0;
+      clear_adj(R, n->u.ifs.then);
+      clear_adj(R, n->u.ifs.els);
+    }
+  }
+}
+
+// The invertible-operator rule (papers/reduce-scan-hist-rules.md §2.6): for a commutative
+// operator with an inverse, y = b OP x where b = inv(y, x) is the reduction of everything
+// else; so x's adjoint is g * d(b OP x)/dx, the reverse mode of the operator's own body.
+// Emitted at the current builder; returns the adjoint of x (a value of f).
+static Val user_partial(Rev *R, const Red *red, Val y, Val x, Val g) {
+  const Lambda *inv = red->inv, *op = red->lam;
+  R->pv[inv->pa[0]] = y;
+  R->pv[inv->pb[0]] = x;
+  clone_block(&R->b, R->pf, inv->body, R->pv, false);
+  R->pv[op->pa[0]] = R->pv[inv->body->yields[0]];
+  R->pv[op->pb[0]] = x;
+  clone_block(&R->b, R->pf, op->body, R->pv, false);
+  Val saved_a = R->adj[op->pa[0]], saved_b = R->adj[op->pb[0]];
+  R->adj[op->pa[0]] = R->adj[op->pb[0]] = 0;
+  adj_add(R, op->body->yields[0], g);
+  rev_block(R, op->body);
+  Val dx = R->adj[op->pb[0]];
+  clear_adj(R, op->body); // the operator's values are used again (the initial value)
+  R->adj[op->pa[0]] = saved_a;
+  R->adj[op->pb[0]] = saved_b;
+  return dx;
 }
 
 // Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
@@ -366,7 +404,8 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
   Val *iv = ARENA_ARRAY(R->a, Val, 1), *ov = ARENA_ARRAY(R->a, Val, 1);
   iv[0] = init;
   ov[0] = fn_val(R->f, t, NULL);
-  reds[m->u.par.nreds] = (Red){RED_ADD, 1, iv, ov, m->u.par.body->nyields - 1, NULL, NULL, "adj"};
+  reds[m->u.par.nreds] = (Red){.op = RED_ADD, .nf = 1, .init = iv, .out = ov,
+                               .slot = m->u.par.body->nyields - 1, .var = "adj"};
   m->u.par.reds = reds;
   return reds[m->u.par.nreds++].out[0];
 }
@@ -456,7 +495,7 @@ static void rev_par(Rev *R, const Node *n) {
       adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
       break;
     }
-    case RED_USER: UNREACHABLE();
+    case RED_USER: adj_add(R, x, user_partial(R, red, P(red->out[0]), P(x), g)); break;
     }
   }
   rev_block(R, n->u.par.body);
@@ -492,7 +531,7 @@ static void rev_par(Rev *R, const Node *n) {
     case RED_MAX:
       adj_add(R, init, b_select(b, init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
       break;
-    case RED_USER: UNREACHABLE();
+    case RED_USER: adj_add(R, init, user_partial(R, red, P(red->out[0]), P(init), g)); break;
     }
   }
   R->par = outer_par;

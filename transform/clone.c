@@ -37,7 +37,7 @@ static Val *map_vals(Arena *a, const Val *vs, int n, const Val *map) {
   return out;
 }
 
-static Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
+Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
   if (!l) return NULL;
   Arena *a = b->fn->arena;
   Lambda *c = ARENA_NEW(a, Lambda);
@@ -99,7 +99,9 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       Red *nr = &n->u.par.reds[r];
       *nr = *sr;
       nr->init = map_vals(a, sr->init, sr->nf, map);
+      if (sr->ne) nr->ne = map_vals(a, sr->ne, sr->nf, map);
       nr->lam = clone_lambda(b, sf, sr->lam, map);
+      nr->inv = clone_lambda(b, sf, sr->inv, map);
     }
     n->u.par.scans = ARENA_ARRAY(a, Scan, s->u.par.nscans + 1);
     for (int k = 0; k < s->u.par.nscans; k++) {

@@ -33,7 +33,10 @@ static void count_node(const Node *n, int *uses) {
   case IR_PAR:
     use(uses, n->u.par.lo), use(uses, n->u.par.hi);
     for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) use(uses, n->u.par.reds[r].init[f]);
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
+        use(uses, n->u.par.reds[r].init[f]);
+        if (n->u.par.reds[r].ne) use(uses, n->u.par.reds[r].ne[f]);
+      }
     for (int k = 0; k < n->u.par.nscans; k++)
       for (int f = 0; f < n->u.par.scans[k].nf; f++) use(uses, n->u.par.scans[k].init[f]);
     for (int k = 0; k < n->u.par.nhists; k++) {

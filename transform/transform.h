@@ -8,6 +8,7 @@
 // drop_writes, IR_WRITE statements are left out (re-execution in a reverse sweep).
 void clone_block(Builder *b, const Fn *src_fn, const Block *src, Val *map, bool drop_writes);
 Val clone_val(Fn *dst, const Fn *src, Val v, Val *map); // fresh value of the same type
+Lambda *clone_lambda(Builder *b, const Fn *src_fn, const Lambda *l, Val *map);
 
 // ---- derivs.c ----
 // d(result)/d(argument argno) of a math built-in, r = fn(x, y) already computed.
