@@ -74,8 +74,9 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
     }
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
-        line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[0]].type),
-             names_get(e->nm, n->u.par.reds[r].out[0]));
+        for (int f = 0; f < n->u.par.reds[r].nf; f++)
+          line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
+               names_get(e->nm, n->u.par.reds[r].out[f]));
   }
 }
 
@@ -275,13 +276,16 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
     const char *src = arena_printf(e->a, "from '#pragma adsoac grad' at %s:%u", opt->input_name, m->loc.line);
     Buf fns = {0};
     e->kernels = (Buf){0};
+    e->helpers = (Buf){0};
     emit_fn(e, m->primal, arena_printf(e->a, "%s: primal, %s", m->primal->name, src), &fns);
     emit_fn(e, m->vjp, arena_printf(e->a, "%s: reverse mode (vector-Jacobian product), %s", m->vjp->name, src), &fns);
     emit_fn(e, m->jvp, arena_printf(e->a, "%s: forward mode (Jacobian-vector product), %s", m->jvp->name, src), &fns);
+    if (e->helpers.data) buf_puts(out, e->helpers.data);
     if (e->kernels.data) buf_puts(out, e->kernels.data);
     buf_puts(out, fns.data);
     buf_free(&fns);
     buf_free(&e->kernels);
+    buf_free(&e->helpers);
   }
   arena_free(e->a);
 }

@@ -10,6 +10,7 @@ typedef struct {
   const Prog *prog;
   Buf *out;    // where line() writes
   Buf kernels; // CUDA: kernels of the current marked function
+  Buf helpers; // declared operators and tuple types, before the kernels
   int depth;   // indentation
   const Fn *f;
   Names *nm;

@@ -13,8 +13,34 @@ static Type *red_type(Emit *e, const Red *r) {
   return e->f->vals[r->out[0]].type;
 }
 
+// A reduction over a tuple (the fields of a struct value, or a value and an index) runs on a
+// struct type of the generated code.
+static const char *tup_name(Emit *e, const Red *r) {
+  return arena_printf(e->a, "adsoac_tup%u_%s", r->lam->pa[0], e->f->name);
+}
+
+static const char *red_ctype(Emit *e, const Red *r) {
+  return r->nf > 1 ? tup_name(e, r) : tname(e, red_type(e, r));
+}
+
+// The tuple of values vs[0 .. nf) as an expression of the reduction's type.
+static const char *tuple(Emit *e, const Red *r, const Val *vs) {
+  if (r->nf == 1) return ref(e, vs[0]);
+  Buf b = {0};
+  buf_printf(&b, "%s_make(", tup_name(e, r));
+  for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, vs[f]));
+  buf_puts(&b, ")");
+  const char *s = arena_strdup(e->a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+// out = init OP partial, field by field.
+static void finish_red(Emit *e, const Red *r, const char *partial);
+static const char *combine(Emit *e, const Red *r, const char *a, const char *b);
+
 static void check_red(const Node *n, const Red *r) {
-  if ((r->op == RED_USER && !r->commutative) || r->nf != 1)
+  if ((r->op == RED_USER && !r->commutative) || (r->nf != 1 && r->op != RED_USER))
     diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
                r->user_fn ? r->user_fn : redop_name(r->op));
 }
@@ -30,13 +56,40 @@ static const char *neutral(Emit *e, const Red *r) {
   case RED_MAX:
     if (f) return arena_printf(e->a, "%s(%s)INFINITY", r->op == RED_MIN ? "" : "-", t->name);
     return arena_printf(e->a, "(%s)%s", t->name, r->op == RED_MIN ? "LLONG_MAX" : "LLONG_MIN");
-  case RED_USER: return ref(e, r->ne[0]);
+  case RED_USER: return tuple(e, r, r->ne);
   }
   UNREACHABLE();
 }
 
 static const char *user_op(Emit *e, const Red *r) {
   return arena_printf(e->a, "adsoac_op%u_%s", r->lam->pa[0], e->f->name);
+}
+
+static void finish_red(Emit *e, const Red *r, const char *partial) {
+  const char *v = combine(e, r, tuple(e, r, r->init), partial);
+  if (r->nf == 1) {
+    line(e, "%s = %s;", ref(e, r->out[0]), v);
+    return;
+  }
+  line(e, "{");
+  line(e, "  %s adsoac_v = %s;", tup_name(e, r), v);
+  for (int f = 0; f < r->nf; f++) line(e, "  %s = adsoac_v.f%d;", ref(e, r->out[f]), f);
+  line(e, "}");
+}
+
+// The struct type of a tuple reduction, and its constructor.
+static void emit_tuple_type(Emit *e, const Red *r, bool cuda) {
+  const char *tn = tup_name(e, r);
+  buf_printf(e->out, "typedef struct {");
+  for (int f = 0; f < r->nf; f++)
+    buf_printf(e->out, " %s f%d;", tname(e, e->f->vals[r->out[f]].type), f);
+  buf_printf(e->out, " } %s;\n", tn);
+  buf_printf(e->out, "static inline %s%s %s_make(", cuda ? "__host__ __device__ " : "", tn, tn);
+  for (int f = 0; f < r->nf; f++)
+    buf_printf(e->out, "%s%s f%d", f ? ", " : "", tname(e, e->f->vals[r->out[f]].type), f);
+  buf_printf(e->out, ") {\n  %s t;\n", tn);
+  for (int f = 0; f < r->nf; f++) buf_printf(e->out, "  t.f%d = f%d;\n", f, f);
+  buf_puts(e->out, "  return t;\n}\n");
 }
 
 // A declared operator as a function (and, for CUB, a functor) before the function that uses it.
@@ -47,22 +100,32 @@ static void emit_user_op(Emit *e, const Node *n, const Red *r) {
   Buf *out = e->out;
   int depth = e->depth, ifd = e->if_depth;
   bool host = e->host, cuda = e->opt->target == TARGET_CUDA;
-  e->out = &e->kernels;
+  e->out = &e->helpers;
   buf_printf(e->out, "\n// the operator %s of #pragma adsoac %s (%s:%u)\n", r->user_fn,
              n->u.par.pragma ? n->u.par.pragma : "", e->opt->input_name, n->loc.line);
-  buf_printf(e->out, "static inline %s%s %s(%s %s, %s %s) {\n", cuda ? "__host__ __device__ " : "",
-             tname(e, t), name, tname(e, t), ref(e, l->pa[0]), tname(e, t), ref(e, l->pb[0]));
+  const char *ct = red_ctype(e, r);
   e->depth = 1;
   e->host = false;
   e->if_depth = 0;
+  if (r->nf == 1) {
+    buf_printf(e->out, "static inline %s%s %s(%s %s, %s %s) {\n", cuda ? "__host__ __device__ " : "",
+               tname(e, t), name, tname(e, t), ref(e, l->pa[0]), tname(e, t), ref(e, l->pb[0]));
+  } else {
+    emit_tuple_type(e, r, cuda);
+    buf_printf(e->out, "static inline %s%s %s(%s adsoac_a, %s adsoac_b) {\n",
+               cuda ? "__host__ __device__ " : "", ct, name, ct, ct);
+    for (int f = 0; f < r->nf; f++) {
+      const char *ft = tname(e, e->f->vals[l->pa[f]].type);
+      line(e, "%s %s = adsoac_a.f%d, %s = adsoac_b.f%d;", ft, ref(e, l->pa[f]), f, ref(e, l->pb[f]), f);
+    }
+  }
   declare_hoisted(e, l->body, false);
   emit_block(e, l->body);
-  line(e, "return %s;", ref(e, l->body->yields[0]));
+  line(e, "return %s;", tuple(e, r, l->body->yields));
   buf_puts(e->out, "}\n");
   if (cuda)
     buf_printf(e->out, "struct AdsoacOp%u_%s {\n  __host__ __device__ %s operator()(%s a, %s b) "
-               "const { return %s(a, b); }\n};\n", r->lam->pa[0], e->f->name, tname(e, t),
-               tname(e, t), tname(e, t), name);
+               "const { return %s(a, b); }\n};\n", r->lam->pa[0], e->f->name, ct, ct, ct, name);
   e->out = out;
   e->depth = depth;
   e->host = host;
@@ -111,9 +174,9 @@ static void emit_body(Emit *e, const Node *n) {
   declare_hoisted(e, n->u.par.body, false);
   emit_block(e, n->u.par.body);
   for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
     const char *pr = pname(e, r);
-    line(e, "%s = %s;", pr, combine(e, &n->u.par.reds[r], pr,
-                                    ref(e, n->u.par.body->yields[n->u.par.reds[r].slot])));
+    line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, n->u.par.body->yields + red->slot)));
   }
   e->host = host;
   e->if_depth = ifd;
@@ -139,9 +202,8 @@ static void emit_par_c(Emit *e, const Node *n) {
   bool manual = has_user_op(n); // no OpenMP reduction clause for a declared operator
   Buf clause = {0};
   for (int r = 0; r < n->u.par.nreds; r++) {
-    const Type *t = red_type(e, &n->u.par.reds[r]);
-    line(e, "%s %s = %s;", tname(e, t), manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r),
-         neutral(e, &n->u.par.reds[r]));
+    line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
+         manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r), neutral(e, &n->u.par.reds[r]));
     buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
   }
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
@@ -149,7 +211,7 @@ static void emit_par_c(Emit *e, const Node *n) {
     line(e, "{");
     e->depth++;
     for (int r = 0; r < n->u.par.nreds; r++)
-      line(e, "%s %s = %s;", tname(e, red_type(e, &n->u.par.reds[r])), pname(e, r),
+      line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r),
            neutral(e, &n->u.par.reds[r]));
     buf_puts(e->out, "#pragma omp for nowait\n");
   } else {
@@ -174,9 +236,7 @@ static void emit_par_c(Emit *e, const Node *n) {
     line(e, "}");
   }
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
-         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]),
-                 manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r)));
+    finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->depth--;
   line(e, "}");
 }
@@ -208,10 +268,12 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
       break;
     case IR_PAR:
       mark_used(used, n->u.par.lo), mark_used(used, n->u.par.hi);
-      for (int r = 0; r < n->u.par.nreds; r++) {
-        mark_used(used, n->u.par.reds[r].init[0]);
-        defd[n->u.par.reds[r].out[0]] = 1;
-      }
+      for (int r = 0; r < n->u.par.nreds; r++)
+        for (int f = 0; f < n->u.par.reds[r].nf; f++) {
+          mark_used(used, n->u.par.reds[r].init[f]);
+          if (n->u.par.reds[r].ne) mark_used(used, n->u.par.reds[r].ne[f]);
+          defd[n->u.par.reds[r].out[f]] = 1;
+        }
       defd[n->u.par.idx] = 1;
       collect_uses(n->u.par.body, used, defd);
       break;
@@ -239,14 +301,12 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
     buf_printf(&sig, ", %s%s%s", tname(e, t), t->kind == TY_PTR ? "" : " ", ref(e, args[k]));
   }
   for (int r = 0; r < n->u.par.nreds; r++)
-    buf_printf(&sig, ", %s *adsoac_part%d", tname(e, red_type(e, &n->u.par.reds[r])), r);
+    buf_printf(&sig, ", %s *adsoac_part%d", red_ctype(e, &n->u.par.reds[r]), r);
   line(e, "%s) {", sig.data);
   buf_free(&sig);
   e->depth = 1;
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Type *t = red_type(e, &n->u.par.reds[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
-  }
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s adsoac_r%d = %s;", red_ctype(e, &n->u.par.reds[r]), r, neutral(e, &n->u.par.reds[r]));
   line(e, "for (%s %s = adsoac_lo + (%s)(blockIdx.x * blockDim.x + threadIdx.x); %s < adsoac_hi;",
        tname(e, it), i, tname(e, it), i);
   line(e, "     %s += (%s)(gridDim.x * blockDim.x)) {", i, tname(e, it));
@@ -271,7 +331,8 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   defd[n->u.par.idx] = 1;
   collect_uses(n->u.par.body, used, defd);
   for (int r = 0; r < n->u.par.nreds; r++) // the kernel starts its partials at the neutral
-    if (n->u.par.reds[r].op == RED_USER) mark_used(used, n->u.par.reds[r].ne[0]);
+    for (int f = 0; n->u.par.reds[r].op == RED_USER && f < n->u.par.reds[r].nf; f++)
+      mark_used(used, n->u.par.reds[r].ne[f]);
   Val *args = ARENA_ARRAY(e->a, Val, e->f->nvals);
   int nargs = 0;
   for (int v = 1; v < e->f->nvals; v++)
@@ -292,11 +353,11 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   line(e, "long long adsoac_n = (long long)%s - (long long)%s;", ref(e, n->u.par.hi), ref(e, n->u.par.lo));
   const char **part = ARENA_ARRAY(e->a, const char *, n->u.par.nreds + 1);
   for (int r = 0; r < n->u.par.nreds; r++) {
-    const Type *t = red_type(e, &n->u.par.reds[r]);
+    const char *ct = red_ctype(e, &n->u.par.reds[r]);
     part[r] = arena_printf(e->a, "adsoac_p%d_%d", kn, r);
     IR_ASSERT(e->ntemps < 64);
-    e->temps[e->ntemps++] = arena_printf(e->a, "%s *%s", tname(e, t), part[r]);
-    line(e, "%s adsoac_r%d = %s;", tname(e, t), r, neutral(e, &n->u.par.reds[r]));
+    e->temps[e->ntemps++] = arena_printf(e->a, "%s *%s", ct, part[r]);
+    line(e, "%s adsoac_r%d = %s;", ct, r, neutral(e, &n->u.par.reds[r]));
   }
   line(e, "if (adsoac_n > 0) {");
   e->depth++;
@@ -320,9 +381,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   e->depth--;
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
-         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]),
-                 arena_printf(e->a, "adsoac_r%d", r)));
+    finish_red(e, &n->u.par.reds[r], arena_printf(e->a, "adsoac_r%d", r));
   e->depth--;
   line(e, "}");
 }
@@ -333,15 +392,16 @@ static void emit_par_seq(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
-    if (!e->if_depth) // results are declared where the enclosing body can see them
-      line(e, "%s %s;", tname(e, red_type(e, &n->u.par.reds[r])), ref(e, n->u.par.reds[r].out[0]));
+    for (int f = 0; !e->if_depth && f < n->u.par.reds[r].nf; f++) // declared where the body sees them
+      line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
+           ref(e, n->u.par.reds[r].out[f]));
   }
   comment(e, n);
   line(e, "{");
   e->depth++;
   e->par_depth++;
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s %s = %s;", tname(e, red_type(e, &n->u.par.reds[r])), pname(e, r),
+    line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r),
          neutral(e, &n->u.par.reds[r]));
   const char *i = ref(e, n->u.par.idx);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.par.idx].type), i,
@@ -352,9 +412,7 @@ static void emit_par_seq(Emit *e, const Node *n) {
   e->if_depth = ifd;
   e->depth--;
   line(e, "}");
-  for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "%s = %s;", ref(e, n->u.par.reds[r].out[0]),
-         combine(e, &n->u.par.reds[r], ref(e, n->u.par.reds[r].init[0]), pname(e, r)));
+  for (int r = 0; r < n->u.par.nreds; r++) finish_red(e, &n->u.par.reds[r], pname(e, r));
   e->par_depth--;
   e->depth--;
   line(e, "}");

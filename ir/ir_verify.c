@@ -23,9 +23,12 @@ static _Noreturn void fail(Verifier *vf, const char *what, Val v) {
   diag_internal(__FILE__, __LINE__, msg);
 }
 
+static const Node *cur_node; // for the message
+
 static void use(Verifier *vf, Val v) {
   if (!v) return;
-  if ((int)v >= vf->f->nvals || !vf->live[v]) fail(vf, "use of an undefined value", v);
+  if ((int)v >= vf->f->nvals || !vf->live[v])
+    fail(vf, cur_node ? node_kind_names[cur_node->kind] : "use of an undefined value", v);
 }
 
 static void def(Verifier *vf, Val v) {
@@ -57,6 +60,7 @@ static void verify_lambda(Verifier *vf, const Lambda *l) {
 }
 
 static void verify_node(Verifier *vf, const Node *n) {
+  cur_node = n;
   switch (n->kind) {
   case IR_CONST: break;
   case IR_UNOP: use(vf, n->u.un.a); break;

@@ -149,9 +149,9 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
     if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
     if (red->op == RED_MUL) {
       lift_mul(b, m, r, &nz[r], &p[r]);
-    } else {
-      iw[r] = b_binop(b, BIN_EQ, P(red->init[0]), P(red->out[0]));
-      k[r] = argext_pass(b, F->pf, n, r, P(red->out[0]), F->pv);
+    } else if (red->op == RED_MIN || red->op == RED_MAX) { // the winner, in the primal loop
+      k[r] = lift_argext(b, m, r);
+      iw[r] = b_binop(b, BIN_EQ, k[r], b_const_i(b, &ty_long, -1));
     }
   }
   Node *e = node_new(F->a, IR_PAR, n->loc);
@@ -267,6 +267,7 @@ static void fwd_par(Fwd *F, const Node *n) {
     F->b.blk = m->u.par.body;
     Red *tr = &m->u.par.reds[nr + nt++];
     *tr = *red;
+    tr->ne = NULL; // a +-reduction: its neutral is 0
     tr->init = one_val(F, init);
     tr->slot = m->u.par.body->nyields - 1;
     tr->out = one_val(F, F->tan[red->out[0]] = fn_val(F->f, t, NULL));

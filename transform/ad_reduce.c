@@ -10,7 +10,23 @@
 //   reduce(min/max)  the whole adjoint goes to one candidate (language.md §7): the initial
 //                    value if it attains the extremum, else the earliest element attaining
 //                    it, found by a second pass: k = min { i : x_i == y }
+#include <limits.h>
+#include <math.h>
+
 #include "transform.h"
+
+// Moves the statements pushed at the end of b since position `from` to just before c.
+static void move_before(Block *b, Node *c, int from) {
+  int at = 0;
+  while (at < from && b->stmts[at] != c) at++;
+  IR_ASSERT(at < from);
+  int k = b->n - from;
+  Node *tmp[16];
+  IR_ASSERT(k <= 16);
+  for (int i = 0; i < k; i++) tmp[i] = b->stmts[from + i];
+  for (int i = from - 1; i >= at; i--) b->stmts[i + k] = b->stmts[i];
+  for (int i = 0; i < k; i++) b->stmts[at + i] = tmp[i];
+}
 
 // Adds reduce(+: nz) and reduce(*: p) over the contributions of reduction r to the loop c
 // (the primal's loop in the derivative function), and returns, after c, the totals with the
@@ -27,19 +43,13 @@ void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out) {
   Val cnt = b_cast(&bb, &ty_long, isz);
   Val fac = b_select(&bb, isz, one, x);
   // the inits: constants defined before the loop
-  Node *k0 = node_new(a, IR_CONST, c->loc), *k1 = node_new(a, IR_CONST, c->loc);
-  k0->out = fn_val(f, &ty_long, NULL);
-  k1->out = fn_val(f, t, NULL);
-  k1->u.cst.f = 1;
-  k1->u.cst.i = 1;
   Block *hb = host->blk;
-  IR_ASSERT(hb->n && hb->stmts[hb->n - 1] == c);
-  hb->stmts[hb->n - 1] = k0;
-  block_push(a, hb, k1);
-  block_push(a, hb, c);
+  int from = hb->n;
+  Val k0 = b_const_i(host, &ty_long, 0), k1 = b_const_f(host, t, 1);
+  move_before(hb, c, from);
   Red *reds = ARENA_ARRAY(a, Red, c->u.par.nreds + 2);
   for (int i = 0; i < c->u.par.nreds; i++) reds[i] = c->u.par.reds[i];
-  Val srcs[2] = {cnt, fac}, inits[2] = {k0->out, k1->out};
+  Val srcs[2] = {cnt, fac}, inits[2] = {k0, k1};
   Val outs[2];
   for (int i = 0; i < 2; i++) {
     block_yield(a, c->u.par.body, srcs[i]);
@@ -104,4 +114,57 @@ Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv) 
 Val is_winner(Builder *b, Val idx, Val k, Val init_wins) {
   Val at = b_binop(b, BIN_EQ, b_cast(b, &ty_long, idx), k);
   return b_select(b, init_wins, b_const_i(b, &ty_int, 0), at);
+}
+
+// min/max lifted to (value, index) (papers/reduce-scan-hist-rules.md §2.3): the loop c also
+// reduces (x_i, i) with the operator that keeps the extremum and, on a tie, the smaller
+// index; the initial value enters as (init, -1), so it wins its ties.  Returns, after c, the
+// winner's index: -1 for the initial value.  The second pass of argext_pass is then not needed.
+Val lift_argext(Builder *host, Node *c, int r) {
+  Fn *f = host->fn;
+  Arena *a = f->arena;
+  const Red *red = &c->u.par.reds[r];
+  Type *t = val_type(f, red->out[0]);
+  bool is_max = red->op == RED_MAX;
+  // the operator, as a lambda over (value, index) pairs
+  Lambda *l = ARENA_NEW(a, Lambda);
+  l->nf = 2;
+  l->pa = ARENA_ARRAY(a, Val, 2);
+  l->pb = ARENA_ARRAY(a, Val, 2);
+  l->pa[0] = fn_val(f, t, "a"), l->pa[1] = fn_val(f, &ty_long, "ka");
+  l->pb[0] = fn_val(f, t, "b"), l->pb[1] = fn_val(f, &ty_long, "kb");
+  l->body = block_new(a);
+  Builder lb = {f, l->body, c->loc};
+  Val better = b_binop(&lb, is_max ? BIN_GT : BIN_LT, l->pb[0], l->pa[0]);
+  Val tie = b_binop(&lb, BIN_EQ, l->pb[0], l->pa[0]);
+  Val earlier = b_binop(&lb, BIN_LT, l->pb[1], l->pa[1]);
+  Val take = b_binop(&lb, BIN_LOR, better, b_binop(&lb, BIN_LAND, tie, earlier));
+  block_yield(a, l->body, b_select(&lb, take, l->pb[0], l->pa[0]));
+  block_yield(a, l->body, b_select(&lb, take, l->pb[1], l->pa[1]));
+  // the contributions (x_i, i)
+  Builder bb = {f, c->u.par.body, c->loc};
+  Val x = c->u.par.body->yields[red->slot];
+  Val i = b_cast(&bb, &ty_long, c->u.par.idx);
+  block_yield(a, c->u.par.body, x);
+  block_yield(a, c->u.par.body, i);
+  // neutral and initial pairs, defined before the loop
+  Block *hb = host->blk;
+  int from = hb->n;
+  Val ne0 = b_const_f(host, t, is_max ? -INFINITY : INFINITY);
+  Val ne1 = b_const_i(host, &ty_long, LLONG_MAX);
+  Val m1 = b_const_i(host, &ty_long, -1);
+  move_before(hb, c, from);
+  Red *reds = ARENA_ARRAY(a, Red, c->u.par.nreds + 1);
+  for (int k = 0; k < c->u.par.nreds; k++) reds[k] = c->u.par.reds[k];
+  Red *n = &reds[c->u.par.nreds];
+  *n = (Red){.op = RED_USER, .nf = 2, .init = ARENA_ARRAY(a, Val, 2), .out = ARENA_ARRAY(a, Val, 2),
+             .ne = ARENA_ARRAY(a, Val, 2), .slot = c->u.par.body->nyields - 2, .lam = l,
+             .commutative = true, .user_fn = is_max ? "argmax" : "argmin", .var = "winner"};
+  n->init[0] = red->init[0], n->init[1] = m1;
+  n->ne[0] = ne0, n->ne[1] = ne1;
+  n->out[0] = fn_val(f, t, NULL);
+  n->out[1] = fn_val(f, &ty_long, "winner");
+  c->u.par.reds = reds;
+  c->u.par.nreds++;
+  return n->out[1];
 }

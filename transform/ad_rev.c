@@ -38,6 +38,7 @@ typedef struct {
   unsigned char *in_par; // primal values defined in par's body
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
+  Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
   int depth;             // parallel loops being reversed (> 1: nested)
 } Rev;
 
@@ -460,6 +461,11 @@ static void rev_par(Rev *R, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     if ((red->op != RED_MIN && red->op != RED_MAX) || !host_adj[red->out[0]]) continue;
+    if (R->winner[red->out[0]]) {
+      k[r] = R->winner[red->out[0]];
+      init_wins[r] = b_binop(&R->b, BIN_EQ, k[r], b_const_i(&R->b, &ty_long, -1));
+      continue;
+    }
     init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
     k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
   }
@@ -695,6 +701,7 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
   R->def = SCRATCH(Node *, nv);
   R->mul_nz = SCRATCH(Val, nv);
   R->mul_p = SCRATCH(Val, nv);
+  R->winner = SCRATCH(Val, nv);
   R->varied = activity_varied(ad_scratch(), pf);
   note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);
@@ -718,12 +725,15 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
       continue;
     }
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
-    if (n->kind == IR_PAR) // reduce(*): count the zeros and multiply the rest, in the same loop
+    Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
+    if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
       for (int r = 0; r < n->u.par.nreds; r++) {
         const Red *red = &n->u.par.reds[r];
-        if (red->op != RED_MUL || red->nf != 1 || !R->varied[red->out[0]]) continue;
-        Node *c = R->b.blk->stmts[R->b.blk->n - 1];
-        lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
+        if (red->nf != 1 || !R->varied[red->out[0]]) continue;
+        if (red->op == RED_MUL)
+          lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
+        if (red->op == RED_MIN || red->op == RED_MAX) // the winner found in the same loop
+          R->winner[red->out[0]] = lift_argext(&R->b, c, r);
       }
   }
 

@@ -81,8 +81,7 @@ template <typename T, typename Op>
 static __global__ void adsoac_reduce_kernel(const T *part, int n, T *out, Op op) {
   typedef cub::BlockReduce<T, ADSOAC_BLOCK> Reduce;
   __shared__ typename Reduce::TempStorage tmp;
-  bool any = threadIdx.x < n;
-  T s = any ? part[threadIdx.x] : T(0);
+  T s = part[threadIdx.x < n ? threadIdx.x : 0]; // threads past n are not counted below
   for (int k = threadIdx.x + ADSOAC_BLOCK; k < n; k += ADSOAC_BLOCK) s = op(s, part[k]);
   T total = Reduce(tmp).Reduce(s, op, n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
   if (threadIdx.x == 0) *out = total;
