@@ -58,39 +58,30 @@ static void print_tuple(Printer *p, const Val *vs, int n) {
   if (n > 1) buf_puts(p->out, ")");
 }
 
+//   op \(a, ka) (b, kb) { ... yield r, k }
+static void print_lambda(Printer *p, const char *what, const Lambda *l) {
+  if (!l) return;
+  indent(p);
+  buf_printf(p->out, "%s \\", what);
+  print_tuple(p, l->pa, l->nf);
+  buf_puts(p->out, " ");
+  print_tuple(p, l->pb, l->nf);
+  buf_puts(p->out, " {\n");
+  p->depth++;
+  print_block(p, l->body);
+  p->depth--;
+  indent(p);
+  buf_puts(p->out, "}\n");
+}
+
 // The operators of user-defined clauses, after the loop's header.
 static void print_lambdas(Printer *p, const Node *n) {
-  for (int r = 0; r < n->u.par.nreds + n->u.par.nscans + n->u.par.nhists; r++) {
-    if (r < n->u.par.nreds && n->u.par.reds[r].inv) {
-      const Lambda *inv = n->u.par.reds[r].inv;
-      indent(p);
-      buf_puts(p->out, "inverse \\");
-      print_tuple(p, inv->pa, inv->nf);
-      buf_puts(p->out, " ");
-      print_tuple(p, inv->pb, inv->nf);
-      buf_puts(p->out, " {\n");
-      p->depth++;
-      print_block(p, inv->body);
-      p->depth--;
-      indent(p);
-      buf_puts(p->out, "}\n");
-    }
-    const Lambda *l = r < n->u.par.nreds ? n->u.par.reds[r].lam
-                      : r < n->u.par.nreds + n->u.par.nscans ? n->u.par.scans[r - n->u.par.nreds].lam
-                      : n->u.par.hists[r - n->u.par.nreds - n->u.par.nscans].lam;
-    if (!l) continue;
-    indent(p);
-    buf_puts(p->out, "op \\");
-    print_tuple(p, l->pa, l->nf);
-    buf_puts(p->out, " ");
-    print_tuple(p, l->pb, l->nf);
-    buf_puts(p->out, " {\n");
-    p->depth++;
-    print_block(p, l->body);
-    p->depth--;
-    indent(p);
-    buf_puts(p->out, "}\n");
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    print_lambda(p, "inverse", n->u.par.reds[r].inv);
+    print_lambda(p, "op", n->u.par.reds[r].lam);
   }
+  for (int k = 0; k < n->u.par.nscans; k++) print_lambda(p, "op", n->u.par.scans[k].lam);
+  for (int k = 0; k < n->u.par.nhists; k++) print_lambda(p, "op", n->u.par.hists[k].lam);
 }
 
 static void print_par(Printer *p, const Node *n) {
