@@ -25,6 +25,15 @@ typedef struct {
 #define P(v) (F->pv[v])
 #define T(v) ((v) ? F->tan[v] : 0)
 
+static Val *map_fields(Fwd *F, const Val *vs, int nf) {
+  Val *p = ARENA_ARRAY(F->a, Val, nf);
+  for (int f = 0; f < nf; f++) p[f] = F->pv[vs[f]];
+  return p;
+}
+
+// Zeroed room for one value per field of a reduction.
+static Val *fields(Fwd *F, const Red *red) { return ARENA_ARRAY(F->a, Val, red->nf); }
+
 static Val *one_val(Fwd *F, Val v) {
   Val *p = ARENA_ARRAY(F->a, Val, 1);
   p[0] = v;
@@ -120,19 +129,26 @@ static void fwd_if(Fwd *F, const Node *n) {
 
 // The invertible-operator rule in forward mode: y = b OP x with b = inv(y, x), so x's tangent
 // contributes d(b OP x)/dx * x_dot: the forward mode of the operator's body along x_dot.
-static Val user_tangent(Fwd *F, const Red *red, Val y, Val x, Val xd) {
+// y, x, xd and the result t have the reduction's nf fields.
+static void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, const Val *xd, Val *t) {
   const Lambda *inv = red->inv, *op = red->lam;
-  F->pv[inv->pa[0]] = y;
-  F->pv[inv->pb[0]] = x;
+  for (int f = 0; f < red->nf; f++) {
+    F->pv[inv->pa[f]] = y[f];
+    F->pv[inv->pb[f]] = x[f];
+  }
   clone_block(&F->b, F->pf, inv->body, F->pv, false);
-  F->pv[op->pa[0]] = F->pv[inv->body->yields[0]];
-  F->pv[op->pb[0]] = x;
-  F->tan[op->pa[0]] = 0;
-  F->tan[op->pb[0]] = xd;
+  for (int f = 0; f < red->nf; f++) {
+    F->pv[op->pa[f]] = F->pv[inv->body->yields[f]];
+    F->pv[op->pb[f]] = x[f];
+    F->tan[op->pa[f]] = 0;
+    F->tan[op->pb[f]] = xd[f];
+  }
   fwd_block(F, op->body);
-  Val t = F->tan[op->body->yields[0]];
-  F->tan[op->pb[0]] = 0;
-  return t ? t : zero_of(F, val_type(F->f, xd));
+  for (int f = 0; f < red->nf; f++) {
+    Val v = F->tan[op->body->yields[f]];
+    t[f] = v ? v : zero_of(F, F->pf->vals[red->out[f]].type);
+    F->tan[op->pb[f]] = 0;
+  }
 }
 
 // The tangents of reduce(*), min and max need the whole primal first (the zero count and
@@ -172,7 +188,9 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   }
   e->u.par.pragma = n->u.par.pragma;
   e->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
-  e->u.par.reds = ARENA_ARRAY(F->a, Red, nr + 1);
+  int nsums = 1; // one +-reduction per field of each reduction with a second-loop tangent
+  for (int r = 0; r < nr; r++) nsums += n->u.par.reds[r].nf;
+  e->u.par.reds = ARENA_ARRAY(F->a, Red, nsums);
   Block *outer = b->blk;
   e->u.par.body = b->blk = block_new(F->a);
   bool in_par = F->in_par, drop = F->drop_writes;
@@ -181,39 +199,69 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   fwd_block(F, n->u.par.body);
   F->drop_writes = drop;
   F->in_par = in_par;
-  Val *terms = ARENA_ARRAY(F->a, Val, nr);
+  int *first = ARENA_ARRAY(F->a, int, nr); // the slot of reduction r's first term, or -1
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
+    first[r] = -1;
     if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
-    Type *t = F->pf->vals[red->out[0]].type;
-    Val x = n->u.par.body->yields[red->slot], xd = T(x) ? as_type(F, T(x), t) : zero_of(F, t);
-    Val term = red->op == RED_MUL    ? b_mul(b, xd, mul_partial(b, P(x), nz[r], p[r]))
-               : red->op == RED_USER ? user_tangent(F, red, P(red->out[0]), P(x), xd)
-                                     : b_select(b, is_winner(b, e->u.par.idx, k[r], iw[r]), xd, zero_of(F, t));
-    block_yield(F->a, e->u.par.body, term ? term : zero_of(F, t));
-    terms[r] = e->u.par.body->nyields;
+    Val *x = fields(F, red), *xd = fields(F, red), *term = fields(F, red);
+    for (int f = 0; f < red->nf; f++) {
+      Type *t = F->pf->vals[red->out[f]].type;
+      Val xf = n->u.par.body->yields[red->slot + f];
+      x[f] = P(xf);
+      xd[f] = T(xf) ? as_type(F, T(xf), t) : zero_of(F, t);
+    }
+    Type *t0 = F->pf->vals[red->out[0]].type;
+    if (red->op == RED_USER) {
+      Val *y = fields(F, red);
+      for (int f = 0; f < red->nf; f++) y[f] = P(red->out[f]);
+      user_tangent(F, red, y, x, xd, term);
+    } else if (red->op == RED_MUL) {
+      term[0] = b_mul(b, xd[0], mul_partial(b, x[0], nz[r], p[r]));
+    } else {
+      term[0] = b_select(b, is_winner(b, e->u.par.idx, k[r], iw[r]), xd[0], zero_of(F, t0));
+    }
+    first[r] = e->u.par.body->nyields;
+    for (int f = 0; f < red->nf; f++)
+      block_yield(F->a, e->u.par.body, term[f] ? term[f] : zero_of(F, F->pf->vals[red->out[f]].type));
   }
   b->blk = outer;
+  int *sum = ARENA_ARRAY(F->a, int, nr); // index in e of reduction r's first sum
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!terms[r]) continue;
-    Type *t = F->pf->vals[red->out[0]].type;
-    Red *s = &e->u.par.reds[e->u.par.nreds++];
-    *s = (Red){.op = RED_ADD, .nf = 1, .init = one_val(F, zero_of(F, t)),
-               .out = one_val(F, fn_val(F->f, t, NULL)), .slot = (int)terms[r] - 1,
-               .var = "tangent"};
+    if (first[r] < 0) continue;
+    sum[r] = e->u.par.nreds;
+    for (int f = 0; f < red->nf; f++) {
+      Type *t = F->pf->vals[red->out[f]].type;
+      Red *s = &e->u.par.reds[e->u.par.nreds++];
+      *s = (Red){.op = RED_ADD, .nf = 1, .init = one_val(F, zero_of(F, t)),
+                 .out = one_val(F, fn_val(F->f, t, NULL)), .slot = first[r] + f, .var = "tangent"};
+    }
   }
   b_push(b, e);
-  for (int r = 0, j = 0; r < nr; r++) {
+  for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!terms[r]) continue;
-    Type *t = F->pf->vals[red->out[0]].type;
-    Val init = red->init[0], id = T(init) ? as_type(F, T(init), t) : 0;
-    Val it = !id                  ? 0
-             : red->op == RED_MUL  ? b_mul(b, id, mul_partial(b, P(init), nz[r], p[r]))
-             : red->op == RED_USER ? user_tangent(F, red, P(red->out[0]), P(init), id)
-                                   : b_select(b, iw[r], id, zero_of(F, t));
-    F->tan[red->out[0]] = b_add(b, e->u.par.reds[j++].out[0], it);
+    if (first[r] < 0) continue;
+    Val *init = fields(F, red), *id = fields(F, red), *it = fields(F, red);
+    bool any = false; // does the initial value have a tangent?
+    for (int f = 0; f < red->nf; f++) any |= T(red->init[f]) != 0;
+    for (int f = 0; any && f < red->nf; f++) {
+      Type *t = F->pf->vals[red->out[f]].type;
+      Val v = red->init[f];
+      init[f] = P(v);
+      id[f] = T(v) ? as_type(F, T(v), t) : zero_of(F, t);
+    }
+    if (any && red->op == RED_USER) {
+      Val *y = fields(F, red);
+      for (int f = 0; f < red->nf; f++) y[f] = P(red->out[f]);
+      user_tangent(F, red, y, init, id, it);
+    } else if (any && red->op == RED_MUL) {
+      it[0] = b_mul(b, id[0], mul_partial(b, init[0], nz[r], p[r]));
+    } else if (any) {
+      it[0] = b_select(b, iw[r], id[0], zero_of(F, F->pf->vals[red->out[0]].type));
+    }
+    for (int f = 0; f < red->nf; f++)
+      F->tan[red->out[f]] = b_add(b, e->u.par.reds[sum[r] + f].out[0], it[f]);
   }
 }
 
@@ -222,9 +270,9 @@ static void fwd_par(Fwd *F, const Node *n) {
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (red->nf != 1 || (red->op == RED_USER && (!red->inv || !red->commutative)))
-      diag_error(n->loc, "so far a declared operator is differentiated when it works on a float "
-                 "or double and is declared commutative with inverse(fn)",
+    if (red->op == RED_USER && (!red->inv || !red->commutative))
+      diag_error(n->loc, "so far a declared operator is differentiated when it is declared "
+                 "commutative with inverse(fn)",
                  "forward mode of reduce(%s: ...) is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));
   }
@@ -243,13 +291,14 @@ static void fwd_par(Fwd *F, const Node *n) {
   m->u.par.reds = ARENA_ARRAY(F->a, Red, 2 * nr + 1);
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot]));
     m->u.par.reds[r] = *red;
-    m->u.par.reds[r].init = one_val(F, P(red->init[0]));
-    if (red->ne) m->u.par.reds[r].ne = one_val(F, P(red->ne[0]));
+    m->u.par.reds[r].slot = m->u.par.body->nyields;
+    for (int f = 0; f < red->nf; f++)
+      block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot + f]));
+    m->u.par.reds[r].init = map_fields(F, red->init, red->nf);
+    if (red->ne) m->u.par.reds[r].ne = map_fields(F, red->ne, red->nf);
     m->u.par.reds[r].lam = clone_lambda(&F->b, F->pf, red->lam, F->pv);
     m->u.par.reds[r].inv = clone_lambda(&F->b, F->pf, red->inv, F->pv);
-    m->u.par.reds[r].slot = r;
   }
   bool extra = false;
   for (int r = 0; r < nr; r++) {
@@ -274,8 +323,12 @@ static void fwd_par(Fwd *F, const Node *n) {
   }
   m->u.par.nreds = nr + nt;
   F->b.blk = outer;
-  for (int r = 0; r < nr; r++)
-    m->u.par.reds[r].out = one_val(F, clone_val(F->f, F->pf, n->u.par.reds[r].out[0], F->pv));
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Val *o = ARENA_ARRAY(F->a, Val, red->nf);
+    for (int f = 0; f < red->nf; f++) o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
+    m->u.par.reds[r].out = o;
+  }
   b_push(&F->b, m);
   if (extra) tangent_pass(F, n, m);
 }

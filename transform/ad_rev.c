@@ -346,11 +346,11 @@ static void check_reductions(Rev *R, const Node *n) {
     diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER && (red->nf != 1 || !red->inv || !red->commutative))
-      diag_error(n->loc, "so far a declared operator is differentiated when it works on a float "
-                 "or double and is declared commutative with inverse(fn)",
+    if (red->op == RED_USER && (!red->inv || !red->commutative))
+      diag_error(n->loc, "so far a declared operator is differentiated when it is declared "
+                 "commutative with inverse(fn)",
                  "reverse mode of reduce(%s: ...) is not supported yet", red->user_fn);
-    if (red->nf != 1)
+    if (red->nf != 1 && red->op != RED_USER)
       diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));
     if (red->op == RED_MUL && R->varied[red->out[0]] && !R->mul_nz[red->out[0]])
@@ -374,24 +374,46 @@ static void clear_adj(Rev *R, const Block *b) {
 // The invertible-operator rule (papers/reduce-scan-hist-rules.md §2.6): for a commutative
 // operator with an inverse, y = b OP x where b = inv(y, x) is the reduction of everything
 // else; so x's adjoint is g * d(b OP x)/dx, the reverse mode of the operator's own body.
-// Emitted at the current builder; returns the adjoint of x (a value of f).
-static Val user_partial(Rev *R, const Red *red, Val y, Val x, Val g) {
+// y, x, g and the result dx have the reduction's nf fields (values of f; g[f] may be 0).
+static void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g,
+                         Val *dx) {
   const Lambda *inv = red->inv, *op = red->lam;
-  R->pv[inv->pa[0]] = y;
-  R->pv[inv->pb[0]] = x;
+  for (int f = 0; f < red->nf; f++) {
+    R->pv[inv->pa[f]] = y[f];
+    R->pv[inv->pb[f]] = x[f];
+  }
   clone_block(&R->b, R->pf, inv->body, R->pv, false);
-  R->pv[op->pa[0]] = R->pv[inv->body->yields[0]];
-  R->pv[op->pb[0]] = x;
+  for (int f = 0; f < red->nf; f++) {
+    R->pv[op->pa[f]] = R->pv[inv->body->yields[f]];
+    R->pv[op->pb[f]] = x[f];
+  }
   clone_block(&R->b, R->pf, op->body, R->pv, false);
-  Val saved_a = R->adj[op->pa[0]], saved_b = R->adj[op->pb[0]];
-  R->adj[op->pa[0]] = R->adj[op->pb[0]] = 0;
-  adj_add(R, op->body->yields[0], g);
+  for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
+  clear_adj(R, op->body);
+  for (int f = 0; f < red->nf; f++) adj_add(R, op->body->yields[f], g[f]);
   rev_block(R, op->body);
-  Val dx = R->adj[op->pb[0]];
+  for (int f = 0; f < red->nf; f++) dx[f] = R->adj[op->pb[f]];
   clear_adj(R, op->body); // the operator's values are used again (the initial value)
-  R->adj[op->pa[0]] = saved_a;
-  R->adj[op->pb[0]] = saved_b;
-  return dx;
+  for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
+}
+
+// The seeds g of a user reduction's result, fields of the enclosing adjoint table; false if
+// all are zero.
+static bool user_seeds(const Red *red, const Val *adj, Val *g) {
+  bool any = false;
+  for (int f = 0; f < red->nf; f++) any |= (g[f] = adj[red->out[f]]) != 0;
+  return any;
+}
+
+// A user reduction's operand (the contributions x, or the initial value) gets its adjoint.
+static void user_adjoint(Rev *R, const Red *red, const Val *host_adj, const Val *xs) {
+  int nf = red->nf;
+  Val *g = ARENA_ARRAY(R->a, Val, nf), *y = ARENA_ARRAY(R->a, Val, nf),
+      *x = ARENA_ARRAY(R->a, Val, nf), *dx = ARENA_ARRAY(R->a, Val, nf);
+  if (!user_seeds(red, host_adj, g)) return;
+  for (int f = 0; f < red->nf; f++) y[f] = P(red->out[f]), x[f] = P(xs[f]);
+  user_partial(R, red, y, x, g, dx);
+  for (int f = 0; f < red->nf; f++) adj_add(R, xs[f], dx[f]);
 }
 
 // Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
@@ -487,6 +509,10 @@ static void rev_par(Rev *R, const Node *n) {
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER) {
+      user_adjoint(R, red, host_adj, n->u.par.body->yields + red->slot);
+      continue;
+    }
     Val g = host_adj[red->out[0]], x = n->u.par.body->yields[red->slot];
     if (!g) continue;
     switch (red->op) {
@@ -501,7 +527,7 @@ static void rev_par(Rev *R, const Node *n) {
       adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
       break;
     }
-    case RED_USER: adj_add(R, x, user_partial(R, red, P(red->out[0]), P(x), g)); break;
+    case RED_USER: UNREACHABLE(); // before the switch
     }
   }
   rev_block(R, n->u.par.body);
@@ -524,6 +550,10 @@ static void rev_par(Rev *R, const Node *n) {
     if (total[v]) adj_add(R, v, total[v]);
   for (int r = 0; r < n->u.par.nreds; r++) { // the initial value is one more operand
     const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER) {
+      user_adjoint(R, red, host_adj, red->init);
+      continue;
+    }
     Val g = host_adj[red->out[0]], init = red->init[0];
     if (!g) continue;
     Builder *b = &R->b;
@@ -537,7 +567,7 @@ static void rev_par(Rev *R, const Node *n) {
     case RED_MAX:
       adj_add(R, init, b_select(b, init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
       break;
-    case RED_USER: adj_add(R, init, user_partial(R, red, P(red->out[0]), P(init), g)); break;
+    case RED_USER: UNREACHABLE(); // before the switch
     }
   }
   R->par = outer_par;
