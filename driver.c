@@ -22,6 +22,7 @@ typedef struct {
   const char *defines[256], *incdirs[256];
   int ndefines, nincdirs;
   int stripmine;
+  bool general_rule;
 } Options;
 
 static const char usage_text[] =
@@ -40,6 +41,8 @@ static const char usage_text[] =
     "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE           the dependency file's name\n"
     "  --stripmine=L      default levels of strip-mined checkpointing of sequential loops\n"
+    "  --general-rule     forward mode of declared operators by the general rule (dual\n"
+    "                     numbers) even with inverse(fn): a cross-check\n"
     "  --no-line          no #line directives in the output\n"
     "  --version          print the version and exit\n"
     "  --help             print this help and exit\n";
@@ -95,6 +98,8 @@ static Options parse_options(int argc, char **argv) {
       long l = strtol(a + 12, &end, 10);
       if (*end || l < 1 || l > 16) usage_error("--stripmine takes a level from 1 to 16, not '%s'", a + 12);
       o.stripmine = (int)l;
+    } else if (!strcmp(a, "--general-rule")) {
+      o.general_rule = true;
     } else if (!strcmp(a, "--no-line")) {
       o.line_directives = false;
     } else if (a[0] == '-' && a[1]) {
@@ -167,6 +172,7 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   to.incdirs = o->incdirs;
   to.nincdirs = o->nincdirs;
   to.stripmine = o->stripmine;
+  to.general_rule = o->general_rule;
   bool ok = adsoac_translate(a, &to, &src, out);
   deps = to.deps;
   ndeps = to.ndeps;

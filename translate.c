@@ -14,14 +14,14 @@ static void on_ad_error(void) {
 
 // --emit=ir: the primal IR of every marked function, then its derivatives.  A derivative that
 // this version refuses is diagnosed, and the primal IR is still printed (the caller exits 1).
-static bool print_ir(Arena *a, Prog *p, Buf *out) {
+static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
   volatile bool ok = true;
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
     void (*outer)(void) = diag_on_error(on_ad_error);
     if (!setjmp(ad_failed)) {
       m->vjp = ad_vjp(a, m->primal);
-      m->jvp = ad_jvp(a, m->primal);
+      m->jvp = ad_jvp(a, m->primal, o->general_rule);
       fuse_loops(m->vjp);
       fuse_loops(m->jvp);
       fuse_loops(m->primal);
@@ -48,7 +48,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     simplify_dce(p->marked[i].primal);
     activity_warnings(p->marked[i].primal);
   }
-  if (o->emit_ir) return print_ir(a, p, out);
+  if (o->emit_ir) return print_ir(a, o, p, out);
   if (o->emit_dot) {
     emit_dot(p, out);
     return true;
@@ -56,7 +56,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
-    m->jvp = ad_jvp(a, m->primal);           // transform/  forward mode
+    m->jvp = ad_jvp(a, m->primal, o->general_rule);           // transform/  forward mode
     fuse_loops(m->vjp);                      // transform/  the reverse loop into the primal's
     fuse_loops(m->jvp);
     fuse_loops(m->primal);                   //             (after AD, which reads the primal)

@@ -20,6 +20,7 @@ typedef struct {
   unsigned char *varied;
   bool in_par;
   bool drop_writes; // re-executing a loop body: no writes
+  bool general;     // --general-rule
 } Fwd;
 
 #define P(v) (F->pv[v])
@@ -151,6 +152,84 @@ static void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, con
   }
 }
 
+// The general rule in forward mode (dual numbers): a reduction with operator OP runs on pairs
+// (a, a_dot) with (a, a_dot) OP' (b, b_dot) = (a OP b, the forward mode of OP along (a_dot,
+// b_dot)). OP' is associative (and commutative) when OP is, so the primal result and its
+// tangent come from one pass, in the operator's own order. The lambda has 2 * nf fields: the
+// primal fields, then their tangents.
+static const char *dot_name(Fwd *F, const char *hint) {
+  return hint ? arena_printf(F->a, "%s_dot", hint) : NULL;
+}
+
+// Is reduction red differentiated by the general rule (dual numbers)?
+static bool dual_rule(const Fwd *F, const Red *red) {
+  if (red->op != RED_USER) return false;
+  bool varied = false;
+  for (int f = 0; f < red->nf; f++) varied |= F->varied[red->out[f]];
+  return varied && (!red->inv || F->general);
+}
+
+static Lambda *dual_lambda(Fwd *F, const Red *red) {
+  const Lambda *op = red->lam;
+  int nf = op->nf;
+  Lambda *d = ARENA_NEW(F->a, Lambda);
+  d->nf = 2 * nf;
+  d->pa = ARENA_ARRAY(F->a, Val, 2 * nf);
+  d->pb = ARENA_ARRAY(F->a, Val, 2 * nf);
+  for (int f = 0; f < nf; f++) {
+    const ValInfo *a = &F->pf->vals[op->pa[f]], *b = &F->pf->vals[op->pb[f]];
+    F->pv[op->pa[f]] = d->pa[f] = fn_val(F->f, a->type, a->hint);
+    F->pv[op->pb[f]] = d->pb[f] = fn_val(F->f, b->type, b->hint);
+    F->tan[op->pa[f]] = d->pa[nf + f] = fn_val(F->f, a->type, dot_name(F, a->hint));
+    F->tan[op->pb[f]] = d->pb[nf + f] = fn_val(F->f, b->type, dot_name(F, b->hint));
+  }
+  Block *outer = F->b.blk;
+  d->body = F->b.blk = block_new(F->a);
+  fwd_block(F, op->body);
+  for (int f = 0; f < nf; f++) block_yield(F->a, d->body, P(op->body->yields[f]));
+  for (int f = 0; f < nf; f++) {
+    Type *t = F->pf->vals[red->out[f]].type;
+    Val v = T(op->body->yields[f]);
+    block_yield(F->a, d->body, v ? as_type(F, v, t) : zero_of(F, t));
+  }
+  for (int f = 0; f < nf; f++) F->tan[op->pa[f]] = F->tan[op->pb[f]] = 0;
+  F->b.blk = outer;
+  return d;
+}
+
+// reduce(OP) by the general rule: m's reduction r (a copy of n's, with the primal's initial
+// and neutral values) becomes the reduction of dual numbers; its fields (primal, then tangent)
+// are yielded by m's body, whose block is current.
+static void dual_reduction(Fwd *F, const Node *n, Node *m, int r, Block *outer) {
+  const Red *red = &n->u.par.reds[r];
+  Red *d = &m->u.par.reds[r];
+  int nf = red->nf;
+  d->slot = m->u.par.body->nyields;
+  for (int f = 0; f < nf; f++) block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot + f]));
+  for (int f = 0; f < nf; f++) {
+    Type *t = F->pf->vals[red->out[f]].type;
+    Val x = T(n->u.par.body->yields[red->slot + f]);
+    block_yield(F->a, m->u.par.body, x ? as_type(F, x, t) : zero_of(F, t));
+  }
+  Val *init = ARENA_ARRAY(F->a, Val, 2 * nf), *ne = ARENA_ARRAY(F->a, Val, 2 * nf);
+  F->b.blk = outer;
+  for (int f = 0; f < nf; f++) {
+    Type *t = F->pf->vals[red->out[f]].type;
+    Val it = T(red->init[f]);
+    init[f] = P(red->init[f]);
+    init[nf + f] = it ? as_type(F, it, t) : zero_of(F, t);
+    ne[f] = P(red->ne[f]);
+    ne[nf + f] = zero_of(F, t);
+  }
+  d->nf = 2 * nf;
+  d->init = init;
+  d->ne = ne;
+  d->lam = dual_lambda(F, red);
+  d->inv = NULL;
+  d->user_fn = arena_printf(F->a, "%s with tangents", red->user_fn);
+  F->b.blk = m->u.par.body;
+}
+
 // The tangents of reduce(*), min and max need the whole primal first (the zero count and
 // nonzero product; the winning element), then a second loop over the tangents:
 //   *        y_dot = sum_i x_dot_i * d(x_i) + init_dot * d(init)        (mul_partial)
@@ -176,7 +255,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   int only = -1, count = 0;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
     count++;
     if (red->op == RED_MIN || red->op == RED_MAX) only = r;
   }
@@ -203,7 +282,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
     first[r] = -1;
-    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
     Val *x = fields(F, red), *xd = fields(F, red), *term = fields(F, red);
     for (int f = 0; f < red->nf; f++) {
       Type *t = F->pf->vals[red->out[f]].type;
@@ -268,14 +347,6 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
 static void fwd_par(Fwd *F, const Node *n) {
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER && (!red->inv || !red->commutative))
-      diag_error(n->loc, "so far a declared operator is differentiated when it is declared "
-                 "commutative with inverse(fn)",
-                 "forward mode of reduce(%s: ...) is not supported yet",
-                 red->user_fn ? red->user_fn : redop_name(red->op));
-  }
   Node *m = node_new(F->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
@@ -292,6 +363,10 @@ static void fwd_par(Fwd *F, const Node *n) {
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
     m->u.par.reds[r] = *red;
+    if (dual_rule(F, red)) {
+      dual_reduction(F, n, m, r, outer);
+      continue;
+    }
     m->u.par.reds[r].slot = m->u.par.body->nyields;
     for (int f = 0; f < red->nf; f++)
       block_yield(F->a, m->u.par.body, P(n->u.par.body->yields[red->slot + f]));
@@ -303,7 +378,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   bool extra = false;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]]) continue;
+    if (!F->varied[red->out[0]] || dual_rule(F, red)) continue;
     if (red->op != RED_ADD) { // tangent from a second loop (tangent_pass)
       extra = true;
       continue;
@@ -325,8 +400,12 @@ static void fwd_par(Fwd *F, const Node *n) {
   F->b.blk = outer;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    Val *o = ARENA_ARRAY(F->a, Val, red->nf);
-    for (int f = 0; f < red->nf; f++) o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
+    bool dual = dual_rule(F, red);
+    Val *o = ARENA_ARRAY(F->a, Val, dual ? 2 * red->nf : red->nf);
+    for (int f = 0; f < red->nf; f++) {
+      o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
+      if (dual) o[red->nf + f] = F->tan[red->out[f]] = fn_val(F->f, F->pf->vals[red->out[f]].type, NULL);
+    }
     m->u.par.reds[r].out = o;
   }
   b_push(&F->b, m);
@@ -408,8 +487,9 @@ static Fn *jvp_signature(Fwd *F) {
   return f;
 }
 
-Fn *ad_jvp(Arena *a, const Fn *pf) {
+Fn *ad_jvp(Arena *a, const Fn *pf, bool general) {
   Fwd fw = {a, pf}, *F = &fw;
+  F->general = general;
   F->pv = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
   F->tan = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
   F->adot = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);

@@ -35,7 +35,9 @@ Val is_winner(Builder *b, Val idx, Val k, Val init_wins);
 Val lift_argext(Builder *host, Node *c, int r);
 
 // ---- ad_fwd.c ----
-Fn *ad_jvp(Arena *a, const Fn *f);
+// general: the general rule (dual numbers) for declared operators even where they declare an
+// inverse (--general-rule, a cross-check of the invertible-operator rule).
+Fn *ad_jvp(Arena *a, const Fn *f, bool general);
 
 // ---- fuse.c ----
 // Fuses adjacent parallel loops over the same index space when that is safe, then shares

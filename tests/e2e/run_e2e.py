@@ -48,6 +48,7 @@ Usage:
       `// selftest: expect TEXT` line; then every test program (or those named) must pass
       against selftest/fd_fake.py, a finite-difference stand-in for adsoac (with the identity
       check disabled through E2E_ID_RTOL, as differences are not exactly linear).
+  --adsoac-flag FLAG     pass FLAG to adsoac too (e.g. --general-rule).
   --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
   --sanitize             build adsoac's output and the driver with ASan and UBSan.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
@@ -376,7 +377,8 @@ def translate(args, name, src, target, out):
         return
     if os.path.exists(out):
         os.remove(out)
-    sh([args.adsoac, "--target=" + target, src, "-o", out], "adsoac --target=" + target)
+    sh([args.adsoac, "--target=" + target] + args.adsoac_flag + [src, "-o", out],
+       "adsoac --target=" + target)
     if not os.path.exists(out):
         raise Fail("adsoac exited 0 but wrote no %s" % out)
 
@@ -515,6 +517,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tests", nargs="*", help="test names or globs (default: all)")
     ap.add_argument("--adsoac", help="the translator")
+    ap.add_argument("--adsoac-flag", action="append", default=[], metavar="FLAG",
+                    help="an extra adsoac option, e.g. --general-rule (repeatable)")
     ap.add_argument("--build-dir", help="scratch directory (default: a new temporary one)")
     ap.add_argument("--nvcc", help="also translate with --target=cuda and compile with nvcc -c")
     ap.add_argument("--nvcc-flags", default="", help="extra nvcc flags (e.g. -I runtime/include)")
