@@ -18,3 +18,32 @@ IndexForm index_form(Node *const *def, const unsigned char *inside, Val v, Val i
 bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i);
 // a and b are the same expression (structurally), so they denote the same element.
 bool index_same(Node *const *def, Val a, Val b);
+
+// ---- depend.c ----
+// An array access inside a parallel loop, for the map legality check.
+typedef struct {
+  Val arr, idx;
+  bool write;
+  Loc loc;
+} Access;
+
+typedef enum {
+  DEP_NONE,          // each iteration touches its own elements
+  DEP_NOT_INJECTIVE, // acc[w] writes at an index not shown to differ between iterations
+  DEP_OTHER_INDEX,   // acc[other] reaches acc[w]'s array through another index expression
+  DEP_READ_BACK,     // acc[other] reads back the element acc[w] wrote in the same iteration
+} DepKind;
+
+typedef struct {
+  DepKind kind;
+  int w, other; // indices into the accesses
+} Dep;
+
+// The map promise (language.md §3), in the form this version can prove: every access of an
+// array the loop writes uses one index expression a*i + b (a != 0, b the same in every
+// iteration), or the array is asserted injective(...) by the user; and an element written in
+// an iteration is not read back from memory later in it (the front end forwards the value).
+// acc: the loop's accesses in program order; i: the loop index; inside as for index_form.
+// Returns the first dependence found, or DEP_NONE.
+Dep map_dependence(Node *const *def, const unsigned char *inside, Val i, const Access *acc,
+                   int nacc, const Val *injective, int ninjective);

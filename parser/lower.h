@@ -1,6 +1,7 @@
 // parser/lower.h: state shared by the lowering files (CST -> IR), private to parser/.
 #pragma once
 #include "parser.h"
+#include "../analysis/analysis.h"
 
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
@@ -25,13 +26,6 @@ typedef struct {
   VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
   Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
 } Var;
-
-// An array access inside a parallel loop, for the map legality checks.
-typedef struct {
-  Val arr, idx;
-  bool write;
-  Loc loc;
-} Access;
 
 typedef struct ParCtx {
   struct ParCtx *up;

@@ -99,16 +99,8 @@ void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
   for (ParCtx *p = L->par; p; p = p->up) note_access(L, p, arr, idx, write, loc);
 }
 
-// The map promise (language.md §3), in the form this version can prove: every access of an
-// array the loop writes uses one index expression of the form a*i + b (a != 0, b the same in
-// every iteration), so each iteration touches its own element; and an element written in an
-// iteration is read back only through the forwarded value (never from memory).
-static bool asserted(const Node *par, Val arr) {
-  for (int i = 0; i < par->u.par.ninjective; i++)
-    if (par->u.par.injective[i] == arr) return true;
-  return false;
-}
-
+// The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
+// dependence is an error at the access that shows it.
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
@@ -116,32 +108,29 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
   ir_defs(body, bdef);
   for (int v = 0; v < L->fn->nvals; v++) inside[v] = bdef[v] != NULL;
   inside[p->idx] = 1;
-  for (int i = 0; i < p->nacc; i++) {
-    Access *w = &p->acc[i];
-    if (!w->write) continue;
-    const char *name = L->fn->vals[w->arr].hint;
-    IndexForm f = index_form(def, inside, w->idx, p->idx);
-    if ((!f.affine || !f.coef) && !asserted(par, w->arr))
-      diag_error(w->loc, "write y[i], y[2*i + 1], y[i + k] (k the same in every iteration); "
-                 "other write patterns cannot be shown to give each iteration its own element; "
-                 "if yours does (y[perm[i]] with perm a permutation), say so with "
-                 "injective(y) on the pragma",
-                 "cannot show that the iterations write different elements of '%s'", name);
-    for (int j = 0; j < p->nacc; j++) {
-      Access *r = &p->acc[j];
-      if (r->arr != w->arr || j == i) continue;
-      if (!index_same(def, r->idx, w->idx)) {
-        diag_note(w->loc, "'%s' is written here", name);
-        diag_error(r->loc, "access the array with the same index expression everywhere in the "
-                   "loop, or split the loop in two",
-                   "iterations of the parallel loop depend on each other: '%s' is %s at another "
-                   "index than it is written", name, r->write ? "written" : "read");
-      }
-      if (!r->write && j > i)
-        diag_error(r->loc, "keep the value in a local variable, and write the element once "
-                   "at the end of the body", "reading '%s[...]' back after writing it in the "
-                   "same iteration is not supported here", name);
-    }
+  Dep d = map_dependence(def, inside, p->idx, p->acc, p->nacc, par->u.par.injective,
+                         par->u.par.ninjective);
+  if (d.kind == DEP_NONE) return;
+  const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
+  const char *name = L->fn->vals[w->arr].hint;
+  switch (d.kind) {
+  case DEP_NOT_INJECTIVE:
+    diag_error(w->loc, "write y[i], y[2*i + 1], y[i + k] (k the same in every iteration); "
+               "other write patterns cannot be shown to give each iteration its own element; "
+               "if yours does (y[perm[i]] with perm a permutation), say so with "
+               "injective(y) on the pragma",
+               "cannot show that the iterations write different elements of '%s'", name);
+  case DEP_OTHER_INDEX:
+    diag_note(w->loc, "'%s' is written here", name);
+    diag_error(r->loc, "access the array with the same index expression everywhere in the "
+               "loop, or split the loop in two",
+               "iterations of the parallel loop depend on each other: '%s' is %s at another "
+               "index than it is written", name, r->write ? "written" : "read");
+  case DEP_READ_BACK:
+    diag_error(r->loc, "keep the value in a local variable, and write the element once "
+               "at the end of the body", "reading '%s[...]' back after writing it in the "
+               "same iteration is not supported here", name);
+  case DEP_NONE: break;
   }
 }
 
