@@ -49,17 +49,18 @@ static Dep check(T *t) {
   Node **def = ARENA_ARRAY(t->a, Node *, t->f->nvals);
   ir_defs(t->f->body, def);
   unsigned char *inside = ARENA_ARRAY(t->a, unsigned char, t->f->nvals);
-  for (int v = 0; v < t->f->nvals; v++) inside[v] = def[v] != NULL;
+  for (int v = 0; v < t->f->nvals; v++)
+    inside[v] = def[v] != NULL;
   inside[t->i] = 1;
   return map_dependence(def, inside, t->i, t->acc, t->nacc, t->inj, t->ninj);
 }
 
-#define assert_dep(d, k, wi, oi)                                                                \
-  do {                                                                                           \
-    Dep d_ = (d);                                                                                \
-    assert_int_equal(d_.kind, (k));                                                              \
-    assert_int_equal(d_.w, (wi));                                                                \
-    assert_int_equal(d_.other, (oi));                                                            \
+#define assert_dep(d, k, wi, oi)                                                                   \
+  do {                                                                                             \
+    Dep d_ = (d);                                                                                  \
+    assert_int_equal(d_.kind, (k));                                                                \
+    assert_int_equal(d_.w, (wi));                                                                  \
+    assert_int_equal(d_.other, (oi));                                                              \
   } while (0)
 
 // The index forms of test_independent, built afresh on each call.
