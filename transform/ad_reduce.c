@@ -110,6 +110,32 @@ Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv) 
   return m->u.par.reds[0].out[0];
 }
 
+// reduce(*) not lifted into its primal loop (the loop is nested in another loop or in an if,
+// so the reverse sweep re-executes it): the zero count nz and the nonzero product p of
+// reduction r of n by a pass over the same loop, placed with b before the reverse loop.
+void mul_pass(Builder *b, const Fn *pf, const Node *n, int r, Val *pv, Val *nz, Val *p) {
+  Fn *f = b->fn;
+  Arena *a = f->arena;
+  const Red *red = &n->u.par.reds[r];
+  Node *m = node_new(a, IR_PAR, n->loc);
+  m->u.par.lo = pv[n->u.par.lo];
+  m->u.par.hi = pv[n->u.par.hi];
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.idx = clone_val(f, pf, n->u.par.idx, pv);
+  m->u.par.body = block_new(a);
+  Builder bb = {f, m->u.par.body, n->loc};
+  clone_block(&bb, pf, n->u.par.body, pv, true);
+  block_yield(a, m->u.par.body, pv[n->u.par.body->yields[red->slot]]);
+  m->u.par.reds = ARENA_ARRAY(a, Red, 1);
+  m->u.par.nreds = 1;
+  m->u.par.reds[0] = (Red){.op = RED_MUL, .nf = 1, .init = ARENA_ARRAY(a, Val, 1),
+                           .out = ARENA_ARRAY(a, Val, 1), .var = red->var};
+  m->u.par.reds[0].init[0] = pv[red->init[0]];
+  m->u.par.reds[0].out[0] = fn_val(f, val_type(f, pv[red->out[0]]), NULL); // unused: pruned
+  b_push(b, m);
+  lift_mul(b, m, 0, nz, p);
+}
+
 // In a loop body: does this iteration hold the extremum's adjoint?  !init_wins && i == k
 Val is_winner(Builder *b, Val idx, Val k, Val init_wins) {
   Val at = b_binop(b, BIN_EQ, b_cast(b, &ty_long, idx), k);

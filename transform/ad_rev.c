@@ -353,9 +353,6 @@ static void check_reductions(Rev *R, const Node *n) {
     if (red->nf != 1 && red->op != RED_USER)
       diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));
-    if (red->op == RED_MUL && R->varied[red->out[0]] && !R->mul_nz[red->out[0]])
-      diag_error(n->loc, "move the loop to the function level", "reverse mode of reduce(*: ...) "
-                 "inside an if or another parallel loop is not supported yet");
   }
 }
 
@@ -491,6 +488,15 @@ static void rev_par(Rev *R, const Node *n) {
     init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
     k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
   }
+  // reduce(*) not lifted into a primal loop of f_vjp (nested in a loop or an if): a pass
+  bool *mul_passed = SCRATCH(bool, n->u.par.nreds + 1);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Val y = red->out[0];
+    if (red->op != RED_MUL || !host_adj[y] || R->mul_nz[y]) continue;
+    mul_pass(&R->b, R->pf, n, r, R->pv, &R->mul_nz[y], &R->mul_p[y]);
+    mul_passed[r] = true;
+  }
   Node *m = node_new(R->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
@@ -570,6 +576,8 @@ static void rev_par(Rev *R, const Node *n) {
     case RED_USER: UNREACHABLE(); // before the switch
     }
   }
+  for (int r = 0; r < n->u.par.nreds; r++) // the pass's values live in this block only
+    if (mul_passed[r]) R->mul_nz[n->u.par.reds[r].out[0]] = R->mul_p[n->u.par.reds[r].out[0]] = 0;
   R->par = outer_par;
   R->in_par = outer_in;
   R->hoisted = outer_hoisted;
