@@ -41,8 +41,8 @@ static const char usage_text[] =
     "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE           the dependency file's name\n"
     "  --stripmine=L      default levels of strip-mined checkpointing of sequential loops\n"
-    "  --general-rule     forward mode of declared operators by the general rule (dual\n"
-    "                     numbers) even with inverse(fn): a cross-check\n"
+    "  --general-rule     forward mode of every reduction by the general rule (dual\n"
+    "                     numbers), not the special rules: a cross-check\n"
     "  --no-line          no #line directives in the output\n"
     "  --version          print the version and exit\n"
     "  --help             print this help and exit\n";

@@ -12,7 +12,7 @@ typedef struct {
   const char *const *defines, *const *incdirs; // -D, -I
   int ndefines, nincdirs;
   int stripmine; // --stripmine=L (0: default)
-  bool general_rule; // --general-rule: declared operators by the general rule in forward mode
+  bool general_rule; // --general-rule: every reduction by the general rule in forward mode
   // out: the headers the translation read (for -MD)
   const char *const *deps;
   int ndeps;

@@ -4,6 +4,8 @@
 // followed by its tangent statement; a parallel loop carries tangents in the same loop, and
 // a +-reduction gets a second +-reduction of the contributions' tangents.  No tape, no
 // re-execution, no accumulators.
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,9 +165,9 @@ static const char *dot_name(Fwd *F, const char *hint) {
 
 // Is reduction red differentiated by the general rule (dual numbers)?
 static bool dual_rule(const Fwd *F, const Red *red) {
-  if (red->op != RED_USER) return false;
   bool varied = false;
   for (int f = 0; f < red->nf; f++) varied |= F->varied[red->out[f]];
+  if (red->op != RED_USER) return varied && F->general && red->nf == 1;
   return varied && (!red->inv || F->general);
 }
 
@@ -227,7 +229,78 @@ static void dual_reduction(Fwd *F, const Node *n, Node *m, int r, Block *outer) 
   d->lam = dual_lambda(F, red);
   d->inv = NULL;
   d->user_fn = arena_printf(F->a, "%s with tangents", red->user_fn);
+  d->out = ARENA_ARRAY(F->a, Val, 2 * nf);
+  for (int f = 0; f < nf; f++) {
+    d->out[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
+    d->out[nf + f] = F->tan[red->out[f]] = fn_val(F->f, F->pf->vals[red->out[f]].type, NULL);
+  }
   F->b.blk = m->u.par.body;
+}
+
+// The general rule for the builtin operators (--general-rule, a cross-check of their special
+// rules): + and * on dual numbers, (a, a_dot) * (b, b_dot) = (a b, a b_dot + a_dot b), exact
+// with zeros and no division; min and max on (value, index, tangent) triples that keep, on a
+// tie, the smaller index, the initial value entering with index -1 (language.md §7).
+static void builtin_dual(Fwd *F, const Node *n, Node *m, int r, Block *outer) {
+  const Red *red = &n->u.par.reds[r];
+  Red *d = &m->u.par.reds[r];
+  Builder *b = &F->b;
+  Type *t = F->pf->vals[red->out[0]].type;
+  bool ext = red->op == RED_MIN || red->op == RED_MAX;
+  int nf = ext ? 3 : 2, tf = nf - 1; // the tangent is the last field
+  Type *ft[3] = {t, ext ? &ty_long : t, t};
+  // contributions
+  Val x = n->u.par.body->yields[red->slot];
+  d->slot = m->u.par.body->nyields;
+  block_yield(F->a, m->u.par.body, P(x));
+  if (ext) block_yield(F->a, m->u.par.body, b_cast(b, &ty_long, m->u.par.idx));
+  block_yield(F->a, m->u.par.body, T(x) ? as_type(F, T(x), t) : zero_of(F, t));
+  // the operator
+  Lambda *l = ARENA_NEW(F->a, Lambda);
+  l->nf = nf;
+  l->pa = ARENA_ARRAY(F->a, Val, nf);
+  l->pb = ARENA_ARRAY(F->a, Val, nf);
+  for (int f = 0; f < nf; f++) l->pa[f] = fn_val(F->f, ft[f], NULL), l->pb[f] = fn_val(F->f, ft[f], NULL);
+  l->body = b->blk = block_new(F->a);
+  Val *a = l->pa, *c = l->pb;
+  if (ext) {
+    Val better = b_binop(b, red->op == RED_MAX ? BIN_GT : BIN_LT, c[0], a[0]);
+    Val tie = b_binop(b, BIN_EQ, c[0], a[0]);
+    Val take = b_binop(b, BIN_LOR, better, b_binop(b, BIN_LAND, tie, b_binop(b, BIN_LT, c[1], a[1])));
+    for (int f = 0; f < nf; f++) block_yield(F->a, l->body, b_select(b, take, c[f], a[f]));
+  } else if (red->op == RED_MUL) {
+    block_yield(F->a, l->body, b_binop(b, BIN_MUL, a[0], c[0]));
+    block_yield(F->a, l->body, b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, a[0], c[1]),
+                                       b_binop(b, BIN_MUL, a[1], c[0])));
+  } else {
+    block_yield(F->a, l->body, b_binop(b, BIN_ADD, a[0], c[0]));
+    block_yield(F->a, l->body, b_binop(b, BIN_ADD, a[1], c[1]));
+  }
+  // initial and neutral values, before the loop
+  b->blk = outer;
+  Val *init = ARENA_ARRAY(F->a, Val, nf), *ne = ARENA_ARRAY(F->a, Val, nf);
+  Val it = T(red->init[0]);
+  init[0] = P(red->init[0]);
+  init[tf] = it ? as_type(F, it, t) : zero_of(F, t);
+  ne[0] = red->op == RED_ADD   ? zero_of(F, t)
+          : red->op == RED_MUL ? b_const_f(b, t, 1)
+                               : b_const_f(b, t, red->op == RED_MAX ? -INFINITY : INFINITY);
+  ne[tf] = zero_of(F, t);
+  if (ext) init[1] = b_const_i(b, &ty_long, -1), ne[1] = b_const_i(b, &ty_long, LLONG_MAX);
+  d->op = RED_USER;
+  d->nf = nf;
+  d->init = init;
+  d->ne = ne;
+  d->lam = l;
+  d->inv = NULL;
+  d->commutative = true;
+  d->user_fn = arena_printf(F->a, "%s with tangents", ext ? (red->op == RED_MIN ? "argmin" : "argmax")
+                                                         : redop_name(red->op));
+  d->out = ARENA_ARRAY(F->a, Val, nf);
+  d->out[0] = clone_val(F->f, F->pf, red->out[0], F->pv);
+  if (ext) d->out[1] = fn_val(F->f, &ty_long, NULL);
+  d->out[tf] = F->tan[red->out[0]] = fn_val(F->f, t, NULL);
+  b->blk = m->u.par.body;
 }
 
 // The tangents of reduce(*), min and max need the whole primal first (the zero count and
@@ -241,7 +314,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
       *k = ARENA_ARRAY(F->a, Val, nr), *iw = ARENA_ARRAY(F->a, Val, nr);
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]] || red->op == RED_ADD) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
     if (red->op == RED_MUL) {
       lift_mul(b, m, r, &nz[r], &p[r]);
     } else if (red->op == RED_MIN || red->op == RED_MAX) { // the winner, in the primal loop
@@ -364,7 +437,10 @@ static void fwd_par(Fwd *F, const Node *n) {
     const Red *red = &n->u.par.reds[r];
     m->u.par.reds[r] = *red;
     if (dual_rule(F, red)) {
-      dual_reduction(F, n, m, r, outer);
+      if (red->op == RED_USER)
+        dual_reduction(F, n, m, r, outer);
+      else
+        builtin_dual(F, n, m, r, outer);
       continue;
     }
     m->u.par.reds[r].slot = m->u.par.body->nyields;
@@ -400,12 +476,9 @@ static void fwd_par(Fwd *F, const Node *n) {
   F->b.blk = outer;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    bool dual = dual_rule(F, red);
-    Val *o = ARENA_ARRAY(F->a, Val, dual ? 2 * red->nf : red->nf);
-    for (int f = 0; f < red->nf; f++) {
-      o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
-      if (dual) o[red->nf + f] = F->tan[red->out[f]] = fn_val(F->f, F->pf->vals[red->out[f]].type, NULL);
-    }
+    if (dual_rule(F, red)) continue; // its outputs are set
+    Val *o = ARENA_ARRAY(F->a, Val, red->nf);
+    for (int f = 0; f < red->nf; f++) o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
     m->u.par.reds[r].out = o;
   }
   b_push(&F->b, m);

@@ -36,8 +36,8 @@ Val is_winner(Builder *b, Val idx, Val k, Val init_wins);
 Val lift_argext(Builder *host, Node *c, int r);
 
 // ---- ad_fwd.c ----
-// general: the general rule (dual numbers) for declared operators even where they declare an
-// inverse (--general-rule, a cross-check of the invertible-operator rule).
+// general: every reduction by the general rule (dual numbers), not the special rules of *,
+// min, max and of operators with an inverse (--general-rule, a cross-check of those).
 Fn *ad_jvp(Arena *a, const Fn *f, bool general);
 
 // ---- fuse.c ----
