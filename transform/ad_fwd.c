@@ -264,9 +264,7 @@ static void builtin_dual(Fwd *F, const Node *n, Node *m, int r, Block *outer) {
   l->body = b->blk = block_new(F->a);
   Val *a = l->pa, *c = l->pb;
   if (ext) {
-    Val better = b_binop(b, red->op == RED_MAX ? BIN_GT : BIN_LT, c[0], a[0]);
-    Val tie = b_binop(b, BIN_EQ, c[0], a[0]);
-    Val take = b_binop(b, BIN_LOR, better, b_binop(b, BIN_LAND, tie, b_binop(b, BIN_LT, c[1], a[1])));
+    Val take = argext_take(b, red->op == RED_MAX, a, c);
     for (int f = 0; f < nf; f++) block_yield(F->a, l->body, b_select(b, take, c[f], a[f]));
   } else if (red->op == RED_MUL) {
     block_yield(F->a, l->body, b_binop(b, BIN_MUL, a[0], c[0]));

@@ -146,6 +146,15 @@ Val is_winner(Builder *b, Val idx, Val k, Val init_wins) {
 // reduces (x_i, i) with the operator that keeps the extremum and, on a tie, the smaller
 // index; the initial value enters as (init, -1), so it wins its ties.  Returns, after c, the
 // winner's index: -1 for the initial value.  The second pass of argext_pass is then not needed.
+// The argmin/argmax operator on (value, index) pairs a and b: does b win? It wins with a
+// better value or, on a tie, a smaller index.
+Val argext_take(Builder *b, bool is_max, const Val *a, const Val *c) {
+  Val better = b_binop(b, is_max ? BIN_GT : BIN_LT, c[0], a[0]);
+  Val tie = b_binop(b, BIN_EQ, c[0], a[0]);
+  Val earlier = b_binop(b, BIN_LT, c[1], a[1]);
+  return b_binop(b, BIN_LOR, better, b_binop(b, BIN_LAND, tie, earlier));
+}
+
 Val lift_argext(Builder *host, Node *c, int r) {
   Fn *f = host->fn;
   Arena *a = f->arena;
@@ -161,10 +170,7 @@ Val lift_argext(Builder *host, Node *c, int r) {
   l->pb[0] = fn_val(f, t, "b"), l->pb[1] = fn_val(f, &ty_long, "kb");
   l->body = block_new(a);
   Builder lb = {f, l->body, c->loc};
-  Val better = b_binop(&lb, is_max ? BIN_GT : BIN_LT, l->pb[0], l->pa[0]);
-  Val tie = b_binop(&lb, BIN_EQ, l->pb[0], l->pa[0]);
-  Val earlier = b_binop(&lb, BIN_LT, l->pb[1], l->pa[1]);
-  Val take = b_binop(&lb, BIN_LOR, better, b_binop(&lb, BIN_LAND, tie, earlier));
+  Val take = argext_take(&lb, is_max, l->pa, l->pb);
   block_yield(a, l->body, b_select(&lb, take, l->pb[0], l->pa[0]));
   block_yield(a, l->body, b_select(&lb, take, l->pb[1], l->pa[1]));
   // the contributions (x_i, i)

@@ -33,6 +33,7 @@ Val mul_partial(Builder *b, Val x, Val nz, Val p);
 Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv);
 void mul_pass(Builder *b, const Fn *pf, const Node *n, int r, Val *pv, Val *nz, Val *p);
 Val is_winner(Builder *b, Val idx, Val k, Val init_wins);
+Val argext_take(Builder *b, bool is_max, const Val *a, const Val *c);
 Val lift_argext(Builder *host, Node *c, int r);
 
 // ---- ad_fwd.c ----
