@@ -621,6 +621,7 @@ static bool block_writes_arr(const Block *b, Val arr) {
   return false;
 }
 
+// Does every write of arr in b (nested loops included) use the index idx itself?
 static bool writes_at_index(const Block *b, Val arr, Val idx) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
@@ -628,6 +629,8 @@ static bool writes_at_index(const Block *b, Val arr, Val idx) {
     if (n->kind == IR_IF &&
         (!writes_at_index(n->u.ifs.then, arr, idx) || !writes_at_index(n->u.ifs.els, arr, idx)))
       return false;
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, idx)) return false;
+    if (n->kind == IR_LOOP && !writes_at_index(n->u.loop.body, arr, idx)) return false;
   }
   return true;
 }
@@ -647,7 +650,8 @@ static void plan_saves(Rev *R, int k, Save *out, int *nout) {
       needed = node_reads_in_par(body->stmts[j], arr, false);
     if (!needed) continue;
     if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx))
-      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...)",
+      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), not in a nested "
+                 "loop, or write the new values to another array",
                  "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
                  "other than the loop index: saving them is not supported yet",
                  R->pf->vals[arr].hint);
