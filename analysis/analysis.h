@@ -5,6 +5,9 @@
 // ---- index.c ----
 // The defining statement of every value of a block (recursively), in def[v].
 void ir_defs(const Block *b, Node **def);
+// inside[v] = 1 for every value a block defines (recursively): statement results, and the
+// indices, carried values and clause results of the loops in it, which have no def.
+void ir_inside(const Block *b, unsigned char *inside);
 
 // An index expression as a function of one loop index i: idx = coef * i + rest, where rest
 // does not vary in the loop (affine), or something else (a read, another loop's index, a

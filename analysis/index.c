@@ -24,6 +24,41 @@ static void defs_node(Node *n, Node **def) {
   }
 }
 
+static void inside_node(const Node *n, unsigned char *inside);
+
+void ir_inside(const Block *b, unsigned char *inside) {
+  for (int i = 0; i < b->n; i++) inside_node(b->stmts[i], inside);
+}
+
+static void inside_node(const Node *n, unsigned char *inside) {
+  if (n->out) inside[n->out] = 1;
+  switch (n->kind) {
+  case IR_IF:
+    ir_inside(n->u.ifs.then, inside);
+    ir_inside(n->u.ifs.els, inside);
+    for (int k = 0; k < n->u.ifs.nouts; k++) inside[n->u.ifs.outs[k]] = 1;
+    break;
+  case IR_LOOP:
+    inside[n->u.loop.idx] = 1;
+    for (int k = 0; k < n->u.loop.ncarry; k++)
+      inside[n->u.loop.params[k]] = inside[n->u.loop.outs[k]] = 1;
+    ir_inside(n->u.loop.body, inside);
+    break;
+  case IR_PAR:
+    inside[n->u.par.idx] = 1;
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) inside[n->u.par.reds[r].out[f]] = 1;
+    for (int s = 0; s < n->u.par.nscans; s++)
+      for (int f = 0; f < n->u.par.scans[s].nf; f++)
+        inside[n->u.par.scans[s].out[f]] = inside[n->u.par.scans[s].excl[f]] = 1;
+    ir_inside(n->u.par.body, inside);
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_RETURN: break;
+  }
+}
+
 // v depends on nothing that changes from one iteration to the next: values from outside the
 // loop, constants, and arithmetic on them (no reads: the array may change).
 bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i) {

@@ -104,9 +104,7 @@ void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
-  Node **bdef = ARENA_ARRAY(L->a, Node *, L->fn->nvals);
-  ir_defs(body, bdef);
-  for (int v = 0; v < L->fn->nvals; v++) inside[v] = bdef[v] != NULL;
+  ir_inside(body, inside); // nested loops' indices and results vary too
   inside[p->idx] = 1;
   Dep d = map_dependence(def, inside, p->idx, p->acc, p->nacc, par->u.par.injective,
                          par->u.par.ninjective);

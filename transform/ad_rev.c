@@ -66,10 +66,17 @@ static void note_def(Rev *R, Node *n, unsigned char *mark) {
     if (mark) mark[n->u.par.idx] = 1;
     note_defs(R, n->u.par.body, mark);
     for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) R->def[n->u.par.reds[r].out[f]] = n;
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
+        R->def[n->u.par.reds[r].out[f]] = n;
+        if (mark) mark[n->u.par.reds[r].out[f]] = 1; // a nested reduction varies
+      }
     break;
   case IR_LOOP:
-    if (mark) mark[n->u.loop.idx] = 1;
+    if (mark) {
+      mark[n->u.loop.idx] = 1;
+      for (int k = 0; k < n->u.loop.ncarry; k++)
+        mark[n->u.loop.params[k]] = mark[n->u.loop.outs[k]] = 1;
+    }
     note_defs(R, n->u.loop.body, mark);
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
