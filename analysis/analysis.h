@@ -44,9 +44,10 @@ typedef struct {
 
 // The map promise (language.md §3), in the form this version can prove: every access of an
 // array the loop writes uses one index expression a*i + b (a != 0, b the same in every
-// iteration), or the array is asserted injective(...) by the user; and an element written in
-// an iteration is not read back from memory later in it (the front end forwards the value).
-// acc: the loop's accesses in program order; i: the loop index; inside as for index_form.
-// Returns the first dependence found, or DEP_NONE.
-Dep map_dependence(Node *const *def, const unsigned char *inside, Val i, const Access *acc,
-                   int nacc, const Val *injective, int ninjective);
+// iteration) or i*M + j (j the index of a parallel loop in the body over [0, M)), or the
+// array is asserted injective(...) by the user; and an element written in an iteration is
+// not read back from memory later in it (the front end forwards the value).
+// body: the loop's body; acc: its accesses in program order; i: the loop index; inside as
+// for index_form. Returns the first dependence found, or DEP_NONE.
+Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
+                   const Access *acc, int nacc, const Val *injective, int ninjective);

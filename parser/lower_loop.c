@@ -106,7 +106,7 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
   ir_inside(body, inside); // nested loops' indices and results vary too
   inside[p->idx] = 1;
-  Dep d = map_dependence(def, inside, p->idx, p->acc, p->nacc, par->u.par.injective,
+  Dep d = map_dependence(def, inside, body, p->idx, p->acc, p->nacc, par->u.par.injective,
                          par->u.par.ninjective);
   if (d.kind == DEP_NONE) return;
   const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
