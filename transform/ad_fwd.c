@@ -154,16 +154,12 @@ static void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, con
   }
 }
 
-// The general rule in forward mode (dual numbers): a reduction with operator OP runs on pairs
-// (a, a_dot) with (a, a_dot) OP' (b, b_dot) = (a OP b, the forward mode of OP along (a_dot,
-// b_dot)). OP' is associative (and commutative) when OP is, so the primal result and its
-// tangent come from one pass, in the operator's own order. The lambda has 2 * nf fields: the
-// primal fields, then their tangents.
 static const char *dot_name(Fwd *F, const char *hint) {
   return hint ? arena_printf(F->a, "%s_dot", hint) : NULL;
 }
 
-// Is reduction red differentiated by the general rule (dual numbers)?
+// Is reduction red differentiated by the general rule (dual numbers)? Declared operators
+// without an inverse always are; everything under --general-rule.
 static bool dual_rule(const Fwd *F, const Red *red) {
   bool varied = false;
   for (int f = 0; f < red->nf; f++) varied |= F->varied[red->out[f]];
@@ -171,6 +167,11 @@ static bool dual_rule(const Fwd *F, const Red *red) {
   return varied && (!red->inv || F->general);
 }
 
+// The general rule in forward mode (dual numbers): a reduction with operator OP runs on pairs
+// (a, a_dot) with (a, a_dot) OP' (b, b_dot) = (a OP b, the forward mode of OP along (a_dot,
+// b_dot)). OP' is associative (and commutative) when OP is, so the primal result and its
+// tangent come from one pass, in the operator's own order. The lambda has 2 * nf fields: the
+// primal fields, then their tangents.
 static Lambda *dual_lambda(Fwd *F, const Red *red) {
   const Lambda *op = red->lam;
   int nf = op->nf;
