@@ -23,6 +23,12 @@ bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i
 bool index_same(Node *const *def, Val a, Val b);
 
 // ---- depend.c ----
+// Does b (recursively) write arr?
+bool ir_writes(const Block *b, Val arr);
+// Does b read an array it also writes (an in-place update)? A second pass over a loop body
+// that does would read the new elements, not the ones the first pass used.
+bool ir_updates_in_place(const Block *b);
+
 // An array access inside a parallel loop, for the map legality check.
 typedef struct {
   Val arr, idx;

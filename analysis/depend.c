@@ -1,6 +1,34 @@
 // analysis/depend.c: the dependence check of a map: can its iterations run in any order?
 #include "analysis.h"
 
+bool ir_writes(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && n->u.mem.arr == arr) return true;
+    if (n->kind == IR_IF && (ir_writes(n->u.ifs.then, arr) || ir_writes(n->u.ifs.els, arr)))
+      return true;
+    if (n->kind == IR_PAR && ir_writes(n->u.par.body, arr)) return true;
+    if (n->kind == IR_LOOP && ir_writes(n->u.loop.body, arr)) return true;
+  }
+  return false;
+}
+
+static bool reads_written(const Block *top, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_READ && ir_writes(top, n->u.mem.arr)) return true;
+    if (n->kind == IR_IF && (reads_written(top, n->u.ifs.then) || reads_written(top, n->u.ifs.els)))
+      return true;
+    if (n->kind == IR_PAR && reads_written(top, n->u.par.body)) return true;
+    if (n->kind == IR_LOOP && reads_written(top, n->u.loop.body)) return true;
+  }
+  return false;
+}
+
+bool ir_updates_in_place(const Block *b) {
+  return reads_written(b, b);
+}
+
 static bool asserted(Val arr, const Val *injective, int n) {
   for (int k = 0; k < n; k++)
     if (injective[k] == arr) return true;

@@ -202,14 +202,18 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   return L.fn;
 }
 
+// The ranges the pass-through leaves out, kept in source order (operator pragmas and marked
+// functions are found in separate walks; the pass-through copies the text between ranges).
 static void add_drop(Arena *a, Prog *p, uint32_t s, uint32_t e) {
   uint32_t *ns = ARENA_ARRAY(a, uint32_t, p->ndrop + 1), *ne = ARENA_ARRAY(a, uint32_t, p->ndrop + 1);
   if (p->ndrop) {
     memcpy(ns, p->drop_start, sizeof(uint32_t) * (size_t)p->ndrop);
     memcpy(ne, p->drop_end, sizeof(uint32_t) * (size_t)p->ndrop);
   }
-  ns[p->ndrop] = s;
-  ne[p->ndrop] = e;
+  int k = p->ndrop;
+  for (; k > 0 && ns[k - 1] > s; k--) ns[k] = ns[k - 1], ne[k] = ne[k - 1];
+  ns[k] = s;
+  ne[k] = e;
   p->drop_start = ns;
   p->drop_end = ne;
   p->ndrop++;

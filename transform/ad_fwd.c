@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "transform.h"
+#include "../analysis/analysis.h"
 
 typedef struct {
   Arena *a;
@@ -158,13 +159,17 @@ static const char *dot_name(Fwd *F, const char *hint) {
   return hint ? arena_printf(F->a, "%s_dot", hint) : NULL;
 }
 
-// Is reduction red differentiated by the general rule (dual numbers)? Declared operators
-// without an inverse always are; everything under --general-rule.
-static bool dual_rule(const Fwd *F, const Red *red) {
+// Is reduction red of loop n differentiated by the general rule (dual numbers)? Declared
+// operators without an inverse always are; everything under --general-rule, and in a loop
+// that updates an array in place, where the second loop of the special rules (tangent_pass)
+// would re-read overwritten elements.
+static bool dual_rule(const Fwd *F, const Node *n, const Red *red) {
   bool varied = false;
   for (int f = 0; f < red->nf; f++) varied |= F->varied[red->out[f]];
-  if (red->op != RED_USER) return varied && F->general && red->nf == 1;
-  return varied && (!red->inv || F->general);
+  if (!varied || red->op == RED_ADD) return varied && F->general;
+  bool general = F->general || ir_updates_in_place(n->u.par.body);
+  if (red->op != RED_USER) return general && red->nf == 1;
+  return !red->inv || general;
 }
 
 // The general rule in forward mode (dual numbers): a reduction with operator OP runs on pairs
@@ -313,7 +318,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
       *k = ARENA_ARRAY(F->a, Val, nr), *iw = ARENA_ARRAY(F->a, Val, nr);
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, n, red)) continue;
     if (red->op == RED_MUL) {
       lift_mul(b, m, r, &nz[r], &p[r]);
     } else if (red->op == RED_MIN || red->op == RED_MAX) { // the winner, in the primal loop
@@ -327,7 +332,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   int only = -1, count = 0;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, n, red)) continue;
     count++;
     if (red->op == RED_MIN || red->op == RED_MAX) only = r;
   }
@@ -354,7 +359,7 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
     first[r] = -1;
-    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, red)) continue;
+    if (!F->varied[red->out[0]] || red->op == RED_ADD || dual_rule(F, n, red)) continue;
     Val *x = fields(F, red), *xd = fields(F, red), *term = fields(F, red);
     for (int f = 0; f < red->nf; f++) {
       Type *t = F->pf->vals[red->out[f]].type;
@@ -435,7 +440,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
     m->u.par.reds[r] = *red;
-    if (dual_rule(F, red)) {
+    if (dual_rule(F, n, red)) {
       if (red->op == RED_USER)
         dual_reduction(F, n, m, r, outer);
       else
@@ -453,7 +458,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   bool extra = false;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (!F->varied[red->out[0]] || dual_rule(F, red)) continue;
+    if (!F->varied[red->out[0]] || dual_rule(F, n, red)) continue;
     if (red->op != RED_ADD) { // tangent from a second loop (tangent_pass)
       extra = true;
       continue;
@@ -475,7 +480,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   F->b.blk = outer;
   for (int r = 0; r < nr; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (dual_rule(F, red)) continue; // its outputs are set
+    if (dual_rule(F, n, red)) continue; // its outputs are set
     Val *o = ARENA_ARRAY(F->a, Val, red->nf);
     for (int f = 0; f < red->nf; f++) o[f] = clone_val(F->f, F->pf, red->out[f], F->pv);
     m->u.par.reds[r].out = o;

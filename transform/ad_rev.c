@@ -616,18 +616,6 @@ static bool block_reads_in_par(const Block *b, Val arr, bool in_par) {
   return false;
 }
 
-static bool block_writes_arr(const Block *b, Val arr) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE && n->u.mem.arr == arr) return true;
-    if (n->kind == IR_IF &&
-        (block_writes_arr(n->u.ifs.then, arr) || block_writes_arr(n->u.ifs.els, arr)))
-      return true;
-    if (n->kind == IR_PAR && block_writes_arr(n->u.par.body, arr)) return true;
-  }
-  return false;
-}
-
 // Does every write of arr in b (nested loops included) use the index idx itself?
 static bool writes_at_index(const Block *b, Val arr, Val idx) {
   for (int i = 0; i < b->n; i++) {
@@ -648,9 +636,10 @@ static void plan_saves(Rev *R, int k, Save *out, int *nout) {
   const Block *body = R->pf->body;
   const Node *n = body->stmts[k];
   *nout = 0;
+  if (n->kind == IR_LOOP) return; // sequential loops: refused by rev_node
   for (int pi = 0; pi < R->pf->nparams; pi++) {
     Val arr = R->pf->params[pi].val;
-    if (!R->pf->params[pi].is_array || !block_writes_arr(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
+    if (!R->pf->params[pi].is_array || !ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
       continue;
     bool needed = false;
     for (int j = 0; j <= k && !needed; j++)
@@ -668,8 +657,8 @@ static void plan_saves(Rev *R, int k, Save *out, int *nout) {
       out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};
     else
       diag_error(n->loc, "move the array writes out of the if, or into a parallel loop",
-                 "this statement overwrites elements of '%s' that an earlier parallel loop reads; "
-                 "saving them inside an if is not supported yet", R->pf->vals[arr].hint);
+                 "this statement overwrites elements of '%s' that a parallel loop (in it or "
+                 "before it) reads; saving them inside an if is not supported yet", R->pf->vals[arr].hint);
   }
 }
 
