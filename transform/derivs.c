@@ -53,7 +53,10 @@ Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r) {
   case M_COSH: return b_call(b, M_SINH, x, 0);
   case M_TANH: return b_sub(b, k(b, x, 1), b_mul(b, r, r));
   case M_POW:
-    if (argno == 0) return b_mul(b, y, b_call(b, M_POW, x, b_sub(b, y, k(b, x, 1))));
+    if (argno == 0) { // y x^(y-1); 0 where y == 0 (x^0 = 1 for every x, 0^-1 = inf)
+      Val d = b_mul(b, y, b_call(b, M_POW, x, b_sub(b, y, k(b, x, 1))));
+      return b_select(b, cmp(b, BIN_NE, y, k(b, y, 0)), d, k(b, x, 0));
+    }
     {
       Val pos = cmp(b, BIN_GT, x, k(b, x, 0));
       Val safe = b_select(b, pos, x, k(b, x, 1)); // log(1) = 0 where x <= 0
