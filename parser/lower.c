@@ -89,6 +89,17 @@ Val convert(Lower *L, Val v, Type *to) {
 
 // ---- declarations ----
 
+// A name that is a macro would be expanded where the variable is read but not where it is
+// declared (adsoac expands macros in expressions), so a use could silently mean another
+// variable: refused.
+void check_not_macro(Lower *L, TSNode name) {
+  const char *s = node_text(L, name);
+  if (!L->in_expansion && L->macros && macro_defined(L->macros, s, use_byte(L, name), NULL))
+    diag_error(node_loc(L, name), "rename the variable, or #undef the macro before it",
+               "'%s' is a macro here: adsoac expands macros in expressions, not in the names "
+               "of the variables and parameters it declares", s);
+}
+
 // declaration: type declarator (',' declarator)* ';'   declarator: identifier | init_declarator
 static void lower_declaration(Lower *L, TSNode decl) {
   Type *t = lower_type(L, ts_field(decl, "type"));
@@ -106,6 +117,7 @@ static void lower_declaration(Lower *L, TSNode decl) {
     if (!ts_is(name, "identifier"))
       diag_error(node_loc(L, name), "declare local scalars and structs only (no pointers or "
                  "arrays yet)", "unsupported declaration");
+    check_not_macro(L, name);
     if (t->kind == TY_VOID) diag_error(node_loc(L, d), NULL, "variable of type void");
     L->b.loc = node_loc(L, d);
     if (t->kind == TY_STRUCT) {

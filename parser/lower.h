@@ -98,6 +98,7 @@ typedef struct {
 } Lower;
 
 // ---- lower.c ----
+void check_not_macro(Lower *L, TSNode name);
 int var_push(Lower *L, Var v);
 Var *var_find(Lower *L, const char *name);
 Type *lower_type(Lower *L, TSNode type_node);

@@ -33,6 +33,7 @@ static void canon_init(Lower *L, TSNode s, Canon *c) {
     if (ts_node_named_child_count(init) != 2 || !ts_is(d, "init_declarator"))
       diag_error(node_loc(L, init), canon_hint, "loop must declare exactly one index");
     c->type = lower_type(L, ts_field(init, "type"));
+    check_not_macro(L, ts_field(d, "declarator"));
     c->name = node_text(L, ts_field(d, "declarator"));
     c->lo = lower_expr(L, ts_field(d, "value"));
   } else if (ts_is(init, "assignment_expression") &&

@@ -38,6 +38,7 @@ static void lower_param(Lower *L, TSNode pd, Param *p) {
     diag_error(node_loc(L, pd), "pass the fields as separate float/double parameters or arrays; "
                "struct locals, literals and helper functions are supported",
                "struct parameters of a marked function are not supported yet");
+  check_not_macro(L, d);
   p->name = node_text(L, d);
   p->loc = node_loc(L, d);
   p->is_array = depth == 1;
