@@ -180,7 +180,7 @@ static const char *signature(Emit *e, const Fn *f) {
   for (int i = 0; i < f->nparams; i++) {
     const Type *t = f->params[i].type;
     buf_printf(&b, "%s%s%s%s", i ? ", " : "", tname(e, t), t->kind == TY_PTR ? "" : " ",
-               f->params[i].name);
+               names_get(e->nm, f->params[i].val));
   }
   if (!f->nparams) buf_puts(&b, "void");
   buf_puts(&b, ")");
@@ -191,7 +191,7 @@ static const char *signature(Emit *e, const Fn *f) {
 
 static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->f = f;
-  e->nm = names_new(e->a, f, e->prog);
+  e->nm = names_new(e->a, f, e->prog, e->opt->target == TARGET_CUDA);
   e->def = ARENA_ARRAY(e->a, Node *, f->nvals);
   note_defs(e, f->body);
   e->uses_fail = false;
@@ -255,7 +255,24 @@ static void emit_passthrough(Emit *e, Buf *out) {
   }
 }
 
+// CUDA's vector types (float2, int4, ...) and dim3: names a CUDA translation unit declares.
+static bool cuda_type_name(const char *s) {
+  static const char *const base[] = {"char", "uchar", "short", "ushort", "int", "uint", "long",
+                                     "ulong", "longlong", "ulonglong", "float", "double"};
+  if (!strcmp(s, "dim3")) return true;
+  size_t n = strlen(s);
+  if (n < 2 || s[n - 1] < '1' || s[n - 1] > '4') return false;
+  for (size_t i = 0; i < sizeof base / sizeof *base; i++)
+    if (strlen(base[i]) == n - 1 && !strncmp(s, base[i], n - 1)) return true;
+  return false;
+}
+
 void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
+  for (int i = 0; opt->target == TARGET_CUDA && i < prog->nmarked; i++)
+    if (cuda_type_name(prog->marked[i].primal->name))
+      diag_error(prog->marked[i].loc, "rename the function, or translate with --target=c",
+                 "'%s' is the name of a CUDA type: the CUDA output cannot define a function of "
+                 "that name", prog->marked[i].primal->name);
   Emit em = {0}, *e = &em;
   e->a = arena_new(0);
   e->opt = opt;

@@ -27,5 +27,6 @@ void emit_dot(const Prog *prog, Buf *out);
 //   adsoac_*                            runtime functions and macros
 // A name that equals an identifier of the input gets '_' appended until it does not.
 typedef struct Names Names;
-Names *names_new(Arena *a, const Fn *f, const Prog *prog);
+// cuda: parameters named like CUDA's built-in variables get '_' appended.
+Names *names_new(Arena *a, const Fn *f, const Prog *prog, bool cuda);
 const char *names_get(Names *nm, Val v);

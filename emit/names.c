@@ -17,13 +17,26 @@ static bool taken(const Names *nm, const char *s) {
   return false;
 }
 
-Names *names_new(Arena *a, const Fn *f, const Prog *prog) {
+// CUDA's built-in variables: a parameter of that name would hide them in a kernel.
+static bool cuda_builtin(const char *s) {
+  static const char *const v[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    if (!strcmp(v[i], s)) return true;
+  return false;
+}
+
+Names *names_new(Arena *a, const Fn *f, const Prog *prog, bool cuda) {
   Names *nm = ARENA_NEW(a, Names);
   nm->a = a;
   nm->f = f;
   nm->prog = prog;
   nm->name = ARENA_ARRAY(a, const char *, f->nvals);
-  for (int i = 0; i < f->nparams; i++) nm->name[f->params[i].val] = f->params[i].name;
+  for (int i = 0; i < f->nparams; i++) {
+    const char *s = f->params[i].name;
+    if (cuda && cuda_builtin(s))
+      for (s = arena_printf(a, "%s_", s); taken(nm, s);) s = arena_printf(a, "%s_", s);
+    nm->name[f->params[i].val] = s;
+  }
   return nm;
 }
 
