@@ -243,15 +243,16 @@ static void add_marked(Arena *a, Prog *p, Marked m) {
 }
 
 // adsoac pragmas inside functions that are not marked: a grad pragma there is misplaced; a
-// loop pragma is ignored, with a warning.
+// loop pragma takes effect only where a marked function inlines the function: a warning.
 static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) {
   Pragma pr;
   if (ts_is(n, "preproc_call") && in_fn && pragma_parse(a, src, n, &pr)) {
     if (pr.kind == PR_GRAD || pr.kind == PR_OPERATOR)
       diag_error(pr.loc, "put it directly before a function definition, at file level",
                  "'#pragma adsoac %s' inside a function", pr.text);
-    diag_warn(pr.loc, "mark the function with #pragma adsoac grad to translate its loops",
-              "'#pragma adsoac %s' is ignored: the function is not marked", pr.text);
+    diag_warn(pr.loc, "mark the function with #pragma adsoac grad to translate it on its own",
+              "'#pragma adsoac %s' in a function that is not marked: it applies only where "
+              "a marked function calls this one (inlined)", pr.text);
   }
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++)
