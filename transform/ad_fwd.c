@@ -135,15 +135,9 @@ static void fwd_if(Fwd *F, const Node *n) {
 // contributes d(b OP x)/dx * x_dot: the forward mode of the operator's body along x_dot.
 // y, x, xd and the result t have the reduction's nf fields.
 static void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, const Val *xd, Val *t) {
-  const Lambda *inv = red->inv, *op = red->lam;
+  const Lambda *op = red->lam;
+  user_invert(&F->b, F->pf, red, F->pv, y, x);
   for (int f = 0; f < red->nf; f++) {
-    F->pv[inv->pa[f]] = y[f];
-    F->pv[inv->pb[f]] = x[f];
-  }
-  clone_block(&F->b, F->pf, inv->body, F->pv, false);
-  for (int f = 0; f < red->nf; f++) {
-    F->pv[op->pa[f]] = F->pv[inv->body->yields[f]];
-    F->pv[op->pb[f]] = x[f];
     F->tan[op->pa[f]] = 0;
     F->tan[op->pb[f]] = xd[f];
   }

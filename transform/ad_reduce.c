@@ -136,6 +136,22 @@ void mul_pass(Builder *b, const Fn *pf, const Node *n, int r, Val *pv, Val *nz, 
   lift_mul(b, m, 0, nz, p);
 }
 
+// The invertible-operator rule's first step, for both modes: b = inv(y, x), cloned with bld
+// (y and x are values of the new function, nf fields each); then the operator's parameters
+// map to (b, x) in pv, ready for its body to be differentiated.
+void user_invert(Builder *bld, const Fn *pf, const Red *red, Val *pv, const Val *y, const Val *x) {
+  const Lambda *inv = red->inv, *op = red->lam;
+  for (int f = 0; f < red->nf; f++) {
+    pv[inv->pa[f]] = y[f];
+    pv[inv->pb[f]] = x[f];
+  }
+  clone_block(bld, pf, inv->body, pv, false);
+  for (int f = 0; f < red->nf; f++) {
+    pv[op->pa[f]] = pv[inv->body->yields[f]];
+    pv[op->pb[f]] = x[f];
+  }
+}
+
 // In a loop body: does this iteration hold the extremum's adjoint?  !init_wins && i == k
 Val is_winner(Builder *b, Val idx, Val k, Val init_wins) {
   Val at = b_binop(b, BIN_EQ, b_cast(b, &ty_long, idx), k);

@@ -381,16 +381,8 @@ static void clear_adj(Rev *R, const Block *b) {
 // y, x, g and the result dx have the reduction's nf fields (values of f; g[f] may be 0).
 static void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g,
                          Val *dx) {
-  const Lambda *inv = red->inv, *op = red->lam;
-  for (int f = 0; f < red->nf; f++) {
-    R->pv[inv->pa[f]] = y[f];
-    R->pv[inv->pb[f]] = x[f];
-  }
-  clone_block(&R->b, R->pf, inv->body, R->pv, false);
-  for (int f = 0; f < red->nf; f++) {
-    R->pv[op->pa[f]] = R->pv[inv->body->yields[f]];
-    R->pv[op->pb[f]] = x[f];
-  }
+  const Lambda *op = red->lam;
+  user_invert(&R->b, R->pf, red, R->pv, y, x);
   clone_block(&R->b, R->pf, op->body, R->pv, false);
   for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
   clear_adj(R, op->body);

@@ -31,6 +31,7 @@ Arena *ad_scratch(void);
 void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out);
 Val mul_partial(Builder *b, Val x, Val nz, Val p);
 Val argext_pass(Builder *b, const Fn *pf, const Node *n, int r, Val y, Val *pv);
+void user_invert(Builder *bld, const Fn *pf, const Red *red, Val *pv, const Val *y, const Val *x);
 void mul_pass(Builder *b, const Fn *pf, const Node *n, int r, Val *pv, Val *nz, Val *p);
 Val is_winner(Builder *b, Val idx, Val k, Val init_wins);
 Val argext_take(Builder *b, bool is_max, const Val *a, const Val *c);
