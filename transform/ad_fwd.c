@@ -260,7 +260,12 @@ static void builtin_dual(Fwd *F, const Node *n, Node *m, int r, Block *outer) {
   l->nf = nf;
   l->pa = ARENA_ARRAY(F->a, Val, nf);
   l->pb = ARENA_ARRAY(F->a, Val, nf);
-  for (int f = 0; f < nf; f++) l->pa[f] = fn_val(F->f, ft[f], NULL), l->pb[f] = fn_val(F->f, ft[f], NULL);
+  static const char *const an[] = {"a", "ka", "a_dot"}, *const bn[] = {"b", "kb", "b_dot"};
+  for (int f = 0; f < nf; f++) {
+    int h = f == tf ? 2 : f; // the names of the value, index and tangent fields
+    l->pa[f] = fn_val(F->f, ft[f], an[h]);
+    l->pb[f] = fn_val(F->f, ft[f], bn[h]);
+  }
   l->body = b->blk = block_new(F->a);
   Val *a = l->pa, *c = l->pb;
   if (ext) {
