@@ -23,6 +23,7 @@ typedef struct {
   int ndefines, nincdirs;
   int stripmine;
   bool general_rule;
+  bool no_fuse;
 } Options;
 
 static const char usage_text[] =
@@ -43,6 +44,8 @@ static const char usage_text[] =
     "  --stripmine=L      default levels of strip-mined checkpointing of sequential loops\n"
     "  --general-rule     forward mode of every reduction by the general rule (dual\n"
     "                     numbers), not the special rules: a cross-check\n"
+    "  --no-fuse          keep the loops as distributed (one per reduction, histogram\n"
+    "                     and elementwise part): shows the split, runs slower\n"
     "  --no-line          no #line directives in the output\n"
     "  --version          print the version and exit\n"
     "  --help             print this help and exit\n";
@@ -100,6 +103,8 @@ static Options parse_options(int argc, char **argv) {
       o.stripmine = (int)l;
     } else if (!strcmp(a, "--general-rule")) {
       o.general_rule = true;
+    } else if (!strcmp(a, "--no-fuse")) {
+      o.no_fuse = true;
     } else if (!strcmp(a, "--no-line")) {
       o.line_directives = false;
     } else if (a[0] == '-' && a[1]) {
@@ -173,6 +178,7 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   to.nincdirs = o->nincdirs;
   to.stripmine = o->stripmine;
   to.general_rule = o->general_rule;
+  to.no_fuse = o->no_fuse;
   bool ok = adsoac_translate(a, &to, &src, out);
   deps = to.deps;
   ndeps = to.ndeps;

@@ -8,6 +8,15 @@
 
 static jmp_buf ad_failed;
 
+// After differentiation, the distributed loops (and each primal loop with its reverse loop)
+// are fused again; the primal last, since differentiation read it.
+static void fuse(const TranslateOptions *o, Marked *m) {
+  if (o->no_fuse) return;
+  fuse_loops(m->vjp);
+  fuse_loops(m->jvp);
+  fuse_loops(m->primal);
+}
+
 static void on_ad_error(void) {
   longjmp(ad_failed, 1);
 }
@@ -22,15 +31,14 @@ static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
     if (!setjmp(ad_failed)) {
       m->vjp = ad_vjp(a, m->primal);
       m->jvp = ad_jvp(a, m->primal, o->general_rule);
-      fuse_loops(m->vjp);
-      fuse_loops(m->jvp);
-      fuse_loops(m->primal);
+      fuse(o, m);
       ir_print_fn(m->primal, out); // as emitted
       ir_print_fn(m->vjp, out);
       ir_print_fn(m->jvp, out);
     } else {
       ok = false;
       ad_release_scratch();
+      if (!o->no_fuse) fuse_loops(m->primal);
       ir_print_fn(m->primal, out); // as written (a refused derivative)
     }
     diag_on_error(outer);
@@ -47,6 +55,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     simplify_fold(p->marked[i].primal);      // transform/  (double)0 -> 0.0
     simplify_dce(p->marked[i].primal);
     activity_warnings(p->marked[i].primal);
+    distribute_loops(p->marked[i].primal);   //             one loop per reduction, hist, map
   }
   if (o->emit_ir) return print_ir(a, o, p, out);
   if (o->emit_dot) {
@@ -57,9 +66,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     Marked *m = &p->marked[i];
     m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal, o->general_rule);           // transform/  forward mode
-    fuse_loops(m->vjp);                      // transform/  the reverse loop into the primal's
-    fuse_loops(m->jvp);
-    fuse_loops(m->primal);                   //             (after AD, which reads the primal)
+    fuse(o, m);                              // transform/  the parts, and each reverse loop
   }
   EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11

@@ -13,6 +13,7 @@ typedef struct {
   int ndefines, nincdirs;
   int stripmine; // --stripmine=L (0: default)
   bool general_rule; // --general-rule: every reduction by the general rule in forward mode
+  bool no_fuse;      // --no-fuse: the loops stay as distributed
   // out: the headers the translation read (for -MD)
   const char *const *deps;
   int ndeps;

@@ -24,6 +24,8 @@ typedef struct {
   unsigned char *read;    // arrays read
   unsigned char *off;     // arrays read or written at an index other than the loop's
   Val idx;
+  unsigned char *nonacc;  // arrays read, written or updated (not only accumulated into)
+  unsigned char *plain;   // arrays accumulated into without atomics
 } Touch;
 
 static void touch_block(Touch *t, const Block *b);
@@ -41,13 +43,15 @@ static void touch_node(Touch *t, const Node *n) {
   case IR_CAST: u(t, n->u.cast.a); break;
   case IR_READ:
     u(t, n->u.mem.idx);
-    t->read[n->u.mem.arr] = 1;
+    t->read[n->u.mem.arr] = t->nonacc[n->u.mem.arr] = 1;
     if (n->u.mem.idx != t->idx) t->off[n->u.mem.arr] = 1;
     break;
   case IR_WRITE: case IR_ACC: case IR_UPDATE:
     u(t, n->u.mem.idx), u(t, n->u.mem.v);
     t->written[n->u.mem.arr] = 1;
+    if (n->kind != IR_ACC) t->nonacc[n->u.mem.arr] = 1;
     if (n->u.mem.idx != t->idx) t->off[n->u.mem.arr] = 1;
+    if (n->kind == IR_ACC && n->u.mem.mode == ACC_PLAIN) t->plain[n->u.mem.arr] = 1;
     break;
   case IR_IF:
     u(t, n->u.ifs.cond);
@@ -74,25 +78,41 @@ static void touch_block(Touch *t, const Block *b) {
   for (int i = 0; i < b->nyields; i++) u(t, b->yields[i]);
 }
 
-static Touch touch(const Fn *f, const Node *p) {
+static Touch touch_new(const Fn *f, Val idx) {
   size_t nv = (size_t)f->nvals;
-  Touch t = {f, calloc(nv, 1), calloc(nv, 1), calloc(nv, 1), calloc(nv, 1), p->u.par.idx};
+  return (Touch){f, calloc(nv, 1), calloc(nv, 1), calloc(nv, 1), calloc(nv, 1), idx, calloc(nv, 1), calloc(nv, 1)};
+}
+
+static Touch touch(const Fn *f, const Node *p) {
+  Touch t = touch_new(f, p->u.par.idx);
   touch_block(&t, p->u.par.body);
+  u(&t, p->u.par.lo), u(&t, p->u.par.hi);
   for (int r = 0; r < p->u.par.nreds; r++)
-    for (int k = 0; k < p->u.par.reds[r].nf; k++) u(&t, p->u.par.reds[r].init[k]);
+    for (int k = 0; k < p->u.par.reds[r].nf; k++) {
+      u(&t, p->u.par.reds[r].init[k]);
+      if (p->u.par.reds[r].ne) u(&t, p->u.par.reds[r].ne[k]);
+    }
+  for (int r = 0; r < p->u.par.nscans; r++)
+    for (int k = 0; k < p->u.par.scans[r].nf; k++) u(&t, p->u.par.scans[r].init[k]);
+  for (int h = 0; h < p->u.par.nhists; h++) {
+    const Hist *hs = &p->u.par.hists[h];
+    u(&t, hs->lo), u(&t, hs->len);
+    t.written[hs->arr] = t.off[hs->arr] = t.nonacc[hs->arr] = 1;
+  }
   return t;
 }
 
 static void untouch(Touch *t) {
-  free(t->used), free(t->read), free(t->written), free(t->off);
+  free(t->used), free(t->read), free(t->written), free(t->off), free(t->nonacc), free(t->plain);
 }
 
 // Two loops fuse when the second uses none of the first's results, and every array that one
-// of them writes and both touch is touched by both at the loop index only (elementwise).
+// of them writes and both touch is touched by both at the loop index only (elementwise), or
+// only accumulated into, all atomically (accumulations commute; once the loops are one, an
+// element another iteration may hit needs atomics in both).
 static bool fusable(const Fn *f, Node *const *def, const Node *a, const Node *b) {
   if (a->kind != IR_PAR || b->kind != IR_PAR || !index_same(def, a->u.par.lo, b->u.par.lo) ||
-      !index_same(def, a->u.par.hi, b->u.par.hi) || a->u.par.nscans || b->u.par.nscans ||
-      a->u.par.nhists || b->u.par.nhists)
+      !index_same(def, a->u.par.hi, b->u.par.hi) || a->u.par.nscans || b->u.par.nscans)
     return false;
   Touch ta = touch(f, a), tb = touch(f, b);
   bool ok = !ta.written[0] && !tb.written[0];
@@ -100,11 +120,22 @@ static bool fusable(const Fn *f, Node *const *def, const Node *a, const Node *b)
     for (int k = 0; k < a->u.par.reds[r].nf; k++) ok &= !tb.used[a->u.par.reds[r].out[k]];
   for (int v = 1; ok && v < f->nvals; v++) {
     bool both = (ta.read[v] || ta.written[v]) && (tb.read[v] || tb.written[v]);
-    if (both && (ta.written[v] || tb.written[v]) && (ta.off[v] || tb.off[v])) ok = false;
+    bool commute = !ta.nonacc[v] && !tb.nonacc[v] && !ta.plain[v] && !tb.plain[v];
+    if (both && (ta.written[v] || tb.written[v]) && (ta.off[v] || tb.off[v]) && !commute) ok = false;
   }
   untouch(&ta);
   untouch(&tb);
   return ok;
+}
+
+// The updates of a loop's histograms (not those of nested loops) name clause k + by.
+static void renumber_updates(Block *b, int by) {
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_UPDATE) n->u.mem.hist += by;
+    if (n->kind == IR_IF) renumber_updates(n->u.ifs.then, by), renumber_updates(n->u.ifs.els, by);
+    if (n->kind == IR_LOOP) renumber_updates(n->u.loop.body, by);
+  }
 }
 
 // b's body runs after a's in the same iteration; b's index becomes a's.
@@ -134,14 +165,101 @@ static void merge(Fn *f, Node *a, const Node *b) {
   if (a->loc.line != b->loc.line) {
     if (!strstr(pa, "(line ")) pa = arena_printf(ar, "%s (line %u)", pa, a->loc.line);
     a->u.par.pragma = arena_printf(ar, "%s + %s (line %u)", pa, pb, b->loc.line);
+  } else if (strstr(pa, PART_MARK)) { // the parts of one loop, together again
+    a->u.par.pragma = arena_strndup(ar, pa, (size_t)(strstr(pa, PART_MARK) - pa));
   }
+  // b's histograms follow a's
+  Hist *hs = ARENA_ARRAY(ar, Hist, a->u.par.nhists + b->u.par.nhists + 1);
+  if (a->u.par.nhists) memcpy(hs, a->u.par.hists, sizeof(Hist) * (size_t)a->u.par.nhists);
+  if (b->u.par.nhists) memcpy(hs + a->u.par.nhists, b->u.par.hists, sizeof(Hist) * (size_t)b->u.par.nhists);
+  renumber_updates(bb, a->u.par.nhists);
+  a->u.par.hists = hs;
+  a->u.par.nhists += b->u.par.nhists;
 }
 
-static bool is_const(const Node *n) {
-  return n->kind == IR_CONST;
+// The values n defines (its result, or the results of an if, a loop, a parallel loop).
+static bool defines_needed(const Node *n, const unsigned char *need) {
+  if (n->out && need[n->out]) return true;
+  switch (n->kind) {
+  case IR_IF:
+    for (int i = 0; i < n->u.ifs.nouts; i++)
+      if (need[n->u.ifs.outs[i]]) return true;
+    break;
+  case IR_LOOP:
+    for (int i = 0; i < n->u.loop.ncarry; i++)
+      if (need[n->u.loop.outs[i]]) return true;
+    break;
+  case IR_PAR:
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int k = 0; k < n->u.par.reds[r].nf; k++)
+        if (need[n->u.par.reds[r].out[k]]) return true;
+    for (int r = 0; r < n->u.par.nscans; r++)
+      for (int k = 0; k < n->u.par.scans[r].nf; k++)
+        if (need[n->u.par.scans[r].out[k]]) return true;
+    break;
+  default: break;
+  }
+  return false;
 }
 
-// Fuses runs of adjacent loops in a block (constants between them move before the first).
+// Can loop n (whose touches are tn) run before statement s?  Neither may write memory the
+// other touches.
+static bool independent(const Fn *f, const Node *s, const Touch *tn) {
+  Touch ts = touch_new(f, 0);
+  touch_node(&ts, s);
+  bool ok = !ts.written[0];
+  for (int v = 1; ok && v < f->nvals; v++)
+    if (((ts.written[v] && (tn->read[v] || tn->written[v])) || (tn->written[v] && ts.read[v])) &&
+        (ts.nonacc[v] || tn->nonacc[v]))
+      ok = false; // (accumulations into the same array commute)
+  untouch(&ts);
+  return ok;
+}
+
+// Looks for an earlier loop of out[0..k) that loop n can fuse into.  n moves up past the
+// statements it does not depend on; the plain arithmetic it uses (constants, bounds) moves
+// with it, before the loop it joins.  Returns whether n was fused.
+static bool fuse_up(Fn *f, Node **out, int k, Node *n, Node *const *def) {
+  unsigned char *need = calloc((size_t)f->nvals, 1);
+  unsigned char *carried = calloc((size_t)k + 1, 1);
+  Touch tn = touch(f, n);
+  for (int v = 1; v < f->nvals; v++) need[v] = tn.used[v];
+  bool fused = false;
+  for (int j = k - 1; j >= 0; j--) {
+    Node *s = out[j];
+    if (defines_needed(s, need)) {
+      if (s->kind > IR_CAST) break; // n needs what s computes: it stays after s
+      carried[j] = 1;
+      Touch ts = touch_new(f, 0);
+      touch_node(&ts, s); // its operands are needed too
+      for (int v = 1; v < f->nvals; v++) need[v] |= ts.used[v];
+      untouch(&ts);
+      continue;
+    }
+    if (fusable(f, def, s, n)) {
+      // out[0..j), the arithmetic n needs, s with n, then the others it moved past
+      Node **tmp = malloc(sizeof(Node *) * (size_t)(k - j));
+      int m = 0;
+      for (int i = j + 1; i < k; i++)
+        if (carried[i]) tmp[m++] = out[i];
+      tmp[m++] = s;
+      for (int i = j + 1; i < k; i++)
+        if (!carried[i]) tmp[m++] = out[i];
+      memcpy(out + j, tmp, sizeof(Node *) * (size_t)m);
+      free(tmp);
+      merge(f, s, n);
+      fused = true;
+      break;
+    }
+    if (!independent(f, s, &tn)) break;
+  }
+  untouch(&tn);
+  free(need);
+  free(carried);
+  return fused;
+}
+
+// Fuses each loop of a block into an earlier one where that is safe.
 static void fuse_block(Fn *f, Block *b, Node *const *def) {
   int k = 0;
   for (int i = 0; i < b->n; i++) {
@@ -151,18 +269,7 @@ static void fuse_block(Fn *f, Block *b, Node *const *def) {
       fuse_block(f, n->u.ifs.els, def);
     }
     if (n->kind == IR_LOOP) fuse_block(f, n->u.loop.body, def);
-    if (n->kind == IR_PAR) {
-      // the previous loop, past constants
-      int j = k - 1;
-      while (j >= 0 && is_const(b->stmts[j])) j--;
-      if (j >= 0 && fusable(f, def, b->stmts[j], n)) {
-        Node *first = b->stmts[j]; // the constants move before the fused loop
-        for (int m = j; m < k - 1; m++) b->stmts[m] = b->stmts[m + 1];
-        b->stmts[k - 1] = first;
-        merge(f, first, n);
-        continue;
-      }
-    }
+    if (n->kind == IR_PAR && fuse_up(f, b->stmts, k, n, def)) continue;
     b->stmts[k++] = n;
   }
   b->n = k;
@@ -177,6 +284,7 @@ static bool same_op(const Node *x, const Node *y, const Val *rep) {
     return false;
   if (x->kind == IR_CAST) return rep[x->u.cast.a] == rep[y->u.cast.a]; // types compared later
   switch (x->kind) {
+  case IR_CONST: return true; // the literal is compared by same_value
   case IR_UNOP: return x->u.un.op == y->u.un.op && rep[x->u.un.a] == rep[y->u.un.a];
   case IR_BINOP:
     return x->u.bin.op == y->u.bin.op && rep[x->u.bin.a] == rep[y->u.bin.a] &&
@@ -195,14 +303,47 @@ typedef struct {
   Val *rep;          // rep[v]: the value that computes the same as v
   const Node **seen; // available expressions of the current block (and its enclosing ones)
   int nseen, cap;
+  Val *tried;        // values mapped by a comparison of two ifs in progress (undone if unequal)
+  int ntried, captried;
 } Cse;
 
+static void try_rep(Cse *c, Val v, Val to) {
+  if (c->ntried == c->captried) {
+    c->captried = c->captried ? 2 * c->captried : 64;
+    c->tried = realloc(c->tried, sizeof(Val) * (size_t)c->captried);
+  }
+  c->tried[c->ntried++] = v;
+  c->rep[v] = to;
+}
+
 static void cse_block(Cse *c, Block *b);
+static void see(Cse *c, const Node *n);
+
+// Does b write memory (or contain a loop)?
+static bool block_effects(const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_IF ? block_effects(n->u.ifs.then) || block_effects(n->u.ifs.els)
+                         : n->kind > IR_READ)
+      return true;
+  }
+  return false;
+}
+
+static bool reads(const Cse *c, const Node *n, Val arr) {
+  if (n->kind == IR_READ) return c->rep[n->u.mem.arr] == c->rep[arr];
+  if (n->kind != IR_IF) return false;
+  for (int k = 0; k < 2; k++) {
+    const Block *b = k ? n->u.ifs.els : n->u.ifs.then;
+    for (int i = 0; i < b->n; i++)
+      if (reads(c, b->stmts[i], arr)) return true;
+  }
+  return false;
+}
 
 static void kill_reads(Cse *c, Val arr) {
   for (int i = 0; i < c->nseen; i++)
-    if (c->seen[i] && c->seen[i]->kind == IR_READ && c->rep[c->seen[i]->u.mem.arr] == c->rep[arr])
-      c->seen[i] = NULL;
+    if (c->seen[i] && reads(c, c->seen[i], arr)) c->seen[i] = NULL;
 }
 
 static void kill_writes_in(Cse *c, const Block *b) {
@@ -231,10 +372,52 @@ static void rename_operands(Cse *c, Node *n) {
   }
 }
 
+static bool same_value(const Cse *c, const Node *s, const Node *n) {
+  return same_op(s, n, c->rep) && c->f->vals[s->out].type == c->f->vals[n->out].type &&
+         (n->kind != IR_CONST || (s->u.cst.f == n->u.cst.f && s->u.cst.i == n->u.cst.i));
+}
+
+static bool same_if(Cse *c, const Node *x, const Node *y);
+
+// Do blocks x and y compute the same yields from the same operands?  Pure statements only;
+// on success rep maps y's values to x's.  (The distributed parts of a loop compute the same
+// branches; once fused, each branch is computed once.)
+static bool same_block(Cse *c, const Block *x, const Block *y) {
+  if (x->n != y->n || x->nyields != y->nyields) return false;
+  for (int i = 0; i < x->n; i++) {
+    const Node *a = x->stmts[i], *b = y->stmts[i];
+    if (a->kind == IR_IF ? !same_if(c, a, b) : !a->out || !same_value(c, a, b)) return false;
+    if (a->kind != IR_IF) try_rep(c, b->out, a->out);
+  }
+  for (int i = 0; i < x->nyields; i++)
+    if (c->rep[x->yields[i]] != c->rep[y->yields[i]]) return false;
+  return true;
+}
+
+static bool same_if(Cse *c, const Node *x, const Node *y) {
+  if (x->kind != IR_IF || y->kind != IR_IF || x->u.ifs.nouts != y->u.ifs.nouts ||
+      c->rep[x->u.ifs.cond] != c->rep[y->u.ifs.cond] || !same_block(c, x->u.ifs.then, y->u.ifs.then) ||
+      !same_block(c, x->u.ifs.els, y->u.ifs.els))
+    return false;
+  for (int i = 0; i < x->u.ifs.nouts; i++) try_rep(c, y->u.ifs.outs[i], x->u.ifs.outs[i]);
+  return true;
+}
+
+static bool replace_if(Cse *c, const Node *x, const Node *y) {
+  c->ntried = 0;
+  if (same_if(c, x, y)) return true;
+  for (int i = 0; i < c->ntried; i++) c->rep[c->tried[i]] = c->tried[i];
+  return false;
+}
+
 static void cse_node(Cse *c, Node *n) {
   rename_operands(c, n);
   if (n->kind == IR_WRITE || n->kind == IR_ACC || n->kind == IR_UPDATE) kill_reads(c, n->u.mem.arr);
   if (n->kind == IR_IF) {
+    // an earlier if of the same block computing the same: its outs replace n's
+    for (int i = 0; i < c->nseen; i++)
+      if (c->seen[i] && c->seen[i]->kind == IR_IF && replace_if(c, c->seen[i], n)) return;
+
     int mark = c->nseen; // what a branch computes is not available after it
     cse_block(c, n->u.ifs.then);
     c->nseen = mark;
@@ -242,18 +425,22 @@ static void cse_node(Cse *c, Node *n) {
     c->nseen = mark;
     kill_writes_in(c, n->u.ifs.then);
     kill_writes_in(c, n->u.ifs.els);
+    if (!block_effects(n->u.ifs.then) && !block_effects(n->u.ifs.els)) see(c, n);
     return;
   }
   if (n->kind == IR_LOOP || n->kind == IR_PAR) return; // not entered: its own scope
   if (!n->out) return;
   for (int i = 0; i < c->nseen; i++) {
     const Node *s = c->seen[i];
-    if (s && same_op(s, n, c->rep) && c->f->vals[s->out].type == c->f->vals[n->out].type &&
-        (n->kind != IR_CONST || (s->u.cst.f == n->u.cst.f && s->u.cst.i == n->u.cst.i))) {
+    if (s && s->kind != IR_IF && same_value(c, s, n)) {
       c->rep[n->out] = s->out;
       return;
     }
   }
+  see(c, n);
+}
+
+static void see(Cse *c, const Node *n) {
   if (c->nseen == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 64;
     c->seen = realloc(c->seen, sizeof(Node *) * (size_t)c->cap);
@@ -271,12 +458,123 @@ static void cse_loops(Fn *f, Block *b, Val *rep) {
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
     if (n->kind == IR_PAR) {
-      Cse c = {f, rep, NULL, 0, 0};
+      Cse c = {f, rep, NULL, 0, 0, NULL, 0, 0};
       cse_block(&c, n->u.par.body);
       free(c.seen);
+      free(c.tried);
     }
     if (n->kind == IR_IF) cse_loops(f, n->u.ifs.then, rep), cse_loops(f, n->u.ifs.els, rep);
     if (n->kind == IR_LOOP) cse_loops(f, n->u.loop.body, rep);
+  }
+}
+
+// ---- accumulations ----
+
+// Does n read or write arr (other than by accumulating into it)?
+static bool touches(const Block *b, Val arr);
+
+static bool node_touches(const Node *n, Val arr) {
+  switch (n->kind) {
+  case IR_READ: case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr;
+  case IR_ACC: return false; // accumulations commute
+  case IR_IF: return touches(n->u.ifs.then, arr) || touches(n->u.ifs.els, arr);
+  case IR_LOOP: return touches(n->u.loop.body, arr);
+  case IR_PAR: return touches(n->u.par.body, arr);
+  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return true;
+  default: return false;
+  }
+}
+
+static bool touches(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++)
+    if (node_touches(b->stmts[i], arr)) return true;
+  return false;
+}
+
+// acc a[i] += x; ...; acc a[i] += y  (nothing between reads or writes a; accumulating
+// into it is fine: accumulations commute)  =>  ...; acc a[i] += x + y.
+// The fused parts of a loop each accumulate into the same adjoint element.
+static void merge_accs(Fn *f, Block *b) {
+  Node **before = calloc((size_t)b->n + 1, sizeof(Node *)); // an add to insert before stmt j
+  bool *gone = calloc((size_t)b->n + 1, sizeof(bool));
+  int extra = 0;
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_IF) merge_accs(f, n->u.ifs.then), merge_accs(f, n->u.ifs.els);
+    if (n->kind == IR_PAR) merge_accs(f, n->u.par.body);
+    if (n->kind == IR_LOOP) merge_accs(f, n->u.loop.body);
+    for (int j = i + 1; n->kind == IR_ACC && n->u.mem.mode == ACC_PLAIN && j < b->n; j++) {
+      Node *m = b->stmts[j];
+      if (m->kind == IR_ACC && m->u.mem.mode == ACC_PLAIN && m->u.mem.arr == n->u.mem.arr &&
+          m->u.mem.idx == n->u.mem.idx && !before[j] &&
+          val_type(f, m->u.mem.v) == val_type(f, n->u.mem.v)) {
+        Node *add = node_new(f->arena, IR_BINOP, m->loc);
+        add->u.bin.op = BIN_ADD;
+        add->u.bin.a = n->u.mem.v;
+        add->u.bin.b = m->u.mem.v;
+        add->out = fn_val(f, val_type(f, m->u.mem.v), NULL);
+        m->u.mem.v = add->out;
+        before[j] = add;
+        gone[i] = true;
+        extra++;
+        break;
+      }
+      if (node_touches(m, n->u.mem.arr)) break;
+    }
+  }
+  if (extra) {
+    Node **stmts = ARENA_ARRAY(f->arena, Node *, b->n + extra);
+    int k = 0;
+    for (int i = 0; i < b->n; i++) {
+      if (before[i]) stmts[k++] = before[i];
+      if (!gone[i]) stmts[k++] = b->stmts[i];
+    }
+    b->stmts = stmts;
+    b->n = b->cap = k;
+  }
+  free(before);
+  free(gone);
+}
+
+static bool is_zero(const Fn *f, Val v) {
+  const Node *d = f->defs[v];
+  return d && d->kind == IR_CONST && ty_is_float(f->vals[v].type) && d->u.cst.f == 0.0;
+}
+
+// Two sums from zero whose results are only added together, s = s1 + s2, become one sum
+// of both contributions (the fused parts of a loop each sum an adjoint of the same value).
+static void merge_sums(Fn *f, Block *b, int *uses) {
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_IF) merge_sums(f, n->u.ifs.then, uses), merge_sums(f, n->u.ifs.els, uses);
+    if (n->kind == IR_LOOP) merge_sums(f, n->u.loop.body, uses);
+    if (n->kind != IR_BINOP || n->u.bin.op != BIN_ADD || uses[n->u.bin.a] != 1 || uses[n->u.bin.b] != 1)
+      continue;
+    for (int j = 0; j < i; j++) {
+      Node *p = b->stmts[j];
+      if (p->kind != IR_PAR) continue;
+      int r1 = -1, r2 = -1;
+      for (int r = 0; r < p->u.par.nreds; r++) {
+        const Red *red = &p->u.par.reds[r];
+        if (red->op != RED_ADD || red->nf != 1 || !is_zero(f, red->init[0])) continue;
+        if (red->out[0] == n->u.bin.a) r1 = r;
+        if (red->out[0] == n->u.bin.b) r2 = r;
+      }
+      if (r1 < 0 || r2 < 0) continue;
+      // r1 sums both contributions; r2's yield is left unused (dead code removes it)
+      Block *body = p->u.par.body;
+      Red *a = &p->u.par.reds[r1], *c = &p->u.par.reds[r2];
+      Node *add = node_new(f->arena, IR_BINOP, n->loc);
+      add->u.bin.op = BIN_ADD;
+      add->u.bin.a = body->yields[a->slot];
+      add->u.bin.b = body->yields[c->slot];
+      add->out = fn_val(f, val_type(f, n->out), NULL);
+      block_push(f->arena, body, add);
+      body->yields[a->slot] = add->out;
+      ir_replace_uses(f->body, n->out, a->out[0]); // the add is dead now
+      uses[c->out[0]] = 0;
+      break;
+    }
   }
 }
 
@@ -287,8 +585,17 @@ void fuse_loops(Fn *f) {
   free(def);
   Val *rep = malloc(sizeof(Val) * (size_t)f->nvals);
   for (int v = 0; v < f->nvals; v++) rep[v] = (Val)v;
+  Cse top = {f, rep, NULL, 0, 0, NULL, 0, 0}; // the function's own statements (not loops)
+  cse_block(&top, f->body);
+  free(top.seen);
+  free(top.tried);
   cse_loops(f, f->body, rep);
   free(rep);
+  merge_accs(f, f->body);
+  int *uses = calloc((size_t)f->nvals, sizeof(int));
+  count_uses(f, uses);
+  merge_sums(f, f->body, uses);
+  free(uses);
   simplify_dce(f);
   ir_verify(f, "fuse");
 }

@@ -59,6 +59,10 @@ static void count_block(const Block *b, int *uses) {
   for (int i = 0; i < b->nyields; i++) use(uses, b->yields[i]);
 }
 
+void count_uses(const Fn *f, int *uses) {
+  count_block(f->body, uses);
+}
+
 static bool block_has_effects(const Block *b);
 
 // Is any value defined in b (or in blocks nested in it) still used?

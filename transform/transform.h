@@ -42,6 +42,13 @@ Val lift_argext(Builder *host, Node *c, int r);
 // min, max and of operators with an inverse (--general-rule, a cross-check of those).
 Fn *ad_jvp(Arena *a, const Fn *f, bool general);
 
+// ---- distribute.c ----
+// Splits each parallel loop that does several things (writes, reductions, histograms) into
+// one loop per thing, where the dependences allow it (before differentiation).
+void distribute_loops(Fn *f);
+// A part's pragma text is the loop's, then PART_MARK and what the part does.
+#define PART_MARK "; part: "
+
 // ---- fuse.c ----
 // Fuses adjacent parallel loops over the same index space when that is safe, then shares
 // common subexpressions in loop bodies (the reverse loop's re-reads of the primal's inputs).
@@ -50,3 +57,4 @@ void fuse_loops(Fn *f);
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants
+void count_uses(const Fn *f, int *uses); // uses[v] += the number of uses of v (nvals entries)
