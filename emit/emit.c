@@ -77,6 +77,11 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
         for (int f = 0; f < n->u.par.reds[r].nf; f++)
           line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
                names_get(e->nm, n->u.par.reds[r].out[f]));
+    if (n->kind == IR_PAR && all)
+      for (int r = 0; r < n->u.par.nscans; r++)
+        for (int f = 0; f < n->u.par.scans[r].nf; f++)
+          line(e, "%s %s;", tname(e, e->f->vals[n->u.par.scans[r].out[f]].type),
+               names_get(e->nm, n->u.par.scans[r].out[f]));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emit_internal.h"
+#include "../transform/transform.h"
 
 static const char *zero(Emit *e, const Type *t) {
   return ty_is_float(t) ? (t->kind == TY_FLOAT ? "0.0f" : "0.0") : arena_printf(e->a, "(%s)0", t->name);
@@ -418,7 +419,103 @@ static void emit_par_seq(Emit *e, const Node *n) {
   line(e, "}");
 }
 
+// ---- scans ----
+
+// A canonical scan (transform/scan.c) as a reduction clause, for the operator helpers.
+static Red scan_red(const Scan *s) {
+  return (Red){.op = s->op, .nf = s->nf, .init = s->init, .out = s->out, .lam = s->lam,
+               .user_fn = s->user_fn, .var = s->var};
+}
+
+static void check_scan(Emit *e, const Node *n, Val *src, Val *dst) {
+  if (!e->host || !scan_canonical(e->f, n, src, dst) || n->u.par.scans[0].nf != 1)
+    diag_error(n->loc, NULL, "code generation for this scan(...) is not supported yet");
+}
+
+// C: the loop cut into ADSOAC_CHUNKS contiguous chunks; each chunk's total in parallel, the
+// chunks' prefixes in order, then each chunk's elements in parallel (two passes over src).
+static void emit_scan_c(Emit *e, const Node *n) {
+  Val src, dst;
+  check_scan(e, n, &src, &dst);
+  const Scan *s = &n->u.par.scans[0];
+  Red r = scan_red(s);
+  if (s->op == RED_USER) emit_user_op(e, n, &r);
+  const char *t = tname(e, e->f->vals[s->out[0]].type), *x = ref(e, src), *y = ref(e, dst);
+  bool rev = s->reverse;
+  comment(e, n);
+  line(e, "// %s exclusive scan of %s into %s, in %s order", s->user_fn ? s->user_fn : redop_name(s->op),
+       x, y, rev ? "reverse" : "index");
+  line(e, "{");
+  e->depth++;
+  line(e, "long long adsoac_n = (long long)%s;", ref(e, n->u.par.hi));
+  line(e, "%s adsoac_part[ADSOAC_CHUNKS];", t);
+  line(e, "int adsoac_have[ADSOAC_CHUNKS];");
+  buf_puts(e->out, "#pragma omp parallel for\n");
+  line(e, "for (int adsoac_c = 0; adsoac_c < ADSOAC_CHUNKS; adsoac_c++) {");
+  line(e, "  long long adsoac_a = adsoac_n * adsoac_c / ADSOAC_CHUNKS, adsoac_b = adsoac_n * (adsoac_c + 1) / ADSOAC_CHUNKS;");
+  line(e, "  adsoac_have[adsoac_c] = adsoac_a < adsoac_b;");
+  line(e, "  if (adsoac_a == adsoac_b) continue;");
+  if (!rev) {
+    line(e, "  %s adsoac_s = %s[adsoac_a];", t, x);
+    line(e, "  for (long long adsoac_k = adsoac_a + 1; adsoac_k < adsoac_b; adsoac_k++)");
+    line(e, "    adsoac_s = %s;", combine(e, &r, "adsoac_s", arena_printf(e->a, "%s[adsoac_k]", x)));
+  } else {
+    line(e, "  %s adsoac_s = %s[adsoac_b - 1];", t, x);
+    line(e, "  for (long long adsoac_k = adsoac_b - 2; adsoac_k >= adsoac_a; adsoac_k--)");
+    line(e, "    adsoac_s = %s;", combine(e, &r, arena_printf(e->a, "%s[adsoac_k]", x), "adsoac_s"));
+  }
+  line(e, "  adsoac_part[adsoac_c] = adsoac_s;");
+  line(e, "}");
+  line(e, "%s adsoac_acc = %s;", t, ref(e, s->init[0]));
+  line(e, "for (int adsoac_d = 0; adsoac_d < ADSOAC_CHUNKS; adsoac_d++) {");
+  line(e, "  int adsoac_c = %s;", rev ? "ADSOAC_CHUNKS - 1 - adsoac_d" : "adsoac_d");
+  line(e, "  %s adsoac_p = adsoac_part[adsoac_c];", t);
+  line(e, "  adsoac_part[adsoac_c] = adsoac_acc;");
+  line(e, "  if (adsoac_have[adsoac_c]) adsoac_acc = %s;",
+       rev ? combine(e, &r, "adsoac_p", "adsoac_acc") : combine(e, &r, "adsoac_acc", "adsoac_p"));
+  line(e, "}");
+  line(e, "%s = adsoac_acc;", ref(e, s->out[0]));
+  buf_puts(e->out, "#pragma omp parallel for\n");
+  line(e, "for (int adsoac_c = 0; adsoac_c < ADSOAC_CHUNKS; adsoac_c++) {");
+  line(e, "  long long adsoac_a = adsoac_n * adsoac_c / ADSOAC_CHUNKS, adsoac_b = adsoac_n * (adsoac_c + 1) / ADSOAC_CHUNKS;");
+  line(e, "  %s adsoac_s = adsoac_part[adsoac_c];", t);
+  if (!rev) {
+    line(e, "  for (long long adsoac_k = adsoac_a; adsoac_k < adsoac_b; adsoac_k++) {");
+    line(e, "    %s[adsoac_k] = adsoac_s;", y);
+    line(e, "    adsoac_s = %s;", combine(e, &r, "adsoac_s", arena_printf(e->a, "%s[adsoac_k]", x)));
+  } else {
+    line(e, "  for (long long adsoac_k = adsoac_b - 1; adsoac_k >= adsoac_a; adsoac_k--) {");
+    line(e, "    %s[adsoac_k] = adsoac_s;", y);
+    line(e, "    adsoac_s = %s;", combine(e, &r, arena_printf(e->a, "%s[adsoac_k]", x), "adsoac_s"));
+  }
+  line(e, "  }");
+  line(e, "}");
+  e->depth--;
+  line(e, "}");
+}
+
+// CUDA: CUB's device-wide exclusive scan (runtime adsoac_scan).
+static void emit_scan_cuda(Emit *e, const Node *n) {
+  Val src, dst;
+  check_scan(e, n, &src, &dst);
+  const Scan *s = &n->u.par.scans[0];
+  Red r = scan_red(s);
+  if (s->op == RED_USER) emit_user_op(e, n, &r);
+  e->uses_fail = true;
+  comment(e, n);
+  line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
+       ref(e, src), ref(e, dst), ref(e, n->u.par.hi), ref(e, s->init[0]), ref(e, s->out[0]),
+       s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
+}
+
 void emit_par(Emit *e, const Node *n) {
+  if (n->u.par.nscans) {
+    if (e->opt->target == TARGET_CUDA)
+      emit_scan_cuda(e, n);
+    else
+      emit_scan_c(e, n);
+    return;
+  }
   if (!e->host) {
     emit_par_seq(e, n);
     return;

@@ -177,6 +177,7 @@ typedef struct {
   Lambda *lam;
   const char *user_fn;
   const char *var;
+  bool reverse; // a canonical scan from the last element down: excl = y_{i+1} OP ... OP init
 } Scan;
 
 // A hist clause: arr[idx] OP= v for every IR_UPDATE of the body with lo <= idx < lo + len.

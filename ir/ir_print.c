@@ -98,7 +98,7 @@ static void print_par(Printer *p, const Node *n) {
   }
   for (int k = 0; k < n->u.par.nscans; k++) {
     const Scan *sc = &n->u.par.scans[k];
-    buf_printf(p->out, " scan(%s: ", sc->op == RED_USER ? sc->user_fn : redop_name(sc->op));
+    buf_printf(p->out, " scan%s(%s: ", sc->reverse ? "_reverse" : "", sc->op == RED_USER ? sc->user_fn : redop_name(sc->op));
     print_tuple(p, sc->init, sc->nf);
     buf_puts(p->out, " <- ");
     print_tuple(p, n->u.par.body->yields + sc->slot, sc->nf);

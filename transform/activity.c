@@ -7,6 +7,7 @@
 typedef struct {
   const Fn *f;
   unsigned char *v;
+  bool changed; // an array became varied: another round
 } Act;
 
 static bool any(Act *a, Val x, Val y) {
@@ -35,7 +36,10 @@ static void act_node(Act *a, const Node *n) {
   case IR_CALL: mark(a, n->out, any(a, n->u.call.a, n->u.call.b)); break;
   case IR_CAST: mark(a, n->out, any(a, n->u.cast.a, 0)); break;
   case IR_READ: mark(a, n->out, a->v[n->u.mem.arr]); break;
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  case IR_WRITE: // an array (a temporary) holding varied values varies
+    if (a->v[n->u.mem.v] && !a->v[n->u.mem.arr]) a->v[n->u.mem.arr] = 1, a->changed = true;
+    break;
+  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
   case IR_IF:
     act_block(a, n->u.ifs.then);
     act_block(a, n->u.ifs.els);
@@ -85,10 +89,13 @@ static void act_block(Act *a, const Block *b) {
 }
 
 unsigned char *activity_varied(Arena *scratch, const Fn *f) {
-  Act a = {f, ARENA_ARRAY(scratch, unsigned char, f->nvals)};
+  Act a = {f, ARENA_ARRAY(scratch, unsigned char, f->nvals), true};
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].active) a.v[f->params[i].val] = 1; // arrays too: their reads vary
-  act_block(&a, f->body);
+  while (a.changed) {
+    a.changed = false;
+    act_block(&a, f->body);
+  }
   return a.v;
 }
 

@@ -420,7 +420,35 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
   }
 }
 
+// The tangent of a canonical scan dst = exclusive_scan(+, init, src): the same scan of the
+// tangents, dst_dot = exclusive_scan(+, init_dot, src_dot).
+static void fwd_scan(Fwd *F, const Node *n, const Val *src, const Val *dst) {
+  const Scan *s = &n->u.par.scans[0];
+  if (s->op != RED_ADD || s->nf != 1)
+    diag_error(n->loc, NULL, "forward mode of scan(%s: ...) is not supported yet",
+               s->user_fn ? s->user_fn : redop_name(s->op));
+  Builder *b = &F->b;
+  clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+  if (!F->varied[s->out[0]]) return;
+  Type *t = F->pf->vals[s->out[0]].type;
+  Val len = P(n->u.par.hi), sdot = F->adot[src[0]], ddot = F->adot[dst[0]];
+  Val init = T(s->init[0]) ? as_type(F, T(s->init[0]), t) : zero_of(F, t);
+  Val out = fn_val(F->f, t, NULL);
+  Val zeros = 0;
+  if (!sdot) sdot = zeros = scan_alloc(b, t, len, "zeros"); // init alone varies
+  if (!ddot) ddot = zeros ? zeros : scan_alloc(b, t, len, "unused");
+  scan_build(b, F->pf, s, &sdot, &ddot, len, &init, &out, n->loc, n->u.par.pragma);
+  if (zeros) scan_free(b, zeros);
+  else if (!F->adot[dst[0]]) scan_free(b, ddot);
+  F->tan[s->out[0]] = out;
+}
+
 static void fwd_par(Fwd *F, const Node *n) {
+  Val src[1], dst[1];
+  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(F->pf, n, src, dst)) {
+    fwd_scan(F, n, src, dst);
+    return;
+  }
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
   if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
   Node *m = node_new(F->a, IR_PAR, n->loc);
@@ -500,7 +528,17 @@ static void fwd_node(Fwd *F, const Node *n) {
                "forward mode of sequential loops is not supported yet");
   case IR_UPDATE:
     diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
-  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: UNREACHABLE();
+  case IR_ALLOC: // a temporary, and its tangent
+    clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+    if (F->varied[n->out])
+      F->adot[n->out] = scan_alloc(b, F->pf->vals[n->out].type->elem, P(n->u.alloc.n),
+                                   arena_printf(F->a, "%s_dot", F->pf->vals[n->out].hint));
+    return;
+  case IR_FREE:
+    clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+    if (F->adot[n->u.copy.dst]) scan_free(b, F->adot[n->u.copy.dst]);
+    return;
+  case IR_ACC: case IR_COPY: UNREACHABLE();
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
   }

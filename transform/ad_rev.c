@@ -334,7 +334,8 @@ static void rev_node(Rev *R, const Node *n) {
                "reverse mode of sequential loops is not supported yet");
   case IR_UPDATE:
     diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
-  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: break;
+  case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
+  case IR_ACC: case IR_COPY: break;
   }
   UNREACHABLE();
 }
@@ -453,7 +454,64 @@ static int single_seed(Rev *R, const Node *n, const Val *host_adj) {
   return only >= 0 && !block_writes_active(R, n->u.par.body) ? only : -1;
 }
 
+// The reverse of a canonical scan dst = exclusive_scan(OP, init, src) over [0, len), out the
+// total.  For +: src_bar[j] += out_bar + sum_{k > j} dst_bar[k] (a reverse exclusive scan of
+// dst_bar from out_bar), init_bar += out_bar + sum_k dst_bar[k] (that scan's total).
+static void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst) {
+  const Scan *s = &n->u.par.scans[0];
+  if (s->op != RED_ADD || s->nf != 1)
+    diag_error(n->loc, NULL, "reverse mode of scan(%s: ...) is not supported yet",
+               s->user_fn ? s->user_fn : redop_name(s->op));
+  Builder *b = &R->b;
+  Type *t = R->pf->vals[s->out[0]].type;
+  Val gout = R->adj[s->out[0]] ? R->adj[s->out[0]] : zero_of(R, t);
+  Val len = P(n->u.par.hi), sbar = R->abar[src[0]], dbar = R->abar[dst[0]];
+  Val total = gout;
+  if (dbar) { // g[j] = out_bar + sum_{k > j} dst_bar[k]
+    Val g = scan_alloc(b, t, len, arena_printf(R->a, "%s_suffix", s->var));
+    Scan rs = *s;
+    rs.reverse = true;
+    rs.lam = NULL;
+    total = fn_val(R->f, t, NULL);
+    scan_build(b, R->pf, &rs, &dbar, &g, len, &gout, &total, n->loc, n->u.par.pragma);
+    if (sbar) {
+      Node *m = node_new(R->a, IR_PAR, n->loc); // src_bar[j] += g[j]
+      m->u.par.lo = P(n->u.par.lo);
+      m->u.par.hi = len;
+      m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
+      m->u.par.pragma = n->u.par.pragma;
+      m->u.par.body = block_new(R->a);
+      m->u.par.reds = ARENA_NEW(R->a, Red);
+      m->u.par.scans = ARENA_NEW(R->a, Scan);
+      m->u.par.hists = ARENA_NEW(R->a, Hist);
+      Builder in = {R->f, m->u.par.body, n->loc};
+      b_acc(&in, sbar, m->u.par.idx, b_read(&in, g, m->u.par.idx), ACC_PLAIN);
+      b_push(b, m);
+    }
+    scan_free(b, g);
+  } else if (sbar && R->adj[s->out[0]]) { // only the total is used: src_bar[j] += out_bar
+    Node *m = node_new(R->a, IR_PAR, n->loc);
+    m->u.par.lo = P(n->u.par.lo);
+    m->u.par.hi = len;
+    m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
+    m->u.par.pragma = n->u.par.pragma;
+    m->u.par.body = block_new(R->a);
+    m->u.par.reds = ARENA_NEW(R->a, Red);
+    m->u.par.scans = ARENA_NEW(R->a, Scan);
+    m->u.par.hists = ARENA_NEW(R->a, Hist);
+    Builder in = {R->f, m->u.par.body, n->loc};
+    b_acc(&in, sbar, m->u.par.idx, gout, ACC_PLAIN);
+    b_push(b, m);
+  }
+  if (R->varied[s->init[0]]) adj_add(R, s->init[0], total);
+}
+
 static void rev_par(Rev *R, const Node *n) {
+  Val src[1], dst[1];
+  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(R->pf, n, src, dst)) {
+    rev_scan(R, n, src, dst);
+    return;
+  }
   check_reductions(R, n);
   int nv = R->pf->nvals;
   // a nested loop: the state of the enclosing one's reversal, restored at the end
@@ -754,7 +812,11 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
       ret = n->u.ret.v;
       continue;
     }
+    if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
+    if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
+      R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
+                                   arena_printf(a, "%s_bar", pf->vals[n->out].hint));
     Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
     if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
       for (int r = 0; r < n->u.par.nreds; r++) {
@@ -780,10 +842,12 @@ Fn *ad_vjp(Arena *a, const Fn *pf) {
 
   // epilogue: outputs as f leaves them; scalar adjoints out
   for (int s = 0; s < nsaves; s++) emit_swap(R, &saves[s]);
-  for (int s = 0; s < nsaves; s++) {
-    Node *fr = node_new(a, IR_FREE, pf->loc);
-    fr->u.copy.dst = saves[s].save;
-    b_push(&R->b, fr);
+  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
+  for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
+    const Node *n = body->stmts[k];
+    if (n->kind != IR_FREE) continue;
+    scan_free(&R->b, P(n->u.copy.dst));
+    if (R->abar[n->u.copy.dst]) scan_free(&R->b, R->abar[n->u.copy.dst]);
   }
   for (int i = 0, j = 0; i < pf->nparams; i++, j++) {
     const Param *p = &pf->params[i];

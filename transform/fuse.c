@@ -67,7 +67,13 @@ static void touch_node(Touch *t, const Node *n) {
     u(t, n->u.par.lo), u(t, n->u.par.hi);
     touch_block(t, n->u.par.body);
     break;
-  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+  case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
+    t->written[n->out] = t->nonacc[n->out] = 1; // allocation and release, not its use
+    break;
+  case IR_FREE:
+    t->written[n->u.copy.dst] = t->nonacc[n->u.copy.dst] = 1;
+    break;
+  case IR_COPY: case IR_RETURN:
     t->written[0] = 1; // never inside a loop body; refuse to fuse
     break;
   }
@@ -162,9 +168,12 @@ static void merge(Fn *f, Node *a, const Node *b) {
   a->u.par.nreds += b->u.par.nreds;
   // the comment names every pragma the loop comes from, unless they are the same loop's
   const char *pa = a->u.par.pragma ? a->u.par.pragma : "map", *pb = b->u.par.pragma ? b->u.par.pragma : "map";
-  if (a->loc.line != b->loc.line) {
+  if (a->loc.line != b->loc.line) { // (a part of a loop: the whole loop's pragma, once)
+    if (strstr(pb, PART_MARK)) pb = arena_strndup(ar, pb, (size_t)(strstr(pb, PART_MARK) - pb));
+    if (strstr(pa, PART_MARK)) pa = arena_strndup(ar, pa, (size_t)(strstr(pa, PART_MARK) - pa));
     if (!strstr(pa, "(line ")) pa = arena_printf(ar, "%s (line %u)", pa, a->loc.line);
-    a->u.par.pragma = arena_printf(ar, "%s + %s (line %u)", pa, pb, b->loc.line);
+    const char *more = arena_printf(ar, "%s (line %u)", pb, b->loc.line);
+    a->u.par.pragma = strstr(pa, more) ? pa : arena_printf(ar, "%s + %s", pa, more);
   } else if (strstr(pa, PART_MARK)) { // the parts of one loop, together again
     a->u.par.pragma = arena_strndup(ar, pa, (size_t)(strstr(pa, PART_MARK) - pa));
   }

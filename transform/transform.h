@@ -49,6 +49,19 @@ void distribute_loops(Fn *f);
 // A part's pragma text is the loop's, then PART_MARK and what the part does.
 #define PART_MARK "; part: "
 
+// ---- scan.c ----
+// Splits each loop with scan clauses into its contributions (a map), one canonical scan per
+// clause, and the rest of the loop (before differentiation).
+void lower_scans(Fn *f);
+// Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
+// src and dst (nf entries each, or NULL) receive its arrays.
+bool scan_canonical(const Fn *f, const Node *p, Val *src, Val *dst);
+// Appends a canonical scan of s's operator over src[0:len) into dst, with init and out.
+Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
+                 Val len, const Val *init, const Val *out, Loc loc, const char *pragma);
+Val scan_alloc(Builder *b, Type *elem, Val len, const char *hint); // a zeroed array
+void scan_free(Builder *b, Val arr);
+
 // ---- fuse.c ----
 // Fuses adjacent parallel loops over the same index space when that is safe, then shares
 // common subexpressions in loop bodies (the reverse loop's re-reads of the primal's inputs).

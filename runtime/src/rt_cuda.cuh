@@ -2,6 +2,8 @@
 // memory (stream-ordered, pooled: cudaMallocAsync), host access to single device elements,
 // launch configuration, and the final stage of reductions (CUB block reduction).
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/reverse_iterator.h>
 #include <cuda_runtime.h>
 
 #define ADSOAC_BLOCK 256
@@ -63,16 +65,16 @@ static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
 
 // The operators of reductions (a tie of min/max keeps the first operand).
 struct AdsoacSum {
-  template <typename T> __device__ T operator()(T a, T b) const { return a + b; }
+  template <typename T> __host__ __device__ T operator()(T a, T b) const { return a + b; }
 };
 struct AdsoacProd {
-  template <typename T> __device__ T operator()(T a, T b) const { return a * b; }
+  template <typename T> __host__ __device__ T operator()(T a, T b) const { return a * b; }
 };
 struct AdsoacMin {
-  template <typename T> __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+  template <typename T> __host__ __device__ T operator()(T a, T b) const { return b < a ? b : a; }
 };
 struct AdsoacMax {
-  template <typename T> __device__ T operator()(T a, T b) const { return b > a ? b : a; }
+  template <typename T> __host__ __device__ T operator()(T a, T b) const { return b > a ? b : a; }
 };
 
 // Reduces the per-block partials of a reduction in one block, in order; out is a device
@@ -104,4 +106,45 @@ static __device__ void adsoac_block_reduce(T v, T *part, Op op) {
   __shared__ typename Reduce::TempStorage tmp;
   T total = Reduce(tmp).Reduce(v, op);
   if (threadIdx.x == 0) part[blockIdx.x] = total;
+}
+
+// A scan with its operands swapped: a reverse scan combines an element with the running value
+// from the right (y_k OP acc).
+template <typename Op> struct AdsoacFlip {
+  Op op;
+  template <typename T> __host__ __device__ T operator()(T a, T b) const { return op(b, a); }
+};
+
+// dst[k] = init OP src[0] OP ... OP src[k-1] (reverse: src[k+1] OP ... OP src[n-1] OP init)
+// by CUB's device-wide scan, in order (the operator need not commute); *host_total receives
+// the whole scan.  src and dst are device arrays of n elements.
+template <typename T, typename Op>
+static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
+                                                      T *host_total, bool reverse, Op op,
+                                                      const char *fn) {
+  *host_total = init;
+  if (n <= 0) return 0;
+  void *tmp = NULL;
+  size_t bytes = 0;
+  cudaError_t e;
+  thrust::reverse_iterator<const T *> rsrc(src + n);
+  thrust::reverse_iterator<T *> rdst(dst + n);
+  AdsoacFlip<Op> flip = {op};
+  if (reverse)
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
+  else
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
+  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
+  if (adsoac_dev_alloc(&tmp, bytes, fn)) return 1;
+  if (reverse)
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
+  else
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
+  adsoac_dev_free(tmp);
+  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
+  long long last = reverse ? 0 : n - 1; // the total: the last prefix combined with its element
+  T ex, y;
+  if (adsoac_load(&ex, dst + last, sizeof ex, fn) || adsoac_load(&y, src + last, sizeof y, fn)) return 1;
+  *host_total = reverse ? op(y, ex) : op(ex, y);
+  return 0;
 }

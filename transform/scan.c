@@ -1,0 +1,234 @@
+// transform/scan.c: scans as SOACs of their own (loop distribution of a scan loop).
+//
+// A loop with a scan clause computes a contribution y_i in each iteration and reads the
+// running value e_i = init OP y_0 OP ... OP y_{i-1} (the exclusive prefix; the inclusive
+// one is e_i OP y_i, computed in the body).  Before differentiation it becomes
+//
+//   Y = alloc(n); E = alloc(n)                     (per field of the scanned value)
+//   par i { ...; Y[i - lo] = y_i }                  the contributions (a map)
+//   par k in [0, n) scan(OP: init <- Y[k], excl e => out) { E[k] = e }   (the scan itself)
+//   par i { e_i = E[i - lo]; ... }                  the rest of the loop (a map, reductions)
+//   free(Y); free(E)
+//
+// The middle loop is the canonical scan that code generation and the derivative rules
+// handle: it reads Y[k], writes the exclusive prefix to E[k], and does nothing else.
+#include <stdlib.h>
+
+#include "transform.h"
+#include "../analysis/analysis.h"
+
+static Val const_index(Builder *b, Type *t, long long v) {
+  return b_const_i(b, t, v);
+}
+
+// i - lo (or i when lo is the constant 0), as an index into a buffer of the loop's length.
+static Val rel_index(Builder *b, Node *const *def, Val i, Val lo) {
+  const Node *d = lo ? def[lo] : NULL;
+  if (d && d->kind == IR_CONST && d->u.cst.i == 0) return i;
+  return b_binop(b, BIN_SUB, i, lo);
+}
+
+// Removes every write and histogram update of b (the contributions slice keeps none).
+static void drop_effects(Block *b) {
+  int k = 0;
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE || n->kind == IR_UPDATE) continue;
+    if (n->kind == IR_IF) drop_effects(n->u.ifs.then), drop_effects(n->u.ifs.els);
+    if (n->kind == IR_LOOP) drop_effects(n->u.loop.body);
+    if (n->kind == IR_PAR) drop_effects(n->u.par.body);
+    b->stmts[k++] = n;
+  }
+  b->n = k;
+}
+
+bool scan_canonical(const Fn *f, const Node *p, Val *src, Val *dst) {
+  (void)f;
+  if (p->kind != IR_PAR || p->u.par.nscans != 1 || p->u.par.nreds || p->u.par.nhists) return false;
+  const Scan *s = &p->u.par.scans[0];
+  const Block *b = p->u.par.body;
+  if (b->n != 2 * s->nf || b->nyields != s->nf) return false;
+  for (int k = 0; k < s->nf; k++) {
+    const Node *r = b->stmts[k], *w = b->stmts[s->nf + k];
+    if (r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || b->yields[k] != r->out ||
+        w->kind != IR_WRITE || w->u.mem.idx != p->u.par.idx || w->u.mem.v != s->excl[k])
+      return false;
+    if (src) src[k] = r->u.mem.arr;
+    if (dst) dst[k] = w->u.mem.arr;
+  }
+  return true;
+}
+
+Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
+                 Val len, const Val *init, const Val *out, Loc loc, const char *pragma) {
+  Fn *f = b->fn;
+  Arena *a = f->arena;
+  Node *p = node_new(a, IR_PAR, loc);
+  p->u.par.lo = const_index(b, val_type(f, len), 0);
+  p->u.par.hi = len;
+  p->u.par.idx = fn_val(f, val_type(f, len), "k");
+  p->u.par.pragma = pragma;
+  Block *body = block_new(a);
+  Builder in = {f, body, loc};
+  Scan *ns = ARENA_NEW(a, Scan);
+  *ns = *s;
+  ns->slot = 0;
+  ns->init = ARENA_ARRAY(a, Val, s->nf);
+  ns->excl = ARENA_ARRAY(a, Val, s->nf);
+  ns->out = ARENA_ARRAY(a, Val, s->nf);
+  Val *yv = ARENA_ARRAY(a, Val, s->nf);
+  for (int k = 0; k < s->nf; k++) {
+    ns->init[k] = init[k];
+    ns->out[k] = out[k];
+    ns->excl[k] = fn_val(f, val_type(f, out[k]), "e");
+    yv[k] = b_read(&in, src[k], p->u.par.idx);
+  }
+  for (int k = 0; k < s->nf; k++) b_write(&in, dst[k], p->u.par.idx, ns->excl[k]);
+  for (int k = 0; k < s->nf; k++) block_yield(a, body, yv[k]);
+  if (s->lam) {
+    Val *map = calloc((size_t)sf->nvals + 1, sizeof(Val));
+    ns->lam = clone_lambda(b, sf, s->lam, map);
+    free(map);
+  }
+  p->u.par.body = body;
+  p->u.par.scans = ns;
+  p->u.par.nscans = 1;
+  p->u.par.reds = ARENA_NEW(a, Red);
+  p->u.par.hists = ARENA_NEW(a, Hist);
+  b_push(b, p);
+  return p;
+}
+
+Val scan_alloc(Builder *b, Type *elem, Val len, const char *hint) {
+  Node *al = node_new(b->fn->arena, IR_ALLOC, b->loc);
+  al->u.alloc.n = len;
+  al->out = fn_val(b->fn, ty_ptr(b->fn->arena, elem, false), hint);
+  b_push(b, al);
+  return al->out;
+}
+
+void scan_free(Builder *b, Val arr) {
+  Node *fr = node_new(b->fn->arena, IR_FREE, b->loc);
+  fr->u.copy.dst = arr;
+  b_push(b, fr);
+}
+
+static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
+  Arena *a = f->arena;
+  Builder b = {f, out, p->loc};
+  Val span = rel_index(&b, def, p->u.par.hi, p->u.par.lo); // the length, 0 for hi < lo
+  Type *lt = val_type(f, span);
+  Val zero = b_const_i(&b, lt, 0);
+  Val len = b_select(&b, b_binop(&b, BIN_GT, span, zero), span, zero);
+  int ns = p->u.par.nscans;
+  Val **ybuf = ARENA_ARRAY(a, Val *, ns), **ebuf = ARENA_ARRAY(a, Val *, ns);
+  for (int s = 0; s < ns; s++) {
+    const Scan *sc = &p->u.par.scans[s];
+    ybuf[s] = ARENA_ARRAY(a, Val, sc->nf);
+    ebuf[s] = ARENA_ARRAY(a, Val, sc->nf);
+    for (int k = 0; k < sc->nf; k++) {
+      Type *t = val_type(f, sc->excl[k]);
+      ybuf[s][k] = scan_alloc(&b, t, len, arena_printf(a, "%s_terms", sc->var));
+      ebuf[s][k] = scan_alloc(&b, t, len, arena_printf(a, "%s_prefix", sc->var));
+    }
+  }
+  // the contributions: a copy of the loop without its effects, writing y_i to Y
+  Val *map = calloc((size_t)f->nvals * 2 + 64, sizeof(Val));
+  for (Val v = 1; v < (Val)f->nvals; v++) map[v] = v;
+  clone_block(&b, f, &(Block){&p, 1, 1, NULL, 0}, map, false);
+  free(map);
+  Node *c = out->stmts[out->n - 1];
+  Block *cb = c->u.par.body;
+  drop_effects(cb);
+  Builder in = {f, cb, p->loc};
+  Val ci = rel_index(&in, def, c->u.par.idx, c->u.par.lo);
+  for (int s = 0; s < ns; s++)
+    for (int k = 0; k < c->u.par.scans[s].nf; k++)
+      b_write(&in, ybuf[s][k], ci, cb->yields[c->u.par.scans[s].slot + k]);
+  // the copy's scan values: only dead code reads them (y_i does not depend on them)
+  Block *nc = block_new(a);
+  for (int s = 0; s < ns; s++)
+    for (int k = 0; k < c->u.par.scans[s].nf; k++) {
+      Node *z = node_new(a, IR_CONST, p->loc);
+      z->out = c->u.par.scans[s].excl[k];
+      block_push(a, nc, z);
+    }
+  for (int i = 0; i < cb->n; i++) block_push(a, nc, cb->stmts[i]);
+  cb->stmts = nc->stmts, cb->n = nc->n, cb->cap = nc->cap;
+  cb->nyields = 0;
+  c->u.par.nreds = c->u.par.nscans = c->u.par.nhists = 0;
+  c->u.par.ninjective = 0;
+  // the scans
+  for (int s = 0; s < ns; s++) {
+    const Scan *sc = &p->u.par.scans[s];
+    scan_build(&b, f, sc, ybuf[s], ebuf[s], len, sc->init, sc->out, p->loc, p->u.par.pragma);
+  }
+  // the rest of the loop reads e_i from E
+  Block *body = p->u.par.body, *nb = block_new(a);
+  Builder rb = {f, nb, p->loc};
+  Val ri = rel_index(&rb, def, p->u.par.idx, p->u.par.lo);
+  for (int s = 0; s < ns; s++)
+    for (int k = 0; k < p->u.par.scans[s].nf; k++) {
+      Node *rd = node_new(a, IR_READ, p->loc);
+      rd->u.mem.arr = ebuf[s][k];
+      rd->u.mem.idx = ri;
+      rd->out = p->u.par.scans[s].excl[k];
+      block_push(a, nb, rd);
+    }
+  for (int i = 0; i < body->n; i++) block_push(a, nb, body->stmts[i]);
+  // its yields: the reductions' only
+  Val *ys = ARENA_ARRAY(a, Val, body->nyields + 1);
+  int ny = 0;
+  for (int r = 0; r < p->u.par.nreds; r++) {
+    Red *red = &p->u.par.reds[r];
+    for (int k = 0; k < red->nf; k++) ys[ny + k] = body->yields[red->slot + k];
+    red->slot = ny;
+    ny += red->nf;
+  }
+  nb->yields = ys;
+  nb->nyields = ny;
+  p->u.par.body = nb;
+  p->u.par.nscans = 0;
+  block_push(a, out, p);
+  for (int s = 0; s < ns; s++)
+    for (int k = 0; k < p->u.par.scans[s].nf; k++) scan_free(&b, ybuf[s][k]), scan_free(&b, ebuf[s][k]);
+}
+
+// The first loop with a scan clause in b (recursively), or NULL.
+static const Node *find_scan(const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i], *in = NULL;
+    if (n->kind == IR_PAR && n->u.par.nscans) return n;
+    if (n->kind == IR_PAR) in = find_scan(n->u.par.body);
+    if (n->kind == IR_IF && !(in = find_scan(n->u.ifs.then))) in = find_scan(n->u.ifs.els);
+    if (n->kind == IR_LOOP) in = find_scan(n->u.loop.body);
+    if (in) return in;
+  }
+  return NULL;
+}
+
+void lower_scans(Fn *f) {
+  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
+  ir_defs(f->body, def);
+  Block *out = block_new(f->arena);
+  for (int i = 0; i < f->body->n; i++) {
+    Node *n = f->body->stmts[i];
+    const Node *inner = n->kind == IR_PAR ? find_scan(n->u.par.body)
+                        : n->kind == IR_IF || n->kind == IR_LOOP ? find_scan(&(Block){(Node **)&n, 1, 1, NULL, 0})
+                                                                 : NULL;
+    if (inner)
+      diag_error(inner->loc, "a scan loop is supported at the top level of the marked function",
+                 "a scan inside another loop or an if is not supported yet");
+    if (n->kind == IR_PAR && n->u.par.nscans) {
+      lower_loop(f, out, n, def);
+      continue;
+    }
+    block_push(f->arena, out, n);
+  }
+  f->body->stmts = out->stmts;
+  f->body->n = out->n;
+  f->body->cap = out->cap;
+  free(def);
+  simplify_dce(f);
+  ir_verify(f, "lower_scans");
+}
