@@ -428,7 +428,7 @@ static Red scan_red(const Scan *s) {
 }
 
 static void check_scan(Emit *e, const Node *n, Val *src, Val *dst) {
-  if (!e->host || !scan_canonical(e->f, n, src, dst) || n->u.par.scans[0].nf != 1)
+  if (!e->host || !scan_canonical(n, src, dst) || n->u.par.scans[0].nf != 1)
     diag_error(n->loc, NULL, "code generation for this scan(...) is not supported yet");
 }
 

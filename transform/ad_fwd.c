@@ -432,20 +432,19 @@ static void fwd_scan(Fwd *F, const Node *n, const Val *src, const Val *dst) {
   if (!F->varied[s->out[0]]) return;
   Type *t = F->pf->vals[s->out[0]].type;
   Val len = P(n->u.par.hi), sdot = F->adot[src[0]], ddot = F->adot[dst[0]];
+  IR_ASSERT(ddot);
   Val init = T(s->init[0]) ? as_type(F, T(s->init[0]), t) : zero_of(F, t);
   Val out = fn_val(F->f, t, NULL);
-  Val zeros = 0;
-  if (!sdot) sdot = zeros = scan_alloc(b, t, len, "zeros"); // init alone varies
-  if (!ddot) ddot = zeros ? zeros : scan_alloc(b, t, len, "unused");
-  scan_build(b, F->pf, s, &sdot, &ddot, len, &init, &out, n->loc, n->u.par.pragma);
+  // (dst varies whenever out does; src does not when only init varies: zero tangents then)
+  Val zeros = sdot ? 0 : scan_alloc(b, t, len, "zeros");
+  scan_build(b, F->pf, s, sdot ? &sdot : &zeros, &ddot, len, &init, &out, n->loc, n->u.par.pragma);
   if (zeros) scan_free(b, zeros);
-  else if (!F->adot[dst[0]]) scan_free(b, ddot);
   F->tan[s->out[0]] = out;
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
   Val src[1], dst[1];
-  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(F->pf, n, src, dst)) {
+  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(n, src, dst)) {
     fwd_scan(F, n, src, dst);
     return;
   }

@@ -466,30 +466,14 @@ static void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst) {
   Type *t = R->pf->vals[s->out[0]].type;
   Val gout = R->adj[s->out[0]] ? R->adj[s->out[0]] : zero_of(R, t);
   Val len = P(n->u.par.hi), sbar = R->abar[src[0]], dbar = R->abar[dst[0]];
-  Val total = gout;
-  if (dbar) { // g[j] = out_bar + sum_{k > j} dst_bar[k]
-    Val g = scan_alloc(b, t, len, arena_printf(R->a, "%s_suffix", s->var));
-    Scan rs = *s;
-    rs.reverse = true;
-    rs.lam = NULL;
-    total = fn_val(R->f, t, NULL);
-    scan_build(b, R->pf, &rs, &dbar, &g, len, &gout, &total, n->loc, n->u.par.pragma);
-    if (sbar) {
-      Node *m = node_new(R->a, IR_PAR, n->loc); // src_bar[j] += g[j]
-      m->u.par.lo = P(n->u.par.lo);
-      m->u.par.hi = len;
-      m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
-      m->u.par.pragma = n->u.par.pragma;
-      m->u.par.body = block_new(R->a);
-      m->u.par.reds = ARENA_NEW(R->a, Red);
-      m->u.par.scans = ARENA_NEW(R->a, Scan);
-      m->u.par.hists = ARENA_NEW(R->a, Hist);
-      Builder in = {R->f, m->u.par.body, n->loc};
-      b_acc(&in, sbar, m->u.par.idx, b_read(&in, g, m->u.par.idx), ACC_PLAIN);
-      b_push(b, m);
-    }
-    scan_free(b, g);
-  } else if (sbar && R->adj[s->out[0]]) { // only the total is used: src_bar[j] += out_bar
+  IR_ASSERT(dbar); // the prefixes vary whenever the scan does
+  Val g = scan_alloc(b, t, len, arena_printf(R->a, "%s_suffix", s->var));
+  Scan rs = *s;
+  rs.reverse = true;
+  rs.lam = NULL;
+  Val total = fn_val(R->f, t, NULL); // out_bar + sum_k dst_bar[k]
+  scan_build(b, R->pf, &rs, &dbar, &g, len, &gout, &total, n->loc, n->u.par.pragma);
+  if (sbar) { // src_bar[j] += g[j]
     Node *m = node_new(R->a, IR_PAR, n->loc);
     m->u.par.lo = P(n->u.par.lo);
     m->u.par.hi = len;
@@ -500,15 +484,16 @@ static void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst) {
     m->u.par.scans = ARENA_NEW(R->a, Scan);
     m->u.par.hists = ARENA_NEW(R->a, Hist);
     Builder in = {R->f, m->u.par.body, n->loc};
-    b_acc(&in, sbar, m->u.par.idx, gout, ACC_PLAIN);
+    b_acc(&in, sbar, m->u.par.idx, b_read(&in, g, m->u.par.idx), ACC_PLAIN);
     b_push(b, m);
   }
+  scan_free(b, g);
   if (R->varied[s->init[0]]) adj_add(R, s->init[0], total);
 }
 
 static void rev_par(Rev *R, const Node *n) {
   Val src[1], dst[1];
-  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(R->pf, n, src, dst)) {
+  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(n, src, dst)) {
     rev_scan(R, n, src, dst);
     return;
   }

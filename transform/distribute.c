@@ -112,8 +112,8 @@ static void strip(Block *b, bool keep_writes, int keep_hist) {
 
 // A copy of loop n that does one part: reduction red, histogram hist, or the writes.
 static Node *part(Fn *f, Block *into, const Node *n, int red, int hist, bool writes) {
-  Val *map = calloc((size_t)f->nvals * 2 + 64, sizeof(Val)); // room for the copy's values
-  for (Val v = 1; v < (Val)f->nvals; v++) map[v] = v;        // outer values stay themselves
+  Val *map = calloc((size_t)f->nvals, sizeof(Val)); // indexed by the loop's values only
+  for (Val v = 1; v < (Val)f->nvals; v++) map[v] = v; // outer values stay themselves
   Block one = {(Node **)&n, 1, 1, NULL, 0};
   Builder b = {f, into, n->loc};
   clone_block(&b, f, &one, map, false);

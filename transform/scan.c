@@ -17,10 +17,6 @@
 #include "transform.h"
 #include "../analysis/analysis.h"
 
-static Val const_index(Builder *b, Type *t, long long v) {
-  return b_const_i(b, t, v);
-}
-
 // i - lo (or i when lo is the constant 0), as an index into a buffer of the loop's length.
 static Val rel_index(Builder *b, Node *const *def, Val i, Val lo) {
   const Node *d = lo ? def[lo] : NULL;
@@ -42,8 +38,7 @@ static void drop_effects(Block *b) {
   b->n = k;
 }
 
-bool scan_canonical(const Fn *f, const Node *p, Val *src, Val *dst) {
-  (void)f;
+bool scan_canonical(const Node *p, Val *src, Val *dst) {
   if (p->kind != IR_PAR || p->u.par.nscans != 1 || p->u.par.nreds || p->u.par.nhists) return false;
   const Scan *s = &p->u.par.scans[0];
   const Block *b = p->u.par.body;
@@ -64,7 +59,7 @@ Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const 
   Fn *f = b->fn;
   Arena *a = f->arena;
   Node *p = node_new(a, IR_PAR, loc);
-  p->u.par.lo = const_index(b, val_type(f, len), 0);
+  p->u.par.lo = b_const_i(b, val_type(f, len), 0);
   p->u.par.hi = len;
   p->u.par.idx = fn_val(f, val_type(f, len), "k");
   p->u.par.pragma = pragma;
@@ -133,7 +128,7 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
     }
   }
   // the contributions: a copy of the loop without its effects, writing y_i to Y
-  Val *map = calloc((size_t)f->nvals * 2 + 64, sizeof(Val));
+  Val *map = calloc((size_t)f->nvals, sizeof(Val)); // indexed by the loop's values only
   for (Val v = 1; v < (Val)f->nvals; v++) map[v] = v;
   clone_block(&b, f, &(Block){&p, 1, 1, NULL, 0}, map, false);
   free(map);

@@ -55,7 +55,7 @@ void distribute_loops(Fn *f);
 void lower_scans(Fn *f);
 // Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
 // src and dst (nf entries each, or NULL) receive its arrays.
-bool scan_canonical(const Fn *f, const Node *p, Val *src, Val *dst);
+bool scan_canonical(const Node *p, Val *src, Val *dst);
 // Appends a canonical scan of s's operator over src[0:len) into dst, with init and out.
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
                  Val len, const Val *init, const Val *out, Loc loc, const char *pragma);

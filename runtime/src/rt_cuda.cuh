@@ -124,6 +124,7 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
                                                       const char *fn) {
   *host_total = init;
   if (n <= 0) return 0;
+  if (n > 2147483647LL) return adsoac_fail_(fn, "scan of %lld elements: CUB counts in int", n);
   void *tmp = NULL;
   size_t bytes = 0;
   cudaError_t e;
