@@ -43,6 +43,8 @@ const char *ref(Emit *e, Val v) {
   return names_get(e->nm, v);
 }
 
+static void note_lambda(Emit *e, const Lambda *l);
+
 static void note_defs(Emit *e, const Block *b) {
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
@@ -51,9 +53,18 @@ static void note_defs(Emit *e, const Block *b) {
       note_defs(e, n->u.ifs.then);
       note_defs(e, n->u.ifs.els);
     }
-    if (n->kind == IR_PAR) note_defs(e, n->u.par.body);
+    if (n->kind == IR_PAR) {
+      note_defs(e, n->u.par.body);
+      for (int r = 0; r < n->u.par.nreds; r++) note_lambda(e, n->u.par.reds[r].lam);
+      for (int r = 0; r < n->u.par.nscans; r++) note_lambda(e, n->u.par.scans[r].lam);
+      for (int r = 0; r < n->u.par.nhists; r++) note_lambda(e, n->u.par.hists[r].lam);
+    }
     if (n->kind == IR_LOOP) note_defs(e, n->u.loop.body);
   }
+}
+
+static void note_lambda(Emit *e, const Lambda *l) {
+  if (l) note_defs(e, l->body);
 }
 
 // Values whose declarations go at the top of a body: on the host, all of them (CUDA code

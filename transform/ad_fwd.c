@@ -424,9 +424,6 @@ static void tangent_pass(Fwd *F, const Node *n, Node *m) {
 // tangents, dst_dot = exclusive_scan(+, init_dot, src_dot).
 static void fwd_scan(Fwd *F, const Node *n, const Val *src, const Val *dst) {
   const Scan *s = &n->u.par.scans[0];
-  if (s->op != RED_ADD || s->nf != 1)
-    diag_error(n->loc, NULL, "forward mode of scan(%s: ...) is not supported yet",
-               s->user_fn ? s->user_fn : redop_name(s->op));
   Builder *b = &F->b;
   clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
   if (!F->varied[s->out[0]]) return;
@@ -442,10 +439,83 @@ static void fwd_scan(Fwd *F, const Node *n, const Val *src, const Val *dst) {
   F->tan[s->out[0]] = out;
 }
 
+// The operator of a builtin scan on dual numbers (value, tangent): (a, a') * (b, b') =
+// (a b, a b' + a' b), exact with zeros; min and max keep the earlier pair on a tie.
+static Lambda *builtin_scan_dual(Fwd *F, RedOp op, Type *t, Loc loc) {
+  Lambda *l = ARENA_NEW(F->a, Lambda);
+  l->nf = 2;
+  l->pa = ARENA_ARRAY(F->a, Val, 2);
+  l->pb = ARENA_ARRAY(F->a, Val, 2);
+  l->pa[0] = fn_val(F->f, t, "a"), l->pa[1] = fn_val(F->f, t, "a_dot");
+  l->pb[0] = fn_val(F->f, t, "b"), l->pb[1] = fn_val(F->f, t, "b_dot");
+  l->body = block_new(F->a);
+  Builder b = {F->f, l->body, loc};
+  Val v, dv;
+  if (op == RED_MUL) {
+    v = b_binop(&b, BIN_MUL, l->pa[0], l->pb[0]);
+    dv = b_binop(&b, BIN_ADD, b_binop(&b, BIN_MUL, l->pa[0], l->pb[1]),
+                 b_binop(&b, BIN_MUL, l->pa[1], l->pb[0]));
+  } else {
+    Val c = b_binop(&b, op == RED_MIN ? BIN_LT : BIN_GT, l->pb[0], l->pa[0]);
+    v = b_select(&b, c, l->pb[0], l->pa[0]);
+    dv = b_select(&b, c, l->pb[1], l->pa[1]);
+  }
+  block_yield(F->a, l->body, v);
+  block_yield(F->a, l->body, dv);
+  return l;
+}
+
+// The general rule in forward mode: the scan runs on dual numbers, (x, x') OP' (y, y') =
+// (x OP y, the forward mode of OP along (x', y')), which is associative when OP is; one scan
+// gives the primal prefixes and their tangents, in the operator's order.
+static void fwd_scan_general(Fwd *F, const Node *n, const Val *src, const Val *dst) {
+  const Scan *s = &n->u.par.scans[0];
+  int d = s->nf;
+  Builder *b = &F->b;
+  Val len = P(n->u.par.hi);
+  Val *xs = ARENA_ARRAY(F->a, Val, 2 * d), *ys = ARENA_ARRAY(F->a, Val, 2 * d),
+      *init = ARENA_ARRAY(F->a, Val, 2 * d), *out = ARENA_ARRAY(F->a, Val, 2 * d);
+  Val zeros[LIN_MAXF + 1] = {0};
+  for (int f = 0; f < d; f++) {
+    Type *t = F->pf->vals[s->out[f]].type;
+    xs[f] = P(src[f]);
+    ys[f] = P(dst[f]);
+    xs[d + f] = F->adot[src[f]] ? F->adot[src[f]] : (zeros[f] = scan_alloc(b, t, len, "zeros"));
+    ys[d + f] = F->adot[dst[f]];
+    IR_ASSERT(ys[d + f]); // the prefixes vary whenever the scan does
+    init[f] = P(s->init[f]);
+    init[d + f] = T(s->init[f]) ? as_type(F, T(s->init[f]), t) : zero_of(F, t);
+  }
+  for (int f = 0; f < d; f++) {
+    out[f] = clone_val(F->f, F->pf, s->out[f], F->pv);
+    out[d + f] = F->tan[s->out[f]] = fn_val(F->f, F->pf->vals[s->out[f]].type, NULL);
+  }
+  Scan ds = *s;
+  ds.nf = 2 * d;
+  ds.op = RED_USER;
+  const char *name = s->user_fn ? s->user_fn : redop_name(s->op);
+  ds.user_fn = arena_printf(F->a, "%s with tangents", name);
+  if (s->op == RED_USER) {
+    Red r = {.op = RED_USER, .nf = d, .out = s->out, .lam = s->lam, .user_fn = s->user_fn};
+    ds.lam = dual_lambda(F, &r);
+  } else {
+    ds.lam = builtin_scan_dual(F, s->op, F->pf->vals[s->out[0]].type, n->loc);
+  }
+  scan_build(b, F->f, &ds, xs, ys, len, init, out, n->loc, n->u.par.pragma);
+  for (int f = 0; f < d; f++)
+    if (zeros[f]) scan_free(b, zeros[f]);
+}
+
 static void fwd_par(Fwd *F, const Node *n) {
-  Val src[1], dst[1];
-  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf == 1 && scan_canonical(n, src, dst)) {
-    fwd_scan(F, n, src, dst);
+  Val src[LIN_MAXF + 1], dst[LIN_MAXF + 1];
+  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, src, dst)) {
+    const Scan *s = &n->u.par.scans[0];
+    bool varied = false;
+    for (int f = 0; f < s->nf; f++) varied |= F->varied[s->out[f]];
+    if (s->op == RED_ADD || !varied)
+      fwd_scan(F, n, src, dst);
+    else
+      fwd_scan_general(F, n, src, dst);
     return;
   }
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");

@@ -42,13 +42,19 @@ bool scan_canonical(const Node *p, Val *src, Val *dst) {
   if (p->kind != IR_PAR || p->u.par.nscans != 1 || p->u.par.nreds || p->u.par.nhists) return false;
   const Scan *s = &p->u.par.scans[0];
   const Block *b = p->u.par.body;
-  if (b->n != 2 * s->nf || b->nyields != s->nf) return false;
+  if (b->n <= s->nf || b->n > 2 * s->nf || b->nyields != s->nf) return false;
   for (int k = 0; k < s->nf; k++) {
-    const Node *r = b->stmts[k], *w = b->stmts[s->nf + k];
-    if (r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || b->yields[k] != r->out ||
-        w->kind != IR_WRITE || w->u.mem.idx != p->u.par.idx || w->u.mem.v != s->excl[k])
-      return false;
+    const Node *r = b->stmts[k];
+    if (r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || b->yields[k] != r->out) return false;
     if (src) src[k] = r->u.mem.arr;
+    if (dst) dst[k] = 0;
+  }
+  // then the writes of the prefixes that are kept, in field order
+  int k = 0;
+  for (int i = s->nf; i < b->n; i++, k++) {
+    const Node *w = b->stmts[i];
+    while (k < s->nf && w->kind == IR_WRITE && w->u.mem.v != s->excl[k]) k++;
+    if (k == s->nf || w->kind != IR_WRITE || w->u.mem.idx != p->u.par.idx) return false;
     if (dst) dst[k] = w->u.mem.arr;
   }
   return true;
@@ -78,7 +84,8 @@ Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const 
     ns->excl[k] = fn_val(f, val_type(f, out[k]), "e");
     yv[k] = b_read(&in, src[k], p->u.par.idx);
   }
-  for (int k = 0; k < s->nf; k++) b_write(&in, dst[k], p->u.par.idx, ns->excl[k]);
+  for (int k = 0; k < s->nf; k++)
+    if (dst[k]) b_write(&in, dst[k], p->u.par.idx, ns->excl[k]);
   for (int k = 0; k < s->nf; k++) block_yield(a, body, yv[k]);
   if (s->lam) {
     Val *map = calloc((size_t)sf->nvals + 1, sizeof(Val));

@@ -54,9 +54,11 @@ void distribute_loops(Fn *f);
 // clause, and the rest of the loop (before differentiation).
 void lower_scans(Fn *f);
 // Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
-// src and dst (nf entries each, or NULL) receive its arrays.
+// src and dst (nf entries each, or NULL) receive its arrays; dst[f] is 0 for a field whose
+// prefixes are not kept (the scan still computes them).
 bool scan_canonical(const Node *p, Val *src, Val *dst);
-// Appends a canonical scan of s's operator over src[0:len) into dst, with init and out.
+// Appends a canonical scan of s's operator over src[0:len) into dst, with init and out
+// (dst[f] == 0: field f's prefixes are not stored).
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
                  Val len, const Val *init, const Val *out, Loc loc, const char *pragma);
 Val scan_alloc(Builder *b, Type *elem, Val len, const char *hint); // a zeroed array
@@ -71,3 +73,22 @@ void fuse_loops(Fn *f);
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants
 void count_uses(const Fn *f, int *uses); // uses[v] += the number of uses of v (nvals entries)
+
+// ---- ad_scan.c: the linear recurrence of the general scan rule ----
+#define LIN_MAXF 16 // fields of a scanned value the general rule handles
+// The block structure of a scan step's Jacobian (fields k, m in one block when entry
+// (k, m) is not structurally zero), and the groups of blocks with equal entries, which
+// share one matrix.  The affine maps scanned have nmat matrix fields (each group's q x q
+// matrix, row-major, groups in order) and then d vector fields.
+typedef struct {
+  int d, nblocks, ngroups, nmat;
+  int block[LIN_MAXF], pos[LIN_MAXF];  // per field: its block, its place in the block
+  int field[LIN_MAXF][LIN_MAXF], q[LIN_MAXF], group[LIN_MAXF]; // per block
+  int rep[LIN_MAXF], moff[LIN_MAXF];   // per group: its first block, its first matrix field
+} LinShape;
+// ja: d x d entries (row k: output field k), 0 for structural zeros; values of f.
+void lin_shape(const Fn *f, int d, const Val *ja, LinShape *sh);
+// Entry (i, j) of group g's matrix: ja of the group's first block, transposed or not.
+Val lin_entry(const LinShape *sh, const Val *ja, int g, int i, int j, bool transpose);
+// The composition of affine maps of that shape, p o q, as an operator (p the left operand).
+Lambda *lin_lambda(Fn *f, const LinShape *sh, Type *const *ftype, Loc loc);
