@@ -21,6 +21,9 @@ IndexForm index_form(Node *const *def, const unsigned char *inside, Val v, Val i
 bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i);
 // a and b are the same expression (structurally), so they denote the same element.
 bool index_same(Node *const *def, Val a, Val b);
+// Do the loops [lo_a, hi_a) and [lo_b, hi_b) run the same iterations?  (Equal bounds, or
+// from 0 to x and to max(x, 0), the length of a scan's temporaries.)
+bool range_same(Node *const *def, Val lo_a, Val hi_a, Val lo_b, Val hi_b);
 
 // ---- depend.c ----
 // Does b (recursively) write arr?

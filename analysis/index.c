@@ -130,6 +130,30 @@ bool index_same(Node *const *def, Val a, Val b) {
     return x->u.bin.op == y->u.bin.op && index_same(def, x->u.bin.a, y->u.bin.a) &&
            index_same(def, x->u.bin.b, y->u.bin.b);
   case IR_CAST: return index_same(def, x->u.cast.a, y->u.cast.a);
+  case IR_CALL:
+    return x->u.call.fn == y->u.call.fn && index_same(def, x->u.call.a, y->u.call.a) &&
+           (x->u.call.b == y->u.call.b || index_same(def, x->u.call.b, y->u.call.b));
   default: return false; // reads are not compared: the array may have changed
   }
+}
+
+// x when v is max(x, 0), written as the select `x > 0 ? x : 0` (a loop's length), else 0.
+static Val clamped(Node *const *def, Val v) {
+  const Node *n = v ? def[v] : NULL;
+  if (!n || n->kind != IR_IF || n->u.ifs.nouts != 1 || n->u.ifs.then->n || n->u.ifs.els->n) return 0;
+  const Node *c = def[n->u.ifs.cond], *z = def[n->u.ifs.els->yields[0]];
+  if (!c || c->kind != IR_BINOP || c->u.bin.op != BIN_GT || !z || z->kind != IR_CONST ||
+      z->u.cst.i || z->u.cst.f || !index_same(def, c->u.bin.b, n->u.ifs.els->yields[0]) ||
+      c->u.bin.a != n->u.ifs.then->yields[0])
+    return 0;
+  return c->u.bin.a;
+}
+
+bool range_same(Node *const *def, Val lo_a, Val hi_a, Val lo_b, Val hi_b) {
+  if (!index_same(def, lo_a, lo_b)) return false;
+  if (index_same(def, hi_a, hi_b)) return true;
+  const Node *lo = def[lo_a];
+  if (!lo || lo->kind != IR_CONST || lo->u.cst.i) return false; // [0, max(x, 0)) == [0, x)
+  Val ca = clamped(def, hi_a), cb = clamped(def, hi_b);
+  return (ca && index_same(def, ca, hi_b)) || (cb && index_same(def, hi_a, cb));
 }

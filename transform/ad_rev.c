@@ -585,6 +585,7 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
   int nf = sh.nmat + d;
   Val *lsrc = ARENA_ARRAY(R->a, Val, nf), *ldst = ARENA_ARRAY(R->a, Val, nf),
       *linit = ARENA_ARRAY(R->a, Val, nf), *lout = ARENA_ARRAY(R->a, Val, nf);
+  bool *lmine = ARENA_ARRAY(R->a, bool, nf); // lsrc[k] is an array of the rule's own
   Block *body = R->b.blk;
   R->b.blk = outer;
   for (int g = 0; g < sh.ngroups; g++) {
@@ -592,16 +593,25 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
     for (int i = 0; i < q; i++)
       for (int j = 0; j < q; j++) {
         Val e = lin_entry(&sh, ja, g, i, j, true);
-        lsrc[o + i * q + j] = scan_alloc(b, ft[0], len, arena_printf(R->a, "%s_jac", s->var));
-        linit[o + i * q + j] = b_const_f(b, ft[0], i == j);
-        lout[o + i * q + j] = fn_val(R->f, ft[0], NULL);
+        int k = o + i * q + j;
+        linit[k] = b_const_f(b, ft[0], i == j);
+        lout[k] = fn_val(R->f, ft[0], NULL);
+        lsrc[k] = 0;
+        for (int f = 0; f < d && !lsrc[k]; f++) // an element of the scan itself: no copy
+          lsrc[k] = e == y[f] ? P(src[f]) : e == x[f] ? P(dst[f]) : 0;
+        if (lsrc[k]) continue;
+        lsrc[k] = scan_alloc(b, ft[0], len, arena_printf(R->a, "%s_jac", s->var));
+        lmine[k] = true;
         R->b.blk = body;
-        b_write(b, lsrc[o + i * q + j], m1->u.par.idx, e ? e : b_const_f(b, ft[0], 0));
+        b_write(b, lsrc[k], m1->u.par.idx, e ? e : b_const_f(b, ft[0], 0));
         R->b.blk = outer;
       }
   }
   R->b.blk = body;
-  rev_loop_end(R, m1, outer);
+  bool copies = false;
+  for (int k = 0; k < sh.nmat; k++) copies |= lmine[k];
+  if (copies) rev_loop_end(R, m1, outer);
+  else R->b.blk = outer;
   // 2. g_k: the reverse scan of the affine maps (J_k^T, dst_bar[k]) from out_bar
   for (int f = 0; f < d; f++) {
     int k = sh.nmat + f;
@@ -635,7 +645,8 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
     }
     rev_loop_end(R, m3, outer);
   }
-  for (int k = 0; k < nf; k++) scan_free(b, k < sh.nmat ? lsrc[k] : ldst[k]);
+  for (int k = 0; k < nf; k++)
+    if (k >= sh.nmat || lmine[k]) scan_free(b, k < sh.nmat ? lsrc[k] : ldst[k]);
   for (int f = 0; f < d; f++)
     if (R->varied[s->init[f]]) adj_add(R, s->init[f], lout[sh.nmat + f]);
 }

@@ -11,27 +11,7 @@
 #include <stdlib.h>
 
 #include "transform.h"
-
-// Do a and b compute the same thing?  (Structurally: the rules build each Jacobian entry
-// afresh, so equal entries are equal trees, not equal values.)
-static bool same_val(const Fn *f, Val a, Val b, int depth) {
-  if (a == b) return true;
-  if (!a || !b || depth > 16) return false;
-  const Node *x = f->defs[a], *y = f->defs[b];
-  if (!x || !y || x->kind != y->kind || val_type(f, a) != val_type(f, b)) return false;
-  switch (x->kind) {
-  case IR_CONST: return x->u.cst.f == y->u.cst.f && x->u.cst.i == y->u.cst.i;
-  case IR_UNOP: return x->u.un.op == y->u.un.op && same_val(f, x->u.un.a, y->u.un.a, depth + 1);
-  case IR_BINOP:
-    return x->u.bin.op == y->u.bin.op && same_val(f, x->u.bin.a, y->u.bin.a, depth + 1) &&
-           same_val(f, x->u.bin.b, y->u.bin.b, depth + 1);
-  case IR_CALL:
-    return x->u.call.fn == y->u.call.fn && same_val(f, x->u.call.a, y->u.call.a, depth + 1) &&
-           same_val(f, x->u.call.b, y->u.call.b, depth + 1);
-  case IR_CAST: return same_val(f, x->u.cast.a, y->u.cast.a, depth + 1);
-  default: return false;
-  }
-}
+#include "../analysis/analysis.h"
 
 static int find(int *parent, int x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -66,8 +46,8 @@ void lin_shape(const Fn *f, int d, const Val *ja, LinShape *sh) {
       bool same = true;
       for (int i = 0; i < q && same; i++)
         for (int j = 0; j < q && same; j++)
-          same = same_val(f, ja[sh->field[r][i] * d + sh->field[r][j]],
-                          ja[sh->field[b][i] * d + sh->field[b][j]], 0);
+          same = index_same(f->defs, ja[sh->field[r][i] * d + sh->field[r][j]],
+                            ja[sh->field[b][i] * d + sh->field[b][j]]);
       if (same) sh->group[b] = g;
     }
     if (sh->group[b] < 0) {

@@ -117,8 +117,9 @@ static void untouch(Touch *t) {
 // only accumulated into, all atomically (accumulations commute; once the loops are one, an
 // element another iteration may hit needs atomics in both).
 static bool fusable(const Fn *f, Node *const *def, const Node *a, const Node *b) {
-  if (a->kind != IR_PAR || b->kind != IR_PAR || !index_same(def, a->u.par.lo, b->u.par.lo) ||
-      !index_same(def, a->u.par.hi, b->u.par.hi) || a->u.par.nscans || b->u.par.nscans)
+  if (a->kind != IR_PAR || b->kind != IR_PAR ||
+      !range_same(def, a->u.par.lo, a->u.par.hi, b->u.par.lo, b->u.par.hi) || a->u.par.nscans ||
+      b->u.par.nscans)
     return false;
   Touch ta = touch(f, a), tb = touch(f, b);
   bool ok = !ta.written[0] && !tb.written[0];

@@ -115,6 +115,39 @@ void scan_free(Builder *b, Val arr) {
   b_push(b, fr);
 }
 
+// Does b (recursively) write, accumulate into or copy into array arr?
+static bool writes_array(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    switch (n->kind) {
+    case IR_WRITE: case IR_ACC: case IR_UPDATE:
+      if (n->u.mem.arr == arr) return true;
+      break;
+    case IR_COPY: if (n->u.copy.dst == arr || n->u.copy.src == arr) return true; break;
+    case IR_IF:
+      if (writes_array(n->u.ifs.then, arr) || writes_array(n->u.ifs.els, arr)) return true;
+      break;
+    case IR_LOOP: if (writes_array(n->u.loop.body, arr)) return true; break;
+    case IR_PAR: if (writes_array(n->u.par.body, arr)) return true; break;
+    default: break;
+    }
+  }
+  return false;
+}
+
+// The array whose element i the contribution y is, when the scan can read it in place: a
+// read at the loop index of a loop from 0, of an array the function never writes.
+static Val in_place(const Fn *f, const Node *p, Node *const *def, Val y) {
+  const Node *r = def[y], *lo = def[p->u.par.lo];
+  if (!r || r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || !lo || lo->kind != IR_CONST ||
+      lo->u.cst.i || val_type(f, r->u.mem.arr)->elem != val_type(f, y) ||
+      writes_array(f->body, r->u.mem.arr))
+    return 0;
+  for (int i = 0; i < p->u.par.body->n; i++)
+    if (p->u.par.body->stmts[i] == r) return r->u.mem.arr; // read in every iteration
+  return 0;
+}
+
 static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   Arena *a = f->arena;
   Builder b = {f, out, p->loc};
@@ -130,7 +163,8 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
     ebuf[s] = ARENA_ARRAY(a, Val, sc->nf);
     for (int k = 0; k < sc->nf; k++) {
       Type *t = val_type(f, sc->excl[k]);
-      ybuf[s][k] = scan_alloc(&b, t, len, arena_printf(a, "%s_terms", sc->var));
+      ybuf[s][k] = in_place(f, p, def, p->u.par.body->yields[sc->slot + k]);
+      if (!ybuf[s][k]) ybuf[s][k] = scan_alloc(&b, t, len, arena_printf(a, "%s_terms", sc->var));
       ebuf[s][k] = scan_alloc(&b, t, len, arena_printf(a, "%s_prefix", sc->var));
     }
   }
@@ -146,7 +180,8 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   Val ci = rel_index(&in, def, c->u.par.idx, c->u.par.lo);
   for (int s = 0; s < ns; s++)
     for (int k = 0; k < c->u.par.scans[s].nf; k++)
-      b_write(&in, ybuf[s][k], ci, cb->yields[c->u.par.scans[s].slot + k]);
+      if (!in_place(f, p, def, p->u.par.body->yields[p->u.par.scans[s].slot + k]))
+        b_write(&in, ybuf[s][k], ci, cb->yields[c->u.par.scans[s].slot + k]);
   // the copy's scan values: only dead code reads them (y_i does not depend on them)
   Block *nc = block_new(a);
   for (int s = 0; s < ns; s++)
@@ -193,7 +228,10 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   p->u.par.nscans = 0;
   block_push(a, out, p);
   for (int s = 0; s < ns; s++)
-    for (int k = 0; k < p->u.par.scans[s].nf; k++) scan_free(&b, ybuf[s][k]), scan_free(&b, ebuf[s][k]);
+    for (int k = 0; k < p->u.par.scans[s].nf; k++) {
+      if (!in_place(f, p, def, body->yields[p->u.par.scans[s].slot + k])) scan_free(&b, ybuf[s][k]);
+      scan_free(&b, ebuf[s][k]);
+    }
 }
 
 // The first loop with a scan clause in b (recursively), or NULL.

@@ -37,3 +37,39 @@ double fmaxpair(int n, const double *x, const double *y) {
     s += fmax(x[i], y[i]) + fmin(x[i], y[i]) + fabs(x[i]);
   return s;
 }
+
+// scans: the running max (either fmax argument order) and min give each prefix's adjoint to
+// its winner, the initial value if it attains the extremum, else the earliest element; the
+// running product is exact with zeros (weights i + 1 make every expected value exact)
+#pragma adsoac grad
+double runmax(int n, double c, const double *x) {
+  double m = c, s = 0.0;
+#pragma adsoac scan(max: m) reduce(+: s)
+  for (int i = 0; i < n; i++) {
+    m = fmax(x[i], m);
+    s += (i + 1) * m;
+  }
+  return s;
+}
+
+#pragma adsoac grad
+double runmin(int n, double c, const double *x) {
+  double m = c, s = 0.0;
+#pragma adsoac scan(min: m) reduce(+: s)
+  for (int i = 0; i < n; i++) {
+    if (x[i] < m) m = x[i];
+    s += (i + 1) * m;
+  }
+  return s;
+}
+
+#pragma adsoac grad
+double runprod(int n, double c, const double *x) {
+  double p = c, s = 0.0;
+#pragma adsoac scan(*: p) reduce(+: s)
+  for (int i = 0; i < n; i++) {
+    p *= x[i];
+    s += (i + 1) * p;
+  }
+  return s;
+}

@@ -10,6 +10,12 @@ double minval_vjp(int n, double c, double *c_bar, const double *x, double *x_bar
 double minval_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
 double prodval_vjp(int n, double c, double *c_bar, const double *x, double *x_bar, double rb);
 double prodval_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
+double runmax_vjp(int n, double c, double *c_bar, const double *x, double *x_bar, double rb);
+double runmax_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
+double runmin_vjp(int n, double c, double *c_bar, const double *x, double *x_bar, double rb);
+double runmin_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
+double runprod_vjp(int n, double c, double *c_bar, const double *x, double *x_bar, double rb);
+double runprod_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
 double fmaxpair_vjp(int n, const double *x, double *x_bar, const double *y, double *y_bar,
                     double rb);
 
@@ -73,6 +79,25 @@ int main(void) {
         (double[]){0, 0, 0, 0});
   check("*, a zero initial value: it gets the product", prodval_vjp, prodval_jvp, 4, 0.0, none,
         -4.0, (double[]){0, 0, 0, 0});
+  // scans: s = sum of (i + 1) * prefix_i
+  check("scan max, ties: the earliest wins each prefix", runmax_vjp, runmax_jvp, 6, -5.0, ties,
+        0.0, (double[]){1, 20, 0, 0, 0, 0});
+  check("scan max, the initial value ties: it wins", runmax_vjp, runmax_jvp, 6, 0.7, ties, 21.0,
+        (double[]){0, 0, 0, 0, 0, 0});
+  check("scan max, n = 1", runmax_vjp, runmax_jvp, 1, -5.0, ties, 0.0, (double[]){1});
+  check("scan max, n = 0", runmax_vjp, runmax_jvp, 0, 2.0, ties, 0.0, (double[]){0});
+  double mins[6] = {0.5, -0.2, 0.3, -0.2, 1.0, -0.2};
+  check("scan min, ties: the earliest wins each prefix", runmin_vjp, runmin_jvp, 6, 5.0, mins,
+        0.0, (double[]){1, 20, 0, 0, 0, 0});
+  check("scan min, the initial value ties: it wins", runmin_vjp, runmin_jvp, 6, -0.2, mins,
+        21.0, (double[]){0, 0, 0, 0, 0, 0});
+  double z1[4] = {2.0, 0.0, 3.0, 0.5}, z2[4] = {2.0, 0.0, 3.0, 0.0};
+  check("scan *, one zero", runprod_vjp, runprod_jvp, 4, 1.5, z1, 2.0,
+        (double[]){1.5, 51.0, 0.0, 0.0});
+  check("scan *, two zeros", runprod_vjp, runprod_jvp, 4, 1.5, z2, 2.0,
+        (double[]){1.5, 33.0, 0.0, 0.0});
+  check("scan *, a zero initial value", runprod_vjp, runprod_jvp, 3, 0.0, none, 16.0,
+        (double[]){0, 0, 0});
   // fmax(a, b) and fmin(a, b) with a == b: all to a; fabs at 0: 0
   double a[3] = {1.0, 0.0, -2.0}, b[3] = {1.0, 0.0, 3.0}, a_bar[3] = {0}, b_bar[3] = {0};
   fmaxpair_vjp(3, a, a_bar, b, b_bar, 1.0);
