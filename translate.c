@@ -29,7 +29,7 @@ static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
     Marked *m = &p->marked[i];
     void (*outer)(void) = diag_on_error(on_ad_error);
     if (!setjmp(ad_failed)) {
-      m->vjp = ad_vjp(a, m->primal);
+      m->vjp = ad_vjp(a, m->primal, o->general_rule);
       m->jvp = ad_jvp(a, m->primal, o->general_rule);
       fuse(o, m);
       ir_print_fn(m->primal, out); // as emitted
@@ -65,7 +65,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   }
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
-    m->vjp = ad_vjp(a, m->primal);           // transform/  reverse mode
+    m->vjp = ad_vjp(a, m->primal, o->general_rule);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal, o->general_rule);           // transform/  forward mode
     fuse(o, m);                              // transform/  the parts, and each reverse loop
   }

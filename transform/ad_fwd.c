@@ -439,7 +439,8 @@ static void fwd_scan(Fwd *F, const Node *n, const Val *src, const Val *dst) {
   F->tan[s->out[0]] = out;
 }
 
-// The operator of a builtin scan on dual numbers (value, tangent): (a, a') * (b, b') =
+// The operator of a builtin scan on dual numbers (value, tangent): (a, a') + (b, b') =
+// (a + b, a' + b'), (a, a') * (b, b') =
 // (a b, a b' + a' b), exact with zeros; min and max keep the earlier pair on a tie.
 static Lambda *builtin_scan_dual(Fwd *F, RedOp op, Type *t, Loc loc) {
   Lambda *l = ARENA_NEW(F->a, Lambda);
@@ -451,7 +452,10 @@ static Lambda *builtin_scan_dual(Fwd *F, RedOp op, Type *t, Loc loc) {
   l->body = block_new(F->a);
   Builder b = {F->f, l->body, loc};
   Val v, dv;
-  if (op == RED_MUL) {
+  if (op == RED_ADD) { // (--general-rule)
+    v = b_binop(&b, BIN_ADD, l->pa[0], l->pb[0]);
+    dv = b_binop(&b, BIN_ADD, l->pa[1], l->pb[1]);
+  } else if (op == RED_MUL) {
     v = b_binop(&b, BIN_MUL, l->pa[0], l->pb[0]);
     dv = b_binop(&b, BIN_ADD, b_binop(&b, BIN_MUL, l->pa[0], l->pb[1]),
                  b_binop(&b, BIN_MUL, l->pa[1], l->pb[0]));
@@ -512,7 +516,7 @@ static void fwd_par(Fwd *F, const Node *n) {
     const Scan *s = &n->u.par.scans[0];
     bool varied = false;
     for (int f = 0; f < s->nf; f++) varied |= F->varied[s->out[f]];
-    if (s->op == RED_ADD || !varied)
+    if ((s->op == RED_ADD && !F->general) || !varied)
       fwd_scan(F, n, src, dst);
     else
       fwd_scan_general(F, n, src, dst);

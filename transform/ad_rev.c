@@ -40,6 +40,7 @@ typedef struct {
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
   int depth;             // parallel loops being reversed (> 1: nested)
+  bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -654,7 +655,7 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
 static void rev_par(Rev *R, const Node *n) {
   Val src[LIN_MAXF + 1], dst[LIN_MAXF + 1];
   if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, src, dst)) {
-    if (n->u.par.scans[0].op == RED_ADD)
+    if (n->u.par.scans[0].op == RED_ADD && !R->general)
       rev_scan(R, n, src, dst);
     else
       rev_scan_general(R, n, src, dst);
@@ -928,8 +929,9 @@ static Fn *vjp_signature(Rev *R) {
   return f;
 }
 
-Fn *ad_vjp(Arena *a, const Fn *pf) {
+Fn *ad_vjp(Arena *a, const Fn *pf, bool general) {
   Rev rv = {a, pf}, *R = &rv;
+  R->general = general;
   int nv = pf->nvals;
   R->pv = SCRATCH(Val, nv);
   R->adj = SCRATCH(Val, nv);

@@ -21,7 +21,7 @@ unsigned char *activity_varied(Arena *scratch, const Fn *f);
 void activity_warnings(const Fn *f);
 
 // ---- ad_rev.c ----
-Fn *ad_vjp(Arena *a, const Fn *f);
+Fn *ad_vjp(Arena *a, const Fn *f, bool general); // general: scan(+) by the general rule too
 // The derivatives' working memory lives in a scratch arena, released when they finish; after
 // an error that longjmps out of them (--emit=ir, the fuzz target), this releases it.
 void ad_release_scratch(void);

@@ -3,7 +3,9 @@
 // language.md §4, in double and float; a 2x2 matrix-product scan (non-symmetric matrices:
 // its Jacobian is two equal 2x2 blocks); composition in the other order, whose Jacobian is
 // not block-diagonal (a dense 2x2 that catches a transposed Jacobian); a scalar declared
-// operator (log-sum-exp); n = 0, 1 and odd sizes.
+// operator (log-sum-exp); a vectorised operator (componentwise products of three fields: a
+// diagonal Jacobian, one scalar scan per field within one scan, the interchange rule's
+// result); n = 0, 1 and odd sizes.
 // e2e: sizes n=0,1,2,7,33,100
 // e2e: func iir
 // e2e: scalar y0 range(-1,1)
@@ -20,6 +22,9 @@
 // e2e: func before
 // e2e: array a[n] range(-0.95,0.95)
 // e2e: array b[n] range(-1,1)
+// e2e: array w[n] range(-1,1)
+// e2e: func vecprod
+// e2e: array x[3*n] range(0.8,1.2)
 // e2e: array w[n] range(-1,1)
 // e2e: func softscan
 // e2e: array x[n] range(-2,2)
@@ -47,6 +52,11 @@ static M2 mat_mul(M2 x, M2 y) {
   return (M2){ x.m00 * y.m00 + x.m01 * y.m10, x.m00 * y.m01 + x.m01 * y.m11,
                x.m10 * y.m00 + x.m11 * y.m10, x.m10 * y.m01 + x.m11 * y.m11 };
 }
+
+typedef struct { double x, y, z; } V3;
+
+#pragma adsoac operator neutral((V3){1.0, 1.0, 1.0})
+static V3 vmul(V3 u, V3 v) { return (V3){ u.x * v.x, u.y * v.y, u.z * v.z }; }
 
 #pragma adsoac operator neutral(-1e300)
 static double lse(double u, double v) {
@@ -112,4 +122,16 @@ double softscan(int n, const double *x, double *y) {
     y[i] = x[i] - m; // log-softmax of the prefix
   }
   return m;
+}
+
+#pragma adsoac grad
+double vecprod(int n, const double *x, const double *w) {
+  V3 acc = (V3){1.0, 2.0, 0.5};
+  double s = 0.0;
+#pragma adsoac scan(vmul: acc) reduce(+: s)
+  for (int i = 0; i < n; i++) {
+    acc = vmul(acc, (V3){x[3 * i], x[3 * i + 1], x[3 * i + 2]});
+    s += w[i] * (acc.x - acc.y * acc.z);
+  }
+  return s + acc.z;
 }
