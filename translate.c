@@ -56,7 +56,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     simplify_dce(p->marked[i].primal);
     activity_warnings(p->marked[i].primal);
     distribute_loops(p->marked[i].primal);   //             one loop per reduction, hist, map
-    lower_scans(p->marked[i].primal);        //             a scan loop: map, scan, map
+    lower_scans(p->marked[i].primal, o->general_rule); //    a scan loop: map, scan, map
   }
   if (o->emit_ir) return print_ir(a, o, p, out);
   if (o->emit_dot) {

@@ -247,7 +247,40 @@ static const Node *find_scan(const Block *b) {
   return NULL;
 }
 
-void lower_scans(Fn *f) {
+// Top-level reductions that the scan rules take over: those with a declared operator that the
+// invertible-operator rule does not cover (not commutative, or without an inverse): an
+// order-preserving scan computes them (its total) and the general scan rule differentiates
+// them; with general (--general-rule) every top-level reduction, as a cross-check of the
+// special rules.  A reduction's body never reads its variable, so its prefixes go unused
+// except by the derivative rules.
+static void reductions_as_scans(Fn *f, bool general) {
+  Arena *a = f->arena;
+  for (int i = 0; i < f->body->n; i++) {
+    Node *n = f->body->stmts[i];
+    if (n->kind != IR_PAR || !n->u.par.nreds) continue;
+    int nr = n->u.par.nreds, keep = 0, ns = n->u.par.nscans;
+    Scan *scans = ARENA_ARRAY(a, Scan, ns + nr);
+    for (int k = 0; k < ns; k++) scans[k] = n->u.par.scans[k];
+    for (int r = 0; r < nr; r++) {
+      Red *red = &n->u.par.reds[r];
+      if (!general && (red->op != RED_USER || (red->commutative && red->inv))) {
+        n->u.par.reds[keep++] = *red;
+        continue;
+      }
+      Scan *sc = &scans[ns++];
+      *sc = (Scan){.op = red->op, .nf = red->nf, .init = red->init, .out = red->out,
+                   .slot = red->slot, .lam = red->lam, .user_fn = red->user_fn, .var = red->var};
+      sc->excl = ARENA_ARRAY(a, Val, red->nf);
+      for (int k = 0; k < red->nf; k++) sc->excl[k] = fn_val(f, val_type(f, red->out[k]), red->var);
+    }
+    n->u.par.nreds = keep;
+    n->u.par.scans = scans;
+    n->u.par.nscans = ns;
+  }
+}
+
+void lower_scans(Fn *f, bool general) {
+  reductions_as_scans(f, general);
   Node **def = calloc((size_t)f->nvals, sizeof(Node *));
   ir_defs(f->body, def);
   Block *out = block_new(f->arena);

@@ -51,8 +51,10 @@ void distribute_loops(Fn *f);
 
 // ---- scan.c ----
 // Splits each loop with scan clauses into its contributions (a map), one canonical scan per
-// clause, and the rest of the loop (before differentiation).
-void lower_scans(Fn *f);
+// clause, and the rest of the loop (before differentiation).  Top-level reductions with a
+// declared operator that is not commutative or has no inverse become scans first (their
+// total), and with general (--general-rule) every top-level reduction.
+void lower_scans(Fn *f, bool general);
 // Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
 // src and dst (nf entries each, or NULL) receive its arrays; dst[f] is 0 for a field whose
 // prefixes are not kept (the scan still computes them).
