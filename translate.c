@@ -11,6 +11,9 @@ static jmp_buf ad_failed;
 // After differentiation, the distributed loops (and each primal loop with its reverse loop)
 // are fused again; the primal last, since differentiation read it.
 static void fuse(const TranslateOptions *o, Marked *m) {
+  scan_drop_unread(m->primal);
+  scan_drop_unread(m->vjp);
+  scan_drop_unread(m->jvp);
   if (o->no_fuse) return;
   fuse_loops(m->vjp);
   fuse_loops(m->jvp);

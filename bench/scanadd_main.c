@@ -4,8 +4,9 @@
 //   cumloss_hand         bench/scanadd_hand.c
 // Usage: scanadd_bench [N [REPS]]. Prints one table row; warnings go to stderr.
 // The timed input: x[0] = 4 sqrt(n) (a starting level), the other x in [-1, 1),
-// so A_i is that level plus a random walk of sd sqrt(i / 3): positive (about
-// [0.3, 1.7] times the level), and s ~ 16 n^2 is finite. With A > 0 and w in
+// so A_i is that level plus a random walk of sd sqrt(i / 3) <= 0.15 times the
+// level: positive (within [0.96, 1.13] times the level at n = 10^7), and s ~ 16 n^2
+// is finite. With A > 0 and w in
 // [0.5, 1.5) the adjoint suffix sums sum_{i >= j} 2 w[i] A_i never cancel: a
 // random walk through 0 would leave entries near 0 that only rounding decides.
 // Small n (1 and 7) is checked once, every index against finite differences.

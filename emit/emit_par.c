@@ -477,7 +477,10 @@ static void emit_scan_c(Emit *e, const Node *n) {
   const char *t = red_ctype(e, &r), *xk = scan_load(e, &r, src, "adsoac_k");
   bool rev = s->reverse;
   comment(e, n);
-  line(e, "// %s, in %s order", scan_what(e, s, src), rev ? "reverse" : "index");
+  bool kept = false;
+  for (int f = 0; f < s->nf; f++) kept |= dst[f] != 0;
+  line(e, "// %s%s, in %s order", scan_what(e, s, src), kept ? "" : " (its total only)",
+       rev ? "reverse" : "index");
   line(e, "{");
   e->depth++;
   line(e, "long long adsoac_n = (long long)%s;", ref(e, n->u.par.hi));
@@ -508,6 +511,13 @@ static void emit_scan_c(Emit *e, const Node *n) {
        rev ? combine(e, &r, "adsoac_p", "adsoac_acc") : combine(e, &r, "adsoac_acc", "adsoac_p"));
   line(e, "}");
   scan_total(e, &r, "adsoac_acc");
+  bool keep = false;
+  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0;
+  if (!keep) { // only the total
+    e->depth--;
+    line(e, "}");
+    return;
+  }
   buf_puts(e->out, "#pragma omp parallel for\n");
   line(e, "for (int adsoac_c = 0; adsoac_c < ADSOAC_CHUNKS; adsoac_c++) {");
   line(e, "  long long adsoac_a = adsoac_n * adsoac_c / ADSOAC_CHUNKS, adsoac_b = adsoac_n * (adsoac_c + 1) / ADSOAC_CHUNKS;");
@@ -538,7 +548,9 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   comment(e, n);
   if (s->nf == 1) {
     line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
-         ref(e, src[0]), ref(e, dst[0]), ref(e, n->u.par.hi), ref(e, s->init[0]), ref(e, s->out[0]),
+         ref(e, src[0]),
+         dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", tname(e, e->f->vals[s->out[0]].type)),
+         ref(e, n->u.par.hi), ref(e, s->init[0]), ref(e, s->out[0]),
          s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
     return;
   }
@@ -566,14 +578,17 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   for (int f = 0; f < s->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, src[f]));
   line(e, "%sLoad adsoac_ld = {%s};", fx, b.data);
   b.len = 0;
+  b.data[0] = '\0';
   for (int f = 0; f < s->nf; f++)
     if (dst[f]) buf_printf(&b, "%s%s", b.len ? ", " : "", ref(e, dst[f]));
   line(e, "%sStore adsoac_st = {%s};", fx, b.data);
   buf_free(&b);
   line(e, "%s adsoac_total;", t);
-  line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, (long long)%s, %s, &adsoac_total, %s, %s(), \"%s\"));",
-       ref(e, n->u.par.hi), tuple(e, &r, s->init), s->reverse ? "true" : "false", cub_op(e, &r),
-       e->f->name);
+  bool keep = false;
+  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0;
+  line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, %s, (long long)%s, %s, &adsoac_total, %s, %s(), \"%s\"));",
+       keep ? "true" : "false", ref(e, n->u.par.hi), tuple(e, &r, s->init),
+       s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
   scan_total(e, &r, "adsoac_total");
   e->depth--;
   line(e, "}");

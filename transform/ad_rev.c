@@ -356,9 +356,10 @@ static void check_reductions(Rev *R, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     if (red->op == RED_USER && (!red->inv || !red->commutative))
-      diag_error(n->loc, "so far a declared operator is differentiated when it is declared "
-                 "commutative with inverse(fn)",
-                 "reverse mode of reduce(%s: ...) is not supported yet", red->user_fn);
+      diag_error(n->loc, "a declared operator without inverse(fn), or not commutative, is "
+                 "differentiated at the top level of the function (as a scan)",
+                 "reverse mode of reduce(%s: ...) inside another loop or an if is not supported "
+                 "yet", red->user_fn);
     if (red->nf != 1 && red->op != RED_USER)
       diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
                  red->user_fn ? red->user_fn : redop_name(red->op));

@@ -42,7 +42,7 @@ bool scan_canonical(const Node *p, Val *src, Val *dst) {
   if (p->kind != IR_PAR || p->u.par.nscans != 1 || p->u.par.nreds || p->u.par.nhists) return false;
   const Scan *s = &p->u.par.scans[0];
   const Block *b = p->u.par.body;
-  if (b->n <= s->nf || b->n > 2 * s->nf || b->nyields != s->nf) return false;
+  if (b->n < s->nf || b->n > 2 * s->nf || b->nyields != s->nf) return false;
   for (int k = 0; k < s->nf; k++) {
     const Node *r = b->stmts[k];
     if (r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || b->yields[k] != r->out) return false;
@@ -279,8 +279,7 @@ static void reductions_as_scans(Fn *f, bool general) {
   }
 }
 
-void lower_scans(Fn *f, bool general) {
-  reductions_as_scans(f, general);
+static void lower_round(Fn *f) {
   Node **def = calloc((size_t)f->nvals, sizeof(Node *));
   ir_defs(f->body, def);
   Block *out = block_new(f->arena);
@@ -304,4 +303,61 @@ void lower_scans(Fn *f, bool general) {
   free(def);
   simplify_dce(f);
   ir_verify(f, "lower_scans");
+}
+
+void lower_scans(Fn *f, bool general) {
+  lower_round(f);
+  // a reduction's contribution may read the loop's scans: lowered with the rest of its loop
+  reductions_as_scans(f, general);
+  lower_round(f);
+}
+
+// ---- prefixes nobody reads ----
+
+// uses[arr]: accesses of arr other than a canonical scan's prefix writes and its free.
+static void array_uses(const Block *b, int *uses) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    switch (n->kind) {
+    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: uses[n->u.mem.arr]++; break;
+    case IR_COPY: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
+    case IR_IF: array_uses(n->u.ifs.then, uses), array_uses(n->u.ifs.els, uses); break;
+    case IR_LOOP: array_uses(n->u.loop.body, uses); break;
+    case IR_PAR: {
+      Val dst[LIN_MAXF + 1];
+      if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, NULL, dst)) {
+        const Block *sb = n->u.par.body;
+        for (int k = 0; k < sb->n; k++)
+          if (sb->stmts[k]->kind == IR_READ) uses[sb->stmts[k]->u.mem.arr]++;
+        break;
+      }
+      array_uses(n->u.par.body, uses);
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+void scan_drop_unread(Fn *f) {
+  int *uses = calloc((size_t)f->nvals, sizeof(int));
+  array_uses(f->body, uses);
+  Block *b = f->body;
+  int k = 0;
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if ((n->kind == IR_ALLOC && !uses[n->out]) || (n->kind == IR_FREE && !uses[n->u.copy.dst]))
+      continue;
+    if (n->kind == IR_PAR && n->u.par.nscans == 1 && scan_canonical(n, NULL, NULL)) {
+      Block *sb = n->u.par.body;
+      int w = 0;
+      for (int j = 0; j < sb->n; j++)
+        if (sb->stmts[j]->kind != IR_WRITE || uses[sb->stmts[j]->u.mem.arr]) sb->stmts[w++] = sb->stmts[j];
+      sb->n = w;
+    }
+    b->stmts[k++] = n;
+  }
+  b->n = k;
+  free(uses);
+  ir_verify(f, "scan_drop_unread");
 }

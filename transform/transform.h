@@ -57,8 +57,11 @@ void distribute_loops(Fn *f);
 void lower_scans(Fn *f, bool general);
 // Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
 // src and dst (nf entries each, or NULL) receive its arrays; dst[f] is 0 for a field whose
-// prefixes are not kept (the scan still computes them).
+// prefixes are not kept (the scan still computes them; when none is kept, only the total).
 bool scan_canonical(const Node *p, Val *src, Val *dst);
+// Removes the prefix arrays of canonical scans that nothing reads (after differentiation:
+// the prefixes of a reduction computed as a scan are read by its derivative only).
+void scan_drop_unread(Fn *f);
 // Appends a canonical scan of s's operator over src[0:len) into dst, with init and out
 // (dst[f] == 0: field f's prefixes are not stored).
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,

@@ -117,7 +117,8 @@ template <typename Op> struct AdsoacFlip {
 
 // dst[k] = init OP src[0] OP ... OP src[k-1] (reverse: src[k+1] OP ... OP src[n-1] OP init)
 // by CUB's device-wide scan, in order (the operator need not commute); *host_total receives
-// the whole scan.  src and dst are device arrays of n elements.
+// the whole scan.  src and dst are device arrays of n elements; dst NULL: only the total is
+// wanted (the prefixes go to a temporary).
 template <typename T, typename Op>
 static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
                                                       T *host_total, bool reverse, Op op,
@@ -125,6 +126,13 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
   *host_total = init;
   if (n <= 0) return 0;
   if (n > 2147483647LL) return adsoac_fail_(fn, "scan of %lld elements: CUB counts in int", n);
+  if (!dst) {
+    T *buf = NULL;
+    if (adsoac_dev_alloc((void **)&buf, sizeof(T) * (size_t)n, fn)) return 1;
+    int bad = adsoac_scan(src, buf, n, init, host_total, reverse, op, fn);
+    adsoac_dev_free(buf);
+    return bad;
+  }
   void *tmp = NULL;
   size_t bytes = 0;
   cudaError_t e;
@@ -152,8 +160,8 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
 
 // A scan over tuples whose fields live in separate arrays (one array per field of a struct
 // operator's value): ld(k) assembles element k from the source arrays and st(k, v) stores
-// the fields of prefix k that are kept.  The tuples are packed into one array, scanned by
-// adsoac_scan, and unpacked.
+// the fields of prefix k that are kept (keep false: none, only the total is wanted).  The
+// tuples are packed into one array, scanned by adsoac_scan, and unpacked.
 template <typename T, typename Load>
 static __global__ void adsoac_pack_kernel(Load ld, T *buf, long long n) {
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
@@ -169,7 +177,7 @@ static __global__ void adsoac_unpack_kernel(Store st, const T *buf, long long n)
 }
 
 template <typename T, typename Load, typename Store, typename Op>
-static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, long long n, T init,
+static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, bool keep, long long n, T init,
                                                              T *host_total, bool reverse, Op op,
                                                              const char *fn) {
   *host_total = init;
@@ -182,7 +190,7 @@ static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, 
     bad = adsoac_cuda_(cudaGetLastError(), fn, "kernel launch") ||
           adsoac_scan(src, dst, n, init, host_total, reverse, op, fn);
   }
-  if (!bad) {
+  if (!bad && keep) {
     adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK>>>(st, dst, n);
     bad = adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
   }
