@@ -1,7 +1,8 @@
 // reduce with declared operators outside the invertible-operator rule: not commutative (the
 // order of composition matters: linear functions, 2x2 matrix products, float and double), or
 // commutative without an inverse (log-sum-exp; a struct of a sum and the sum of pairwise
-// products).  They are computed as order-preserving scans (their totals) and differentiated
+// products; componentwise products of three fields, a vectorised operator whose Jacobian is
+// diagonal).  They are computed as order-preserving scans (their totals) and differentiated
 // by the general scan rule; n = 0, 1 and odd sizes.
 // e2e: sizes n=0,1,2,7,33,100
 // e2e: func compose
@@ -16,6 +17,8 @@
 // e2e: func softmax_norm
 // e2e: scalar c range(-1,1)
 // e2e: array x[n] range(-2,2)
+// e2e: func vecprod
+// e2e: array x[3*n] range(0.8,1.2)
 // e2e: func pairs
 // e2e: array x[n] range(-1,1)
 #include <math.h>
@@ -48,6 +51,11 @@ typedef struct { double s, q; } Pairs; // the sum, and the sum of products of di
 
 #pragma adsoac operator neutral((Pairs){0.0, 0.0}) commutative
 static Pairs pair_add(Pairs u, Pairs v) { return (Pairs){ u.s + v.s, u.q + v.q + u.s * v.s }; }
+
+typedef struct { double x, y, z; } V3;
+
+#pragma adsoac operator neutral((V3){1.0, 1.0, 1.0}) commutative
+static V3 vmul(V3 u, V3 v) { return (V3){ u.x * v.x, u.y * v.y, u.z * v.z }; }
 
 // the composition of the maps x -> a[i]*x + b[i], applied to y0
 #pragma adsoac grad
@@ -95,4 +103,13 @@ double pairs(int n, const double *x) {
   for (int i = 0; i < n; i++)
     acc = pair_add(acc, (Pairs){sin(x[i]), 0.0});
   return acc.q + 0.25 * acc.s;
+}
+
+#pragma adsoac grad
+double vecprod(int n, const double *x) {
+  V3 acc = (V3){1.0, -2.0, 0.5};
+#pragma adsoac reduce(vmul: acc)
+  for (int i = 0; i < n; i++)
+    acc = vmul(acc, (V3){x[3 * i], x[3 * i + 1] * x[3 * i + 1], exp(x[3 * i + 2] - 1.0)});
+  return acc.x + acc.y * acc.z;
 }
