@@ -479,7 +479,7 @@ static void fwd_scan_general(Fwd *F, const Node *n, const Val *src, const Val *d
   Val len = P(n->u.par.hi);
   Val *xs = ARENA_ARRAY(F->a, Val, 2 * d), *ys = ARENA_ARRAY(F->a, Val, 2 * d),
       *init = ARENA_ARRAY(F->a, Val, 2 * d), *out = ARENA_ARRAY(F->a, Val, 2 * d);
-  Val zeros[LIN_MAXF + 1] = {0};
+  Val *zeros = ARENA_ARRAY(F->a, Val, d); // zeroed
   for (int f = 0; f < d; f++) {
     Type *t = F->pf->vals[s->out[f]].type;
     xs[f] = P(src[f]);
@@ -511,8 +511,9 @@ static void fwd_scan_general(Fwd *F, const Node *n, const Val *src, const Val *d
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
-  Val src[LIN_MAXF + 1], dst[LIN_MAXF + 1];
-  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, src, dst)) {
+  int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
+  Val src[nf], dst[nf];
+  if (n->u.par.nscans == 1 && scan_canonical(n, src, dst)) {
     const Scan *s = &n->u.par.scans[0];
     bool varied = false;
     for (int f = 0; f < s->nf; f++) varied |= F->varied[s->out[f]];

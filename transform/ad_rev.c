@@ -490,6 +490,18 @@ static void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst) {
   if (R->varied[s->init[0]]) adj_add(R, s->init[0], total);
 }
 
+// x when v is 1 * x or x * 1 (what a seed of 1 leaves in a Jacobian entry), else v.
+static Val times_one(const Fn *f, Val v) {
+  const Node *d = v ? f->defs[v] : NULL;
+  if (!d || d->kind != IR_BINOP || d->u.bin.op != BIN_MUL) return v;
+  for (int side = 0; side < 2; side++) {
+    const Node *c = f->defs[side ? d->u.bin.b : d->u.bin.a];
+    if (c && c->kind == IR_CONST && c->u.cst.f == 1.0 && ty_is_float(val_type(f, v)))
+      return side ? d->u.bin.a : d->u.bin.b;
+  }
+  return v;
+}
+
 // The Jacobians of one step x OP y of scan s at (x, y) (values of f): ja[k * nf + m] =
 // d(x OP y)_k / dx_m, jb likewise for y (0: structurally zero; jb may be NULL).  For a
 // declared operator, one reverse pass over its body per field of the result.  A tie of min
@@ -520,8 +532,8 @@ static void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val
     adj_add(R, op->body->yields[k], b_const_f(b, val_type(R->f, x[k]), 1));
     rev_block(R, op->body);
     for (int m = 0; m < nf; m++) {
-      ja[k * nf + m] = R->adj[op->pa[m]];
-      if (jb) jb[k * nf + m] = R->adj[op->pb[m]];
+      ja[k * nf + m] = times_one(R->f, R->adj[op->pa[m]]);
+      if (jb) jb[k * nf + m] = times_one(R->f, R->adj[op->pb[m]]);
     }
   }
   clear_adj(R, op->body);
@@ -654,8 +666,9 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
 }
 
 static void rev_par(Rev *R, const Node *n) {
-  Val src[LIN_MAXF + 1], dst[LIN_MAXF + 1];
-  if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, src, dst)) {
+  int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
+  Val src[nf], dst[nf];
+  if (n->u.par.nscans == 1 && scan_canonical(n, src, dst)) {
     if (n->u.par.scans[0].op == RED_ADD && !R->general)
       rev_scan(R, n, src, dst);
     else

@@ -279,6 +279,17 @@ static void reductions_as_scans(Fn *f, bool general) {
   }
 }
 
+// Is n a canonical scan that keeps all its prefixes (what lower_loop makes)?  (A loop that
+// only reads its contributions, e.g. a reduction turned scan, is canonical but keeps none.)
+static bool lowered(const Node *n) {
+  if (n->u.par.nscans != 1) return false;
+  Val dst[n->u.par.scans[0].nf];
+  if (!scan_canonical(n, NULL, dst)) return false;
+  for (int f = 0; f < n->u.par.scans[0].nf; f++)
+    if (!dst[f]) return false;
+  return true;
+}
+
 static void lower_round(Fn *f) {
   Node **def = calloc((size_t)f->nvals, sizeof(Node *));
   ir_defs(f->body, def);
@@ -291,7 +302,7 @@ static void lower_round(Fn *f) {
     if (inner)
       diag_error(inner->loc, "a scan loop is supported at the top level of the marked function",
                  "a scan inside another loop or an if is not supported yet");
-    if (n->kind == IR_PAR && n->u.par.nscans) {
+    if (n->kind == IR_PAR && n->u.par.nscans && !lowered(n)) {
       lower_loop(f, out, n, def);
       continue;
     }
@@ -324,8 +335,7 @@ static void array_uses(const Block *b, int *uses) {
     case IR_IF: array_uses(n->u.ifs.then, uses), array_uses(n->u.ifs.els, uses); break;
     case IR_LOOP: array_uses(n->u.loop.body, uses); break;
     case IR_PAR: {
-      Val dst[LIN_MAXF + 1];
-      if (n->u.par.nscans == 1 && n->u.par.scans[0].nf <= LIN_MAXF && scan_canonical(n, NULL, dst)) {
+      if (n->u.par.nscans == 1 && scan_canonical(n, NULL, NULL)) {
         const Block *sb = n->u.par.body;
         for (int k = 0; k < sb->n; k++)
           if (sb->stmts[k]->kind == IR_READ) uses[sb->stmts[k]->u.mem.arr]++;
