@@ -456,6 +456,27 @@ static int single_seed(Rev *R, const Node *n, const Val *host_adj) {
   return only >= 0 && !block_writes_active(R, n->u.par.body) ? only : -1;
 }
 
+// A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
+static Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer) {
+  Node *m = node_new(R->a, IR_PAR, n->loc);
+  m->u.par.lo = b_const_i(&R->b, val_type(R->f, len), 0);
+  m->u.par.hi = len;
+  m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.body = block_new(R->a);
+  m->u.par.reds = ARENA_NEW(R->a, Red);
+  m->u.par.scans = ARENA_NEW(R->a, Scan);
+  m->u.par.hists = ARENA_NEW(R->a, Hist);
+  *outer = R->b.blk;
+  R->b.blk = m->u.par.body;
+  return m;
+}
+
+static void rev_loop_end(Rev *R, Node *m, Block *outer) {
+  R->b.blk = outer;
+  b_push(&R->b, m);
+}
+
 // The reverse of a canonical scan dst = exclusive_scan(OP, init, src) over [0, len), out the
 // total.  For +: src_bar[j] += out_bar + sum_{k > j} dst_bar[k] (a reverse exclusive scan of
 // dst_bar from out_bar), init_bar += out_bar + sum_k dst_bar[k] (that scan's total).
@@ -473,18 +494,10 @@ static void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst) {
   Val total = fn_val(R->f, t, NULL); // out_bar + sum_k dst_bar[k]
   scan_build(b, R->pf, &rs, &dbar, &g, len, &gout, &total, n->loc, n->u.par.pragma);
   if (sbar) { // src_bar[j] += g[j]
-    Node *m = node_new(R->a, IR_PAR, n->loc);
-    m->u.par.lo = P(n->u.par.lo);
-    m->u.par.hi = len;
-    m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
-    m->u.par.pragma = n->u.par.pragma;
-    m->u.par.body = block_new(R->a);
-    m->u.par.reds = ARENA_NEW(R->a, Red);
-    m->u.par.scans = ARENA_NEW(R->a, Scan);
-    m->u.par.hists = ARENA_NEW(R->a, Hist);
-    Builder in = {R->f, m->u.par.body, n->loc};
-    b_acc(&in, sbar, m->u.par.idx, b_read(&in, g, m->u.par.idx), ACC_PLAIN);
-    b_push(b, m);
+    Block *outer;
+    Node *m = rev_loop(R, n, len, &outer);
+    b_acc(b, sbar, m->u.par.idx, b_read(b, g, m->u.par.idx), ACC_PLAIN);
+    rev_loop_end(R, m, outer);
   }
   scan_free(b, g);
   if (R->varied[s->init[0]]) adj_add(R, s->init[0], total);
@@ -538,27 +551,6 @@ static void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val
   }
   clear_adj(R, op->body);
   for (int f = 0; f < nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
-}
-
-// A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
-static Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer) {
-  Node *m = node_new(R->a, IR_PAR, n->loc);
-  m->u.par.lo = b_const_i(&R->b, val_type(R->f, len), 0);
-  m->u.par.hi = len;
-  m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
-  m->u.par.pragma = n->u.par.pragma;
-  m->u.par.body = block_new(R->a);
-  m->u.par.reds = ARENA_NEW(R->a, Red);
-  m->u.par.scans = ARENA_NEW(R->a, Scan);
-  m->u.par.hists = ARENA_NEW(R->a, Hist);
-  *outer = R->b.blk;
-  R->b.blk = m->u.par.body;
-  return m;
-}
-
-static void rev_loop_end(Rev *R, Node *m, Block *outer) {
-  R->b.blk = outer;
-  b_push(&R->b, m);
 }
 
 // The general rule (papers/reduce-scan-hist-rules.md §2.16, §2.19-2.20) for a canonical scan
