@@ -179,7 +179,8 @@ void emit_stmt(Emit *e, const Node *n) {
     else
       line(e, "return;");
     return;
-  case IR_LOOP: case IR_UPDATE: break;
+  case IR_UPDATE: emit_update(e, n); return;
+  case IR_LOOP: break;
   }
   diag_error(n->loc, NULL, "this construct cannot be emitted yet (%s)", node_kind_names[n->kind]);
 }

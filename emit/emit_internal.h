@@ -22,6 +22,7 @@ typedef struct {
   int ntemps;
   int nkernels;
   int par_depth; // parallel loops around the one being emitted (nested: sequential)
+  const Node *par; // the innermost parallel loop whose body is being emitted
 } Emit;
 
 // ---- emit.c ----
@@ -35,4 +36,5 @@ void declare_hoisted(Emit *e, const Block *b, bool all);
 // ---- emit_par.c ----
 void emit_par(Emit *e, const Node *n);
 void emit_acc(Emit *e, const Node *n);
+void emit_update(Emit *e, const Node *n);
 void emit_memory(Emit *e, const Node *n);

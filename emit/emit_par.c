@@ -170,6 +170,8 @@ static const char *pname(Emit *e, int r) {
 static void emit_body(Emit *e, const Node *n) {
   bool host = e->host;
   int ifd = e->if_depth;
+  const Node *par = e->par;
+  e->par = n;
   e->host = false;
   e->if_depth = 0;
   declare_hoisted(e, n->u.par.body, false);
@@ -179,6 +181,7 @@ static void emit_body(Emit *e, const Node *n) {
     const char *pr = pname(e, r);
     line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, n->u.par.body->yields + red->slot)));
   }
+  e->par = par;
   e->host = host;
   e->if_depth = ifd;
 }
@@ -188,9 +191,63 @@ static void comment(Emit *e, const Node *n) {
        e->opt->input_name, n->loc.line);
 }
 
+// ---- histograms ----
+
+// A hist clause as a reduction clause, for the operator helpers (elem: a value of the
+// histogram's element type).
+static Red hist_red(const Hist *h, const Val *elem) {
+  return (Red){.op = h->op, .nf = 1, .out = (Val *)elem, .lam = h->lam, .user_fn = h->user_fn,
+               .var = h->var, .commutative = true};
+}
+
+static void emit_hist_ops(Emit *e, const Node *n) {
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (hc->op != RED_USER) continue;
+    Red r = hist_red(hc, &hc->lam->pa[0]);
+    emit_user_op(e, n, &r);
+  }
+}
+
+// h[k] OP= v where lo <= k < lo + len (language.md §3: other bins are skipped), atomically:
+// the operator's atomic where there is one (C: omp atomic for + and *; CUDA: atomicAdd),
+// else a compare-and-swap loop.
+void emit_update(Emit *e, const Node *n) {
+  const Hist *h = &e->par->u.par.hists[n->u.mem.hist];
+  Red r = hist_red(h, &n->u.mem.v);
+  const Type *t = e->f->vals[n->u.mem.v].type;
+  const char *a = ref(e, n->u.mem.arr), *v = ref(e, n->u.mem.v), *ty = tname(e, t);
+  line(e, "{");
+  e->depth++;
+  line(e, "long long adsoac_j = (long long)%s;", ref(e, n->u.mem.idx));
+  line(e, "if (adsoac_j >= (long long)%s && adsoac_j < (long long)%s + (long long)%s) {",
+       ref(e, h->lo), ref(e, h->lo), ref(e, h->len));
+  e->depth++;
+  if (e->opt->target == TARGET_CUDA) {
+    if (h->op == RED_ADD && t->kind != TY_STRUCT)
+      line(e, "atomicAdd(&%s[adsoac_j], %s);", a, v);
+    else
+      line(e, "adsoac_atomic_op(&%s[adsoac_j], %s, %s());", a, v, cub_op(e, &r));
+  } else if (h->op == RED_ADD || h->op == RED_MUL) {
+    buf_puts(e->out, "#pragma omp atomic\n");
+    line(e, "%s[adsoac_j] %s= %s;", a, h->op == RED_ADD ? "+" : "*", v);
+  } else {
+    line(e, "%s adsoac_o, adsoac_w;", ty);
+    line(e, "__atomic_load(&%s[adsoac_j], &adsoac_o, __ATOMIC_RELAXED);", a);
+    line(e, "do adsoac_w = %s;", combine(e, &r, "adsoac_o", v));
+    line(e, "while (!__atomic_compare_exchange(&%s[adsoac_j], &adsoac_o, &adsoac_w, 0, "
+         "__ATOMIC_RELAXED, __ATOMIC_RELAXED));", a);
+  }
+  e->depth--;
+  line(e, "}");
+  e->depth--;
+  line(e, "}");
+}
+
 // ---- C11 / OpenMP ----
 
 static void emit_par_c(Emit *e, const Node *n) {
+  emit_hist_ops(e, n);
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
@@ -248,6 +305,12 @@ static void mark_used(unsigned char *used, Val v) {
   if (v) used[v] = 1;
 }
 
+// The bounds of a loop's histograms (its updates check them).
+static void mark_hists(const Node *n, unsigned char *used) {
+  for (int h = 0; h < n->u.par.nhists; h++)
+    mark_used(used, n->u.par.hists[h].lo), mark_used(used, n->u.par.hists[h].len);
+}
+
 static void collect_uses(const Block *b, unsigned char *used, unsigned char *defd) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
@@ -269,6 +332,7 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
       break;
     case IR_PAR:
       mark_used(used, n->u.par.lo), mark_used(used, n->u.par.hi);
+      mark_hists(n, used);
       for (int r = 0; r < n->u.par.nreds; r++)
         for (int f = 0; f < n->u.par.reds[r].nf; f++) {
           mark_used(used, n->u.par.reds[r].init[f]);
@@ -331,6 +395,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   unsigned char *used = calloc((size_t)e->f->nvals, 1), *defd = calloc((size_t)e->f->nvals, 1);
   defd[n->u.par.idx] = 1;
   collect_uses(n->u.par.body, used, defd);
+  mark_hists(n, used);
   for (int r = 0; r < n->u.par.nreds; r++) // the kernel starts its partials at the neutral
     for (int f = 0; n->u.par.reds[r].op == RED_USER && f < n->u.par.reds[r].nf; f++)
       mark_used(used, n->u.par.reds[r].ne[f]);
@@ -344,6 +409,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
   }
+  emit_hist_ops(e, n);
   emit_kernel(e, n, kname, args, nargs);
 
   const char *fn = e->f->name;
@@ -390,6 +456,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
 // A parallel loop inside another's body runs sequentially in the enclosing iteration (thread),
 // on both targets.
 static void emit_par_seq(Emit *e, const Node *n) {
+  emit_hist_ops(e, n);
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);

@@ -36,10 +36,10 @@ static void act_node(Act *a, const Node *n) {
   case IR_CALL: mark(a, n->out, any(a, n->u.call.a, n->u.call.b)); break;
   case IR_CAST: mark(a, n->out, any(a, n->u.cast.a, 0)); break;
   case IR_READ: mark(a, n->out, a->v[n->u.mem.arr]); break;
-  case IR_WRITE: // an array (a temporary) holding varied values varies
+  case IR_WRITE: case IR_UPDATE: // an array holding varied values varies
     if (a->v[n->u.mem.v] && !a->v[n->u.mem.arr]) a->v[n->u.mem.arr] = 1, a->changed = true;
     break;
-  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
   case IR_IF:
     act_block(a, n->u.ifs.then);
     act_block(a, n->u.ifs.els);

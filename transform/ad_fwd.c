@@ -23,6 +23,7 @@ typedef struct {
   unsigned char *varied;
   bool in_par;
   bool drop_writes; // re-executing a loop body: no writes
+  int *hist_tan;    // in a loop with hist clauses: clause -> the clause of its tangent, or -1
   bool general;     // --general-rule
 } Fwd;
 
@@ -510,6 +511,32 @@ static void fwd_scan_general(Fwd *F, const Node *n, const Val *src, const Val *d
     if (zeros[f]) scan_free(b, zeros[f]);
 }
 
+// m's hist clauses: n's, then one for the tangents of each varied histogram (hist(+): the
+// tangent of h[k] += v is h_dot[k] += v_dot, same bins, same range).  Returns the map from
+// n's clauses to their tangents' (-1: none).
+static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
+  int nh = n->u.par.nhists, nt = 0;
+  int *tan = ARENA_ARRAY(F->a, int, nh + 1);
+  m->u.par.hists = ARENA_ARRAY(F->a, Hist, 2 * nh + 1);
+  for (int h = 0; h < nh; h++) {
+    const Hist *src = &n->u.par.hists[h];
+    Hist *c = &m->u.par.hists[h];
+    *c = *src;
+    c->arr = P(src->arr), c->lo = P(src->lo), c->len = P(src->len);
+    c->lam = clone_lambda(&F->b, F->pf, src->lam, F->pv);
+    tan[h] = -1;
+    if (!F->adot[src->arr]) continue;
+    if (src->op != RED_ADD)
+      diag_error(n->loc, NULL, "forward mode of hist(%s: ...) is not supported yet",
+                 src->user_fn ? src->user_fn : redop_name(src->op));
+    tan[h] = nh + nt;
+    m->u.par.hists[nh + nt] = *c;
+    m->u.par.hists[nh + nt++].arr = F->adot[src->arr];
+  }
+  m->u.par.nhists = nh + nt;
+  return tan;
+}
+
 static void fwd_par(Fwd *F, const Node *n) {
   int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
   Val src[nf], dst[nf];
@@ -524,18 +551,21 @@ static void fwd_par(Fwd *F, const Node *n) {
     return;
   }
   if (n->u.par.nscans) diag_error(n->loc, NULL, "forward mode of scan(...) is not supported yet");
-  if (n->u.par.nhists) diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
+
   Node *m = node_new(F->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
+  int *hist_tan = F->hist_tan;
+  F->hist_tan = tangent_hists(F, n, m);
   Block *outer = F->b.blk;
   m->u.par.body = F->b.blk = block_new(F->a);
   bool in_par = F->in_par;
   F->in_par = true;
   fwd_block(F, n->u.par.body);
   F->in_par = in_par;
+  F->hist_tan = hist_tan;
   int nr = n->u.par.nreds, nt = 0;
   m->u.par.reds = ARENA_ARRAY(F->a, Red, 2 * nr + 1);
   for (int r = 0; r < nr; r++) {
@@ -601,7 +631,17 @@ static void fwd_node(Fwd *F, const Node *n) {
     diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
                "forward mode of sequential loops is not supported yet");
   case IR_UPDATE:
-    diag_error(n->loc, NULL, "forward mode of hist(...) is not supported yet");
+    if (F->drop_writes) return;
+    clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+    if (F->hist_tan[n->u.mem.hist] >= 0 && T(n->u.mem.v)) {
+      Node *u = node_new(F->a, IR_UPDATE, n->loc);
+      u->u.mem.arr = F->adot[n->u.mem.arr];
+      u->u.mem.idx = P(n->u.mem.idx);
+      u->u.mem.v = as_type(F, T(n->u.mem.v), F->pf->vals[n->u.mem.arr].type->elem);
+      u->u.mem.hist = F->hist_tan[n->u.mem.hist];
+      b_push(b, u);
+    }
+    return;
   case IR_ALLOC: // a temporary, and its tangent
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->varied[n->out])

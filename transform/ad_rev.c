@@ -261,6 +261,32 @@ static void rev_binop(Rev *R, const Node *n, Val g) {
 static void rev_block(Rev *R, const Block *b);
 static void rev_par(Rev *R, const Node *n);
 
+// h[k] += v of hist(+: h[lo:len]) (language.md §3): v's adjoint is bin k's where
+// lo <= k < lo + len, else 0; the bin's adjoint passes through to the initial contents.
+static void rev_update(Rev *R, const Node *n) {
+  const Hist *h = &R->par->u.par.hists[n->u.mem.hist];
+  IR_ASSERT(h->op == RED_ADD); // (check_reductions)
+  Val abar = R->abar[n->u.mem.arr];
+  if (!abar || !R->varied[n->u.mem.v]) return;
+  Builder *b = &R->b;
+  Val k = b_cast(b, &ty_long, P(n->u.mem.idx)), lo = b_cast(b, &ty_long, P(h->lo));
+  Val hi = b_binop(b, BIN_ADD, lo, b_cast(b, &ty_long, P(h->len)));
+  Val in = b_binop(b, BIN_LAND, b_binop(b, BIN_GE, k, lo), b_binop(b, BIN_LT, k, hi));
+  Node *sel = node_new(R->a, IR_IF, n->loc);
+  sel->u.ifs.cond = in;
+  sel->u.ifs.then = block_new(R->a);
+  sel->u.ifs.els = block_new(R->a);
+  Builder tb = {R->f, sel->u.ifs.then, n->loc}, eb = {R->f, sel->u.ifs.els, n->loc};
+  Type *t = R->pf->vals[n->u.mem.v].type;
+  block_yield(R->a, sel->u.ifs.then, b_read(&tb, abar, P(n->u.mem.idx)));
+  block_yield(R->a, sel->u.ifs.els, b_const_f(&eb, t, 0));
+  sel->u.ifs.nouts = 1;
+  sel->u.ifs.outs = ARENA_ARRAY(R->a, Val, 1);
+  sel->u.ifs.outs[0] = fn_val(R->f, t, NULL);
+  b_push(b, sel);
+  adj_add(R, n->u.mem.v, sel->u.ifs.outs[0]);
+}
+
 // Reverse of an if: the same branch is taken; adjoints assigned in a branch merge into outs.
 static void rev_if(Rev *R, const Node *n) {
   int nv = R->pf->nvals;
@@ -333,8 +359,7 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_LOOP:
     diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
                "reverse mode of sequential loops is not supported yet");
-  case IR_UPDATE:
-    diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
+  case IR_UPDATE: rev_update(R, n); return;
   case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
   case IR_ACC: case IR_COPY: break;
   }
@@ -351,8 +376,12 @@ static void rev_block(Rev *R, const Block *b) {
 static void check_reductions(Rev *R, const Node *n) {
   if (n->u.par.nscans)
     diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
-  if (n->u.par.nhists)
-    diag_error(n->loc, NULL, "reverse mode of hist(...) is not supported yet");
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (hc->op != RED_ADD && R->varied[hc->arr])
+      diag_error(n->loc, NULL, "reverse mode of hist(%s: ...) is not supported yet",
+                 hc->user_fn ? hc->user_fn : redop_name(hc->op));
+  }
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     if (red->op == RED_USER && (!red->inv || !red->commutative))

@@ -50,7 +50,7 @@ Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
 
 static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool drop) {
   Arena *a = b->fn->arena;
-  if (drop && s->kind == IR_WRITE) return;
+  if (drop && (s->kind == IR_WRITE || s->kind == IR_UPDATE)) return;
   Node *n = node_new(a, s->kind, s->loc);
   n->u = s->u;
   switch (s->kind) {

@@ -198,3 +198,25 @@ static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, 
   adsoac_dev_free(dst);
   return bad;
 }
+
+// *p = op(*p, v) atomically, by a compare-and-swap loop on the bits of *p (histogram updates
+// whose operator has no hardware atomic).
+template <int N> struct AdsoacBits;
+template <> struct AdsoacBits<4> { typedef unsigned int U; };
+template <> struct AdsoacBits<8> { typedef unsigned long long U; };
+
+template <typename T, typename Op>
+static __device__ void adsoac_atomic_op(T *p, T v, Op op) {
+  typedef typename AdsoacBits<sizeof(T)>::U U;
+  U *q = (U *)p, old = *q, assumed;
+  do {
+    assumed = old;
+    T cur, nw;
+    memcpy(&cur, &assumed, sizeof cur);
+    nw = op(cur, v);
+    U bits;
+    memcpy(&bits, &nw, sizeof bits);
+    if (bits == assumed) return;
+    old = atomicCAS(q, assumed, bits);
+  } while (old != assumed);
+}

@@ -14,6 +14,8 @@ build directory, built on e2e_driver.h) that checks, for each size case and seed
             direction, and <y_dot, y_bar> == <x_dot, x_bar> against the f_vjp result;
   memory    no write outside any array (canaries), read-only arrays and tangents unchanged;
   signature the generated f, f_vjp, f_jvp have the prototypes of language.md 2.1/2.2.
+The reference is compiled with -DADSOAC_E2E_REFERENCE: `#ifdef ADSOAC_E2E_REFERENCE` can add,
+for plain C only, the guard that adsoac's hist semantics imply (out-of-section bins skipped).
 At a point where the one-sided differences disagree (a kink or a jump, e.g. log(x) guarded by
 x > 0 at x == 0) a derivative must be finite and lie between the two one-sided differences.
 With --nvcc, NAME [cuda] translates with --target=cuda and compiles with nvcc -c.
@@ -67,6 +69,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATHF = ("sqrt exp log sin cos tan pow fabs fmin fmax tanh log1p expm1 asin acos atan atan2 "
          "sinh cosh erf floor ceil round trunc").split()
+# defined when the original is compiled as the reference, so that a program can spell out for
+# plain C what adsoac's semantics add (hist skips bins outside its section: language.md §3)
+REFERENCE_DEF = "-DADSOAC_E2E_REFERENCE"
 FLOAT64_DEFS = ["-Dfloat=double"] + ["-D%sf=%s" % (f, f) for f in MATHF]
 INT_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "ptrdiff_t",
              "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
@@ -418,11 +423,11 @@ def run_c(args, name):
         sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
         sh(cc + ["-O2", "-fopenmp"] + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output")
-    ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs]
+    ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
     sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
     objs = [o("driver.o"), o("grad.o"), o("ref.o")] + extra_objs
     if any(any_float(f) for f in funcs):
-        ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs]
+        ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
         sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
            "compiling the double reference")
         objs.append(o("ref64.o"))

@@ -1,6 +1,6 @@
-// Distribution of a loop with a histogram, a reduction and an elementwise write (the
-// derivative of hist is refused by this version: the primal IR is shown, distributed by
-// `--no-fuse` in distribute_hist_split.ir, fused again in distribute_hist.ir).
+// Distribution of a loop with a histogram, a reduction and an elementwise write: distributed
+// by `--no-fuse` in distribute_hist_split.ir, differentiated part by part and fused again in
+// distribute_hist.ir (the hist(+) adjoint is a gather of the bins' adjoints).
 #pragma adsoac grad
 double binned(int n, int nb, const double *x, const int *bin, double *h, double *y) {
   double s = 0.0;

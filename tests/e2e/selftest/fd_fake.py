@@ -35,7 +35,8 @@ def fake(src):
     funcs = E.parse_program(src)
     fl = any(E.any_float(f) for f in funcs)
     out = ["/* Finite-difference stand-in for adsoac's output (harness self-check only). */",
-           "#include <math.h>", "#include <stdlib.h>", "#include <string.h>"]
+           "#include <math.h>", "#include <stdlib.h>", "#include <string.h>",
+           "#define ADSOAC_E2E_REFERENCE 1 /* the original with adsoac's semantics spelled out */"]
     out += ["#define %s %s_orig" % (f.name, f.name) for f in funcs]
     out += ['#include "%s"' % src] + ["#undef %s" % f.name for f in funcs]
     if fl:  # a double-precision copy of the original, for the differences
@@ -111,28 +112,28 @@ def body(f):
         n, lv = elems(p)
         bar = "*%s_bar" % p.name if p.kind == E.FSCAL else "%s_bar[i]" % p.name
         out += ["  for (long i = 0; i < %s; i++) {" % n,
-                "    double v = %s, h = %g * fmax(1.0, fabs(v)), r64, L, Lp;" % (lv, H),
-                "    %s = v + h;" % lv] + call64("r64") + L + ["    Lp = L;", "    %s = v - h;" % lv]
+                "    double v = %s, fd_h = %g * fmax(1.0, fabs(v)), r64, L, Lp;" % (lv, H),
+                "    %s = v + fd_h;" % lv] + call64("r64") + L + ["    Lp = L;", "    %s = v - fd_h;" % lv]
         out += call64("r64") + L + ["    %s = v;" % lv]
-        out += ["    %s %s (Lp - L) / (2 * h);" % (bar, "=" if p.written else "+="), "  }"]
+        out += ["    %s %s (Lp - L) / (2 * fd_h);" % (bar, "=" if p.written else "+="), "  }"]
     out += ["  free(S_%s);" % p.name for p in arrs if p.written] + finish()
     # jvp: central differences of every output along the tangent
     out += ["", proto("jvp") + " {"] + setup()
     out += ["  double *Yp_%s = malloc((L_%s + 1) * sizeof(double));" % (p.name, p.name)
             for p in arrs if p.written]
-    out += ["  double h = %g, rp = 0, rm = 0;" % H, "  for (int sg = 1; sg >= -1; sg -= 2) {"]
+    out += ["  double fd_h = %g, rp = 0, rm = 0;" % H, "  for (int sg = 1; sg >= -1; sg -= 2) {"]
     for p in P:
         if p.active:
             n, lv = elems(p)
             d = "%s_dot" % p.name + ("" if p.kind == E.FSCAL else "[i]")
             src = p.name + ("" if p.kind == E.FSCAL else "[i]")
-            out.append("    for (long i = 0; i < %s; i++) %s = %s + sg * h * %s;" % (n, lv, src, d))
+            out.append("    for (long i = 0; i < %s; i++) %s = %s + sg * fd_h * %s;" % (n, lv, src, d))
     out += call64("double r64") + ["    if (sg == 1) rp = r64; else rm = r64;"]
     out += ["    for (long i = 0; sg == 1 && i < L_%s; i++) Yp_%s[i] = o_%s[i];" % ((p.name,) * 3)
             for p in arrs if p.written] + ["  }"]
-    out += ["  for (long i = 0; i < L_%s; i++) %s_dot[i] = (Yp_%s[i] - o_%s[i]) / (2 * h);"
+    out += ["  for (long i = 0; i < L_%s; i++) %s_dot[i] = (Yp_%s[i] - o_%s[i]) / (2 * fd_h);"
             % ((p.name,) * 4) for p in arrs if p.written]
-    out += ["  *ret_dot = (rp - rm) / (2 * h);"] if ret else ["  (void)rp, (void)rm;"]
+    out += ["  *ret_dot = (rp - rm) / (2 * fd_h);"] if ret else ["  (void)rp, (void)rm;"]
     out += ["  free(Yp_%s);" % p.name for p in arrs if p.written] + finish()
     return out
 
