@@ -185,6 +185,7 @@ typedef struct {
   RedOp op;
   Val arr, lo, len;
   Lambda *lam;
+  Lambda *inv;         // RED_USER declared with inverse(fn)
   const char *user_fn;
   const char *var;
 } Hist;

@@ -171,10 +171,11 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
     diag_error(c->op_loc, NULL, "operator '%s' does not work on the elements of '%s'", u->name,
                c->vars[j]);
   Hist *h = &n->u.par.hists[n->u.par.nhists++];
-  *h = (Hist){op, v->val, 0, 0, NULL, u ? u->name : NULL, v->name};
+  *h = (Hist){.op = op, .arr = v->val, .user_fn = u ? u->name : NULL, .var = v->name};
   if (u) {
     Block *host = L->b.blk;
     h->lam = make_lambda(L, u);
+    if (u->inverse) h->inv = make_inverse_lambda(L, u);
     L->b.blk = host;
   }
   h->lo = lower_expr_text(L, c->lo_text[j], c->lo_loc[j], false);

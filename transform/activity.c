@@ -69,6 +69,10 @@ static void act_node(Act *a, const Node *n) {
       act_lambda(a, n->u.par.reds[r].inv);
     }
     for (int k = 0; k < n->u.par.nscans; k++) act_lambda(a, n->u.par.scans[k].lam);
+    for (int k = 0; k < n->u.par.nhists; k++) {
+      act_lambda(a, n->u.par.hists[k].lam);
+      act_lambda(a, n->u.par.hists[k].inv);
+    }
     for (int r = 0; r < n->u.par.nreds; r++) {
       const Red *red = &n->u.par.reds[r];
       bool v = false; // the fields of a tuple vary together

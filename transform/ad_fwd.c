@@ -524,6 +524,7 @@ static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
     *c = *src;
     c->arr = P(src->arr), c->lo = P(src->lo), c->len = P(src->len);
     c->lam = clone_lambda(&F->b, F->pf, src->lam, F->pv);
+    c->inv = clone_lambda(&F->b, F->pf, src->inv, F->pv);
     tan[h] = -1;
     if (!F->adot[src->arr]) continue;
     if (src->op != RED_ADD)

@@ -23,6 +23,15 @@ typedef struct {
   Val vlo, vn;     // vjp values of lo and of the count
 } Save;
 
+// What the reverse of hist(*/min/max/declared) needs per clause (vjp values): the section
+// before and after the loop, and what the passes over its updates found.
+typedef struct HistAux {
+  const Node *par;   // the primal loop
+  Val *h0, *h1;      // per clause (0: hist(+) or not varied)
+  Val *win, *nz, *pr;
+  struct HistAux *next;
+} HistAux;
+
 typedef struct {
   Arena *a;
   const Fn *pf; // primal
@@ -41,6 +50,7 @@ typedef struct {
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
   int depth;             // parallel loops being reversed (> 1: nested)
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
+  HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -261,25 +271,56 @@ static void rev_binop(Rev *R, const Node *n, Val g) {
 static void rev_block(Rev *R, const Block *b);
 static void rev_par(Rev *R, const Node *n);
 
-// h[k] += v of hist(+: h[lo:len]) (language.md §3): v's adjoint is bin k's where
-// lo <= k < lo + len, else 0; the bin's adjoint passes through to the initial contents.
+static Val user_hist_partial(Rev *R, const Hist *h, Val y, Val x, Val g);
+
+static const HistAux *hist_aux(Rev *R, const Node *par) {
+  for (const HistAux *x = R->haux; x; x = x->next)
+    if (x->par == par) return x;
+  return NULL;
+}
+
+// An update h[k] OP= v of hist(OP: h[lo:len]) (language.md §3; papers' §2.9-2.12): where
+// lo <= k < lo + len, v gets the bin's adjoint times d(bin)/dv: 1 for +; for min/max, all
+// of it if this iteration is the bin's winner; for *, the product of the bin's other
+// factors (zero count and nonzero product, the initial contents included); for a declared
+// operator with an inverse, d(rest OP v)/dv with rest = inv(final, v).  Out of range: 0.
 static void rev_update(Rev *R, const Node *n) {
-  const Hist *h = &R->par->u.par.hists[n->u.mem.hist];
-  IR_ASSERT(h->op == RED_ADD); // (check_reductions)
+  int hi = n->u.mem.hist;
+  const Hist *h = &R->par->u.par.hists[hi];
   Val abar = R->abar[n->u.mem.arr];
   if (!abar || !R->varied[n->u.mem.v]) return;
   Builder *b = &R->b;
-  Val k = b_cast(b, &ty_long, P(n->u.mem.idx)), lo = b_cast(b, &ty_long, P(h->lo));
-  Val hi = b_binop(b, BIN_ADD, lo, b_cast(b, &ty_long, P(h->len)));
-  Val in = b_binop(b, BIN_LAND, b_binop(b, BIN_GE, k, lo), b_binop(b, BIN_LT, k, hi));
+  Type *t = R->pf->vals[n->u.mem.v].type;
+  Val k = P(n->u.mem.idx), in = hist_bin(b, k, P(h->lo), P(h->len));
   Node *sel = node_new(R->a, IR_IF, n->loc);
   sel->u.ifs.cond = in;
   sel->u.ifs.then = block_new(R->a);
   sel->u.ifs.els = block_new(R->a);
-  Builder tb = {R->f, sel->u.ifs.then, n->loc}, eb = {R->f, sel->u.ifs.els, n->loc};
-  Type *t = R->pf->vals[n->u.mem.v].type;
-  block_yield(R->a, sel->u.ifs.then, b_read(&tb, abar, P(n->u.mem.idx)));
-  block_yield(R->a, sel->u.ifs.els, b_const_f(&eb, t, 0));
+  Block *outer = b->blk;
+  b->blk = sel->u.ifs.then;
+  Val g = b_read(b, abar, k), j = b_binop(b, BIN_SUB, b_cast(b, &ty_long, k), b_cast(b, &ty_long, P(h->lo)));
+  const HistAux *x = h->op == RED_ADD ? NULL : hist_aux(R, R->par);
+  IR_ASSERT(h->op == RED_ADD || x); // (check_reductions)
+  switch (h->op) {
+  case RED_ADD: break;
+  case RED_MIN: case RED_MAX: {
+    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win[hi], j), b_cast(b, &ty_long, P(R->par->u.par.idx)));
+    g = b_select(b, mine, g, b_const_f(b, t, 0));
+    break;
+  }
+  case RED_MUL: {
+    Val h0 = b_read(b, x->h0[hi], j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
+    Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz[hi], j), b_cast(b, &ty_long, z0));
+    Val p = b_binop(b, BIN_MUL, b_read(b, x->pr[hi], j), b_select(b, z0, b_const_f(b, t, 1), h0));
+    g = b_mul(b, g, mul_partial(b, P(n->u.mem.v), nz, p));
+    break;
+  }
+  case RED_USER: g = user_hist_partial(R, h, b_read(b, x->h1[hi], j), P(n->u.mem.v), g); break;
+  }
+  block_yield(R->a, sel->u.ifs.then, g);
+  b->blk = sel->u.ifs.els;
+  block_yield(R->a, sel->u.ifs.els, b_const_f(b, t, 0));
+  b->blk = outer;
   sel->u.ifs.nouts = 1;
   sel->u.ifs.outs = ARENA_ARRAY(R->a, Val, 1);
   sel->u.ifs.outs[0] = fn_val(R->f, t, NULL);
@@ -378,9 +419,14 @@ static void check_reductions(Rev *R, const Node *n) {
     diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
   for (int h = 0; h < n->u.par.nhists; h++) {
     const Hist *hc = &n->u.par.hists[h];
-    if (hc->op != RED_ADD && R->varied[hc->arr])
-      diag_error(n->loc, NULL, "reverse mode of hist(%s: ...) is not supported yet",
-                 hc->user_fn ? hc->user_fn : redop_name(hc->op));
+    if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
+    const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
+    if (hc->op == RED_USER && !hc->inv)
+      diag_error(n->loc, "so far a declared operator in hist is differentiated when it has inverse(fn)",
+                 "reverse mode of hist(%s: ...) is not supported yet", op);
+    if (!hist_aux(R, n))
+      diag_error(n->loc, NULL, "reverse mode of hist(%s: ...) inside another loop or an if is not "
+                 "supported yet", op);
   }
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
@@ -411,6 +457,18 @@ static void clear_adj(Rev *R, const Block *b) {
 // operator with an inverse, y = b OP x where b = inv(y, x) is the reduction of everything
 // else; so x's adjoint is g * d(b OP x)/dx, the reverse mode of the operator's own body.
 // y, x, g and the result dx have the reduction's nf fields (values of f; g[f] may be 0).
+static void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g,
+                         Val *dx);
+
+// g * d(b OP x)/dx with b = inv(y, x), for the declared operator of hist clause h.
+static Val user_hist_partial(Rev *R, const Hist *h, Val y, Val x, Val g) {
+  Red red = {.op = RED_USER, .nf = 1, .lam = h->lam, .inv = h->inv, .commutative = true,
+             .user_fn = h->user_fn, .var = h->var};
+  Val dx = 0;
+  user_partial(R, &red, &y, &x, &g, &dx);
+  return dx ? dx : b_const_f(&R->b, val_type(R->f, x), 0);
+}
+
 static void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g,
                          Val *dx) {
   const Lambda *op = red->lam;
@@ -686,6 +744,84 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
     if (R->varied[s->init[f]]) adj_add(R, s->init[f], lout[sh.nmat + f]);
 }
 
+// Does clause h of loop n need the section before and after it (hist(*/min/max/declared))?
+static bool hist_needs_aux(Rev *R, const Node *n, int h) {
+  const Hist *hc = &n->u.par.hists[h];
+  return hc->op != RED_ADD && R->varied[hc->arr] && (hc->op != RED_USER || hc->inv);
+}
+
+// Forward sweep, top-level loop n: the sections of its histograms before it (after: true,
+// after it), for the reverse rules of hist(*/min/max/declared).
+static void hist_save(Rev *R, const Node *n, bool after) {
+  if (n->kind != IR_PAR || !n->u.par.nhists) return;
+  HistAux *x = after ? (HistAux *)hist_aux(R, n) : NULL;
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    if (!hist_needs_aux(R, n, h)) continue;
+    const Hist *hc = &n->u.par.hists[h];
+    if (!x) {
+      x = SCRATCH(HistAux, 1);
+      int nh = n->u.par.nhists;
+      *x = (HistAux){n, SCRATCH(Val, nh), SCRATCH(Val, nh), SCRATCH(Val, nh), SCRATCH(Val, nh),
+                     SCRATCH(Val, nh), R->haux};
+      R->haux = x;
+    }
+    Val c = hist_copy(&R->b, P(hc->arr), P(hc->lo), P(hc->len),
+                      arena_printf(R->a, "%s_%s", hc->var, after ? "after" : "before"));
+    if (after) x->h1[h] = c;
+    else x->h0[h] = c;
+  }
+}
+
+// The passes the reverse of loop n's histograms needs before its reverse loop.
+static void hist_prepare(Rev *R, const Node *n) {
+  HistAux *x = (HistAux *)hist_aux(R, n);
+  for (int h = 0; x && h < n->u.par.nhists; h++) {
+    if (!hist_needs_aux(R, n, h)) continue;
+    RedOp op = n->u.par.hists[h].op;
+    if (op == RED_MIN || op == RED_MAX)
+      x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
+    if (op == RED_MUL) hist_mul_counts(&R->b, R->pf, n, R->pv, h, &x->nz[h], &x->pr[h]);
+  }
+}
+
+// After loop n's reverse loop: the adjoint of each section's initial contents (per bin, the
+// bin's adjoint times d(final)/d(initial)), and the temporaries freed.
+static void hist_finish(Rev *R, const Node *n) {
+  HistAux *x = (HistAux *)hist_aux(R, n);
+  Builder *b = &R->b;
+  for (int h = 0; x && h < n->u.par.nhists; h++) {
+    if (!hist_needs_aux(R, n, h)) continue;
+    const Hist *hc = &n->u.par.hists[h];
+    Val abar = R->abar[hc->arr], len = P(hc->len);
+    Type *t = R->pf->vals[hc->arr].type->elem;
+    Block *outer;
+    Node *m = rev_loop(R, n, len, &outer);
+    Val j = m->u.par.idx, at = b_binop(b, BIN_ADD, b_cast(b, &ty_long, P(hc->lo)), b_cast(b, &ty_long, j));
+    Val g = b_read(b, abar, at), d;
+    switch (hc->op) {
+    case RED_MIN: case RED_MAX: {
+      Val init = b_binop(b, BIN_EQ, b_read(b, x->win[h], j), b_const_i(b, &ty_long, -1));
+      d = b_select(b, init, g, b_const_f(b, t, 0));
+      break;
+    }
+    case RED_MUL: {
+      Val h0 = b_read(b, x->h0[h], j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
+      Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz[h], j), b_cast(b, &ty_long, z0));
+      Val p = b_binop(b, BIN_MUL, b_read(b, x->pr[h], j), b_select(b, z0, b_const_f(b, t, 1), h0));
+      d = b_mul(b, g, mul_partial(b, h0, nz, p));
+      break;
+    }
+    case RED_USER: d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g); break;
+    default: UNREACHABLE();
+    }
+    b_write(b, abar, at, d);
+    rev_loop_end(R, m, outer);
+    Val tmp[5] = {x->h0[h], x->h1[h], x->win[h], x->nz[h], x->pr[h]};
+    for (int k = 0; k < 5; k++)
+      if (tmp[k]) scan_free(b, tmp[k]);
+  }
+}
+
 static void rev_par(Rev *R, const Node *n) {
   int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
   Val src[nf], dst[nf];
@@ -697,6 +833,7 @@ static void rev_par(Rev *R, const Node *n) {
     return;
   }
   check_reductions(R, n);
+  hist_prepare(R, n);
   int nv = R->pf->nvals;
   // a nested loop: the state of the enclosing one's reversal, restored at the end
   const Node *outer_par = R->par;
@@ -819,6 +956,7 @@ static void rev_par(Rev *R, const Node *n) {
   }
   for (int r = 0; r < n->u.par.nreds; r++) // the pass's values live in this block only
     if (mul_passed[r]) R->mul_nz[n->u.par.reds[r].out[0]] = R->mul_p[n->u.par.reds[r].out[0]] = 0;
+  hist_finish(R, n);
   R->par = outer_par;
   R->in_par = outer_in;
   R->hoisted = outer_hoisted;
@@ -998,7 +1136,9 @@ Fn *ad_vjp(Arena *a, const Fn *pf, bool general) {
       continue;
     }
     if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
+    hist_save(R, n, false);
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
+    hist_save(R, n, true);
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
       R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
                                    arena_printf(a, "%s_bar", pf->vals[n->out].hint));

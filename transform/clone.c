@@ -119,6 +119,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       n->u.par.hists[k].lo = M(map, s->u.par.hists[k].lo);
       n->u.par.hists[k].len = M(map, s->u.par.hists[k].len);
       n->u.par.hists[k].lam = clone_lambda(b, sf, s->u.par.hists[k].lam, map);
+      n->u.par.hists[k].inv = clone_lambda(b, sf, s->u.par.hists[k].inv, map);
     }
     n->u.par.injective = map_vals(a, s->u.par.injective, s->u.par.ninjective, map);
     n->u.par.body = clone_sub(b, sf, s->u.par.body, map, drop);

@@ -97,3 +97,22 @@ void lin_shape(const Fn *f, int d, const Val *ja, LinShape *sh);
 Val lin_entry(const LinShape *sh, const Val *ja, int g, int i, int j, bool transpose);
 // The composition of affine maps of that shape, p o q, as an operator (p the left operand).
 Lambda *lin_lambda(Fn *f, const LinShape *sh, Type *const *ftype, Loc loc);
+
+// ---- ad_hist.c: passes over a histogram loop's updates (vjp/jvp values) ----
+// A copy of arr[lo : lo+len].
+Val hist_copy(Builder *b, Val arr, Val lo, Val len, const char *hint);
+// lo <= k < lo + len (as long), and a read of arr[idx] taken only where cond holds (else other).
+Val hist_bin(Builder *b, Val k, Val lo, Val len);
+Val hist_guarded(Builder *b, Val cond, Val arr, Val idx, Val other);
+// Code for one update h[k] OP= v of a loop's clause, in iteration i of a pass over the loop.
+typedef void (*HistVisit)(Builder *b, Val k, Val v, Val i, void *ctx);
+// Appends a loop over p's range (pv: primal values -> values at b) running p's body without
+// its writes and updates, with fn at each update of clause h; the loop's hist clauses are
+// hs[0 .. nhs).  Returns it.
+Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVisit fn, void *ctx,
+                const Hist *hs, int nhs);
+// min/max: win[b] = -1 where the initial contents h0[b] are the final value h1[b], else the
+// lowest iteration whose update of bin lo + b is it (LLONG_MAX: none).  Returns win.
+Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, Val h1);
+// *: nz[b] = the number of zero updates of bin lo + b, pr[b] = the product of the others.
+void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val *nz, Val *pr);
