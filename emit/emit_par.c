@@ -224,7 +224,7 @@ void emit_update(Emit *e, const Node *n) {
        ref(e, h->lo), ref(e, h->lo), ref(e, h->len));
   e->depth++;
   if (e->opt->target == TARGET_CUDA) {
-    if (h->op == RED_ADD && t->kind != TY_STRUCT)
+    if (h->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int")))
       line(e, "atomicAdd(&%s[adsoac_j], %s);", a, v);
     else
       line(e, "adsoac_atomic_op(&%s[adsoac_j], %s, %s());", a, v, cub_op(e, &r));

@@ -25,7 +25,16 @@ typedef struct {
   bool drop_writes; // re-executing a loop body: no writes
   int *hist_tan;    // in a loop with hist clauses: clause -> the clause of its tangent, or -1
   bool general;     // --general-rule
+  struct HistTan *htan; // a tangent pass of hist(*/min/max/declared): what its updates do
 } Fwd;
+
+// The tangent pass of clause h of a hist(*/min/max/declared) loop (values of f): the section's
+// bounds, the tangent array, and what the passes before it found.
+typedef struct HistTan {
+  int h;
+  const Hist *hc;
+  Val lo, len, hdot, h0, h1, win, nz, pr, i;
+} HistTan;
 
 #define P(v) (F->pv[v])
 #define T(v) ((v) ? F->tan[v] : 0)
@@ -511,6 +520,147 @@ static void fwd_scan_general(Fwd *F, const Node *n, const Val *src, const Val *d
     if (zeros[f]) scan_free(b, zeros[f]);
 }
 
+static void fwd_block(Fwd *F, const Block *b);
+
+// In the tangent pass of a hist(*/min/max/declared) clause, the update h[k] OP= v: where
+// lo <= k < lo + len, min/max: the bin's winning iteration writes its v_dot as the bin's
+// tangent; *, declared: h_dot[k] += d(final)/dv * v_dot (the other factors' product; with an
+// inverse, d(rest OP v)/dv with rest = inv(final, v)).
+static void hist_tangent(Fwd *F, const Node *n) {
+  HistTan *x = F->htan;
+  Builder *b = &F->b;
+  Type *t = F->pf->vals[n->u.mem.v].type;
+  Val k = P(n->u.mem.idx), v = P(n->u.mem.v), vd = T(n->u.mem.v);
+  vd = vd ? as_type(F, vd, t) : zero_of(F, t);
+  Val in = hist_bin(b, k, x->lo, x->len);
+  Val j = b_binop(b, BIN_SUB, b_cast(b, &ty_long, k), b_cast(b, &ty_long, x->lo));
+  Node *sel = node_new(F->a, IR_IF, n->loc);
+  sel->u.ifs.cond = in;
+  sel->u.ifs.then = block_new(F->a);
+  sel->u.ifs.els = block_new(F->a);
+  Block *outer = b->blk;
+  b->blk = sel->u.ifs.then;
+  if (x->hc->op == RED_MIN || x->hc->op == RED_MAX) {
+    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win, j), b_cast(b, &ty_long, x->i));
+    Node *w = node_new(F->a, IR_IF, n->loc);
+    w->u.ifs.cond = mine;
+    w->u.ifs.then = block_new(F->a);
+    w->u.ifs.els = block_new(F->a);
+    Builder wb = {F->f, w->u.ifs.then, n->loc};
+    b_write(&wb, x->hdot, k, vd);
+    b_push(b, w);
+    b->blk = outer;
+    b_push(b, sel);
+    return;
+  }
+  Val c;
+  if (x->hc->op == RED_MUL) {
+    Val h0 = b_read(b, x->h0, j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
+    Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz, j), b_cast(b, &ty_long, z0));
+    Val p = b_binop(b, BIN_MUL, b_read(b, x->pr, j), b_select(b, z0, b_const_f(b, t, 1), h0));
+    c = b_mul(b, mul_partial(b, v, nz, p), vd);
+  } else {
+    Red r = {.op = RED_USER, .nf = 1, .lam = x->hc->lam, .inv = x->hc->inv, .commutative = true,
+             .out = x->hc->lam->pa};
+    Val y = b_read(b, x->h1, j);
+    user_tangent(F, &r, &y, &v, &vd, &c);
+  }
+  block_yield(F->a, sel->u.ifs.then, c);
+  b->blk = sel->u.ifs.els;
+  block_yield(F->a, sel->u.ifs.els, zero_of(F, t));
+  b->blk = outer;
+  sel->u.ifs.nouts = 1;
+  sel->u.ifs.outs = ARENA_ARRAY(F->a, Val, 1);
+  sel->u.ifs.outs[0] = fn_val(F->f, t, NULL);
+  b_push(b, sel);
+  Node *u = node_new(F->a, IR_UPDATE, n->loc);
+  u->u.mem.arr = x->hdot, u->u.mem.idx = k, u->u.mem.v = sel->u.ifs.outs[0], u->u.mem.hist = 0;
+  b_push(b, u);
+}
+
+static bool hist_special(const Fwd *F, const Hist *hc) {
+  return hc->op != RED_ADD && F->adot[hc->arr];
+}
+
+// Before loop n (top level): the sections of its hist(*/min/max/declared) histograms.
+static Val *hist_before(Fwd *F, const Node *n) {
+  Val *h0 = ARENA_ARRAY(F->a, Val, n->u.par.nhists + 1);
+  for (int h = 0; !F->in_par && h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (hist_special(F, hc) && (hc->op != RED_USER || hc->inv))
+      h0[h] = hist_copy(&F->b, P(hc->arr), P(hc->lo), P(hc->len),
+                        arena_printf(F->a, "%s_before", hc->var));
+  }
+  return h0;
+}
+
+// Forward mode of loop n's hist(*/min/max/declared) clauses, after its primal (h0: the
+// sections before it): the final sections, the winners or zero counts, the initial tangents
+// scaled by d(final)/d(initial), then per clause a pass over the loop adding the updates'.
+static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
+  Builder *b = &F->b;
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (!hist_special(F, hc)) continue;
+    Type *t = F->pf->vals[hc->arr].type->elem;
+    HistTan x = {h, hc, P(hc->lo), P(hc->len), F->adot[hc->arr], h0[h], 0, 0, 0, 0, 0};
+    x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));
+    if (hc->op == RED_MIN || hc->op == RED_MAX)
+      x.win = hist_winners(b, F->pf, n, F->pv, h, x.h0, x.h1);
+    if (hc->op == RED_MUL) hist_mul_counts(b, F->pf, n, F->pv, h, &x.nz, &x.pr);
+    if (hc->op != RED_MIN && hc->op != RED_MAX) { // h_dot[lo + j] *= d(final)/d(initial)
+      Node *s = node_new(F->a, IR_PAR, n->loc);
+      s->u.par.lo = b_const_i(b, val_type(F->f, x.len), 0);
+      s->u.par.hi = x.len;
+      s->u.par.idx = fn_val(F->f, val_type(F->f, x.len), "j");
+      s->u.par.pragma = n->u.par.pragma;
+      Block *outer = b->blk;
+      s->u.par.body = b->blk = block_new(F->a);
+      Val j = s->u.par.idx, at = b_binop(b, BIN_ADD, b_cast(b, &ty_long, x.lo), b_cast(b, &ty_long, j));
+      Val init = b_read(b, x.h0, j), d;
+      if (hc->op == RED_MUL) {
+        Val z0 = b_binop(b, BIN_EQ, init, b_const_f(b, t, 0));
+        Val nz = b_binop(b, BIN_ADD, b_read(b, x.nz, j), b_cast(b, &ty_long, z0));
+        Val p = b_binop(b, BIN_MUL, b_read(b, x.pr, j), b_select(b, z0, b_const_f(b, t, 1), init));
+        d = mul_partial(b, init, nz, p);
+      } else {
+        Red r = {.op = RED_USER, .nf = 1, .lam = hc->lam, .inv = hc->inv, .commutative = true,
+                 .out = hc->lam->pa};
+        Val y = b_read(b, x.h1, j), one = b_const_f(b, t, 1);
+        user_tangent(F, &r, &y, &init, &one, &d);
+      }
+      b_write(b, x.hdot, at, b_binop(b, BIN_MUL, b_read(b, x.hdot, at), d));
+      b->blk = outer;
+      b_push(b, s);
+    }
+    Node *e = node_new(F->a, IR_PAR, n->loc);
+    e->u.par.lo = P(n->u.par.lo);
+    e->u.par.hi = P(n->u.par.hi);
+    e->u.par.pragma = n->u.par.pragma;
+    e->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
+    x.i = e->u.par.idx;
+    e->u.par.hists = ARENA_ARRAY(F->a, Hist, 1);
+    e->u.par.hists[0] = (Hist){.op = RED_ADD, .arr = x.hdot, .lo = x.lo, .len = x.len, .var = hc->var};
+    e->u.par.nhists = 1;
+    Block *outer = b->blk;
+    e->u.par.body = b->blk = block_new(F->a);
+    bool in_par = F->in_par, drop = F->drop_writes;
+    int *hist_tan = F->hist_tan;
+    F->hist_tan = ARENA_ARRAY(F->a, int, n->u.par.nhists + 1);
+    for (int k = 0; k < n->u.par.nhists; k++) F->hist_tan[k] = -1;
+    F->in_par = F->drop_writes = true;
+    F->htan = &x;
+    fwd_block(F, n->u.par.body);
+    F->htan = NULL;
+    F->in_par = in_par, F->drop_writes = drop, F->hist_tan = hist_tan;
+    b->blk = outer;
+    b_push(b, e);
+    Val tmp[5] = {x.h0, x.h1, x.win, x.nz, x.pr};
+    for (int k = 0; k < 5; k++)
+      if (tmp[k]) scan_free(b, tmp[k]);
+  }
+}
+
 // m's hist clauses: n's, then one for the tangents of each varied histogram (hist(+): the
 // tangent of h[k] += v is h_dot[k] += v_dot, same bins, same range).  Returns the map from
 // n's clauses to their tangents' (-1: none).
@@ -527,9 +677,14 @@ static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
     c->inv = clone_lambda(&F->b, F->pf, src->inv, F->pv);
     tan[h] = -1;
     if (!F->adot[src->arr]) continue;
-    if (src->op != RED_ADD)
-      diag_error(n->loc, NULL, "forward mode of hist(%s: ...) is not supported yet",
-                 src->user_fn ? src->user_fn : redop_name(src->op));
+    if (src->op != RED_ADD) { // hist_tangents, after the loop
+      if (F->in_par || (src->op == RED_USER && !src->inv))
+        diag_error(n->loc, src->op == RED_USER && !src->inv ? "so far a declared operator in hist "
+                   "is differentiated when it has inverse(fn)" : NULL,
+                   "forward mode of hist(%s: ...)%s is not supported yet", src->user_fn ? src->user_fn
+                   : redop_name(src->op), F->in_par ? " inside another loop" : "");
+      continue;
+    }
     tan[h] = nh + nt;
     m->u.par.hists[nh + nt] = *c;
     m->u.par.hists[nh + nt++].arr = F->adot[src->arr];
@@ -558,6 +713,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   m->u.par.hi = P(n->u.par.hi);
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.idx = clone_val(F->f, F->pf, n->u.par.idx, F->pv);
+  Val *h0 = hist_before(F, n);
   int *hist_tan = F->hist_tan;
   F->hist_tan = tangent_hists(F, n, m);
   Block *outer = F->b.blk;
@@ -619,6 +775,7 @@ static void fwd_par(Fwd *F, const Node *n) {
   }
   b_push(&F->b, m);
   if (extra) tangent_pass(F, n, m);
+  hist_tangents(F, n, h0);
 }
 
 static void fwd_node(Fwd *F, const Node *n) {
@@ -632,6 +789,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
                "forward mode of sequential loops is not supported yet");
   case IR_UPDATE:
+    if (F->htan && n->u.mem.hist == F->htan->h) hist_tangent(F, n);
     if (F->drop_writes) return;
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->hist_tan[n->u.mem.hist] >= 0 && T(n->u.mem.v)) {

@@ -73,3 +73,20 @@ double runprod(int n, double c, const double *x) {
   }
   return s;
 }
+
+// histograms: per bin, min/max give the adjoint to the initial contents if they attain the
+// extremum, else to the earliest update attaining it; * is exact with zeros per bin (the
+// initial contents a factor); out-of-section bins contribute nothing
+#pragma adsoac grad
+void hmax2(int n, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(max: h[0:2])
+  for (int i = 0; i < n; i++)
+    h[bin[i]] = fmax(h[bin[i]], x[i]);
+}
+
+#pragma adsoac grad
+void hprod4(int n, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(*: h[0:4])
+  for (int i = 0; i < n; i++)
+    h[bin[i]] *= x[i];
+}

@@ -16,6 +16,11 @@ double runmin_vjp(int n, double c, double *c_bar, const double *x, double *x_bar
 double runmin_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
 double runprod_vjp(int n, double c, double *c_bar, const double *x, double *x_bar, double rb);
 double runprod_jvp(int n, double c, double c_dot, const double *x, const double *x_dot, double *rd);
+void hmax2_vjp(int n, const int *bin, const double *x, double *x_bar, double *h, double *h_bar);
+void hmax2_jvp(int n, const int *bin, const double *x, const double *x_dot, double *h, double *h_dot);
+void hprod4_vjp(int n, const int *bin, const double *x, double *x_bar, double *h, double *h_bar);
+void hprod4_jvp(int n, const int *bin, const double *x, const double *x_dot, double *h, double *h_dot);
+
 double fmaxpair_vjp(int n, const double *x, double *x_bar, const double *y, double *y_bar,
                     double rb);
 
@@ -26,6 +31,41 @@ static void expect(const char *what, double got, double want) {
   if (got == want) return;
   failures++;
   printf("FAIL %s: got %.17g, expected %.17g\n", what, got, want);
+}
+
+typedef void HVjp(int, const int *, const double *, double *, double *, double *);
+typedef void HJvp(int, const int *, const double *, const double *, double *, double *);
+
+// A histogram h[0:nb] from h0 over (bin, x): f_vjp with the seeds hb must give want_x and
+// want_h (the initial contents' adjoint); f_jvp along each x[i] and each h0[b] must agree.
+static void check_hist(const char *name, HVjp *vjp, HJvp *jvp, int n, const int *bin,
+                       const double *x, int nb, const double *h0, const double *hb,
+                       const double *want_x, const double *want_h) {
+  double h[8], h_bar[8], x_bar[16] = {0}, e[16], hd[8];
+  char what[160];
+  memcpy(h, h0, sizeof(double) * (size_t)nb);
+  memcpy(h_bar, hb, sizeof(double) * (size_t)nb);
+  vjp(n, bin, x, x_bar, h, h_bar);
+  for (int i = 0; i < n; i++) {
+    snprintf(what, sizeof what, "%s: x_bar[%d]", name, i);
+    expect(what, x_bar[i], want_x[i]);
+  }
+  for (int b = 0; b < nb; b++) {
+    snprintf(what, sizeof what, "%s: h_bar[%d] (initial contents)", name, b);
+    expect(what, h_bar[b], want_h[b]);
+  }
+  for (int i = 0; i < n + nb; i++) { // <h_dot, hb> along each input
+    memset(e, 0, sizeof e);
+    memset(hd, 0, sizeof hd);
+    if (i < n) e[i] = 1.0;
+    else hd[i - n] = 1.0;
+    memcpy(h, h0, sizeof(double) * (size_t)nb);
+    jvp(n, bin, x, e, h, hd);
+    double t = 0;
+    for (int b = 0; b < nb; b++) t += hd[b] * hb[b];
+    snprintf(what, sizeof what, "%s: jvp along %s[%d]", name, i < n ? "x" : "h", i < n ? i : i - n);
+    expect(what, t, i < n ? want_x[i] : want_h[i - n]);
+  }
 }
 
 typedef double VjpFn(int, double, double *, const double *, double *, double);
@@ -98,6 +138,18 @@ int main(void) {
         (double[]){1.5, 33.0, 0.0, 0.0});
   check("scan *, a zero initial value", runprod_vjp, runprod_jvp, 3, 0.0, none, 16.0,
         (double[]){0, 0, 0});
+  // hist(max): bin 0's maximum 0.3 is attained by updates 0 and 2 (the earliest wins); bin 1's
+  // initial 0.7 ties update 1 (the initial contents win); bins 5 and -1 are out of the section
+  check_hist("hist max: ties, initial contents, skipped bins", hmax2_vjp, hmax2_jvp, 7,
+             (int[]){0, 1, 0, 1, 0, 5, -1}, (double[]){0.3, 0.7, 0.3, 0.2, -1.0, 9.0, 9.0}, 2,
+             (double[]){0.1, 0.7}, (double[]){1.0, 10.0}, (double[]){1, 0, 0, 0, 0, 0, 0},
+             (double[]){0.0, 10.0});
+  // hist(*): bins 0 and 1 have one zero update, bin 2 two zeros (its initial contents and an
+  // update), bin 3 only its initial contents
+  check_hist("hist *: zeros per bin", hprod4_vjp, hprod4_jvp, 9,
+             (int[]){0, 0, 1, 1, 0, 2, 2, 3, 3}, (double[]){2, 0, 3, 0, 5, 4, 0, 2, 3}, 4,
+             (double[]){1.5, 0.5, 0.0, 0.0}, (double[]){1, 10, 100, 1000},
+             (double[]){0, 15, 0, 15, 0, 0, 0, 0, 0}, (double[]){0, 0, 0, 6000});
   // fmax(a, b) and fmin(a, b) with a == b: all to a; fabs at 0: 0
   double a[3] = {1.0, 0.0, -2.0}, b[3] = {1.0, 0.0, 3.0}, a_bar[3] = {0}, b_bar[3] = {0};
   fmaxpair_vjp(3, a, a_bar, b, b_bar, 1.0);

@@ -1,0 +1,79 @@
+// hist with *, min, max and a declared operator with an inverse: per bin, * gives each
+// factor the product of the others (bins with no, one and two or more zeros: the initial
+// contents count as a factor), min/max give the bin's adjoint to its winner (the initial
+// contents if they attain the extremum, else the earliest update: ties in every input),
+// the invertible rule for the declared operator; out-of-section bins on both sides, empty
+// bins, n = 0, 1 and odd sizes, float and double.
+// e2e: sizes n=0,1,2,7,33,100
+// e2e: func hprod
+// e2e: int k = 6
+// e2e: array bin[n] range(-1,7)
+// e2e: array x[n] range(0.7,1.3) fill(i % 9 == 4 || i == 13 ? 0.0 : r)
+// e2e: array h[k] range(0.5,1.5) fill(i == 2 ? 0.0 : r)
+// e2e: func hmax
+// e2e: int k = 5
+// e2e: array bin[n] range(-2,7)
+// e2e: array x[n] range(-1,1) fill(i % 4 == 1 ? 0.5 : r)
+// e2e: array h[k] range(-1,1) fill(i == 1 ? 0.5 : r)
+// e2e: func hmin_f
+// e2e: int k = 3
+// e2e: array bin[n] range(-1,4)
+// e2e: array x[n] range(-1,1)
+// e2e: array h[k] range(-1,1)
+// e2e: func hsoft
+// e2e: int k = 4
+// e2e: array bin[n] range(-1,5)
+// e2e: array x[n] range(-1,1)
+// e2e: array h[k] range(-1,1)
+#include <math.h>
+
+static double lse_inv(double a, double b) { return a + log1p(-exp(b - a)); }
+
+// log(exp(a) + exp(b)): commutative, inverted by lse_inv
+#pragma adsoac operator neutral(-INFINITY) commutative inverse(lse_inv)
+static double lse(double a, double b) {
+  double m = fmax(a, b);
+  return m + log(exp(a - m) + exp(b - m));
+}
+
+#pragma adsoac grad
+void hprod(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(*: h[0:k])
+  for (int i = 0; i < n; i++)
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      h[bin[i]] *= x[i] + 0.25 * x[i] * x[i];
+}
+
+#pragma adsoac grad
+void hmax(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(max: h[0:k])
+  for (int i = 0; i < n; i++) {
+    double v = x[i] * 2.0 - 0.5;
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      if (v > h[bin[i]]) h[bin[i]] = v;
+  }
+}
+
+#pragma adsoac grad
+void hmin_f(int n, int k, const int *bin, const float *x, float *h) {
+#pragma adsoac hist(min: h[0:k])
+  for (int i = 0; i < n; i++)
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      h[bin[i]] = fminf(h[bin[i]], sinf(x[i]));
+}
+
+#pragma adsoac grad
+void hsoft(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(lse: h[0:k])
+  for (int i = 0; i < n; i++)
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      h[bin[i]] = lse(h[bin[i]], 2.0 * x[i]);
+}
