@@ -19,7 +19,7 @@ static void defs_node(Node *n, Node **def) {
   case IR_LOOP: ir_defs(n->u.loop.body, def); break;
   case IR_PAR: ir_defs(n->u.par.body, def); break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
 }
@@ -54,7 +54,7 @@ static void inside_node(const Node *n, unsigned char *inside) {
     ir_inside(n->u.par.body, inside);
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
 }
@@ -73,7 +73,7 @@ bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i
     return index_invariant(def, inside, d->u.bin.a, i) && index_invariant(def, inside, d->u.bin.b, i);
   case IR_CAST: return index_invariant(def, inside, d->u.cast.a, i);
   case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     return false;
   }
   return false;

@@ -82,7 +82,7 @@ static void edges_node(Dot *d, const Node *n, int loop, unsigned char *sr, unsig
       for (int f = 0; f < n->u.par.reds[r].nf; f++) edge_val(d, n->u.par.reds[r].init[f], loop, ss);
     edges_block(d, n->u.par.body, loop, sr, sw, ss);
     break;
-  case IR_CONST: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: break;
+  case IR_CONST: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
   }
 }
 

@@ -167,7 +167,7 @@ void emit_stmt(Emit *e, const Node *n) {
   case IR_ACC: emit_acc(e, n); return;
   case IR_IF: emit_if(e, n); return;
   case IR_PAR: emit_par(e, n); return;
-  case IR_ALLOC: case IR_COPY: case IR_FREE: emit_memory(e, n); return;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: emit_memory(e, n); return;
   case IR_RETURN:
     if (e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;

@@ -342,7 +342,7 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
       defd[n->u.par.idx] = 1;
       collect_uses(n->u.par.body, used, defd);
       break;
-    case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN:
+    case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
       diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
     }
   }
@@ -719,6 +719,11 @@ void emit_memory(Emit *e, const Node *n) {
          cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, ref(e, n->u.alloc.n), name, fn);
     return;
   }
+  case IR_SORT:
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(adsoac_sort_by_key(%s, %s, (long)%s, (long)%s, \"%s\"));",
+         ref(e, n->u.copy.src), ref(e, n->u.copy.dst), ref(e, n->u.copy.n), ref(e, n->u.copy.off), fn);
+    return;
   case IR_COPY: {
     const char *save = ref(e, n->u.copy.dst), *arr = ref(e, n->u.copy.src);
     const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);

@@ -331,7 +331,7 @@ void ir_replace_uses(Block *b, Val from, Val to) {
       ir_replace_uses(n->u.par.body, from, to);
       break;
     case IR_ALLOC: replace_v(&n->u.alloc.n, from, to); break;
-    case IR_COPY: case IR_FREE:
+    case IR_COPY: case IR_SORT: case IR_FREE:
       replace_v(&n->u.copy.dst, from, to), replace_v(&n->u.copy.src, from, to);
       replace_v(&n->u.copy.n, from, to), replace_v(&n->u.copy.off, from, to);
       break;

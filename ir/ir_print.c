@@ -195,6 +195,10 @@ static void print_node(Printer *p, const Node *n) {
     return;
   case IR_PAR: print_par(p, n); return;
   case IR_ALLOC: buf_printf(p->out, "alloc %s\n", V(n->u.alloc.n)); return;
+  case IR_SORT:
+    buf_printf(p->out, "sort %s[0:%s] = order of %s (keys 0..%s)\n", V(n->u.copy.dst),
+               V(n->u.copy.n), V(n->u.copy.src), V(n->u.copy.off));
+    return;
   case IR_COPY:
     buf_printf(p->out, "%s %s[0:%s] %s %s[%s:]\n", n->u.copy.swap ? "swap" : "copy",
                V(n->u.copy.dst), V(n->u.copy.n), n->u.copy.swap ? "<->" : "=", V(n->u.copy.src),

@@ -125,7 +125,7 @@ static void verify_node(Verifier *vf, const Node *n) {
       for (int f = 0; f < n->u.par.scans[k].nf; f++) def(vf, n->u.par.scans[k].out[f]);
     break;
   case IR_ALLOC: use(vf, n->u.alloc.n); break;
-  case IR_COPY:
+  case IR_COPY: case IR_SORT:
     use(vf, n->u.copy.dst), use(vf, n->u.copy.src), use(vf, n->u.copy.n), use(vf, n->u.copy.off);
     break;
   case IR_FREE: use(vf, n->u.copy.dst); break;

@@ -72,7 +72,7 @@ static bool node_writes(const Node *n, Val arr) {
   case IR_LOOP: return block_writes(n->u.loop.body, arr);
   case IR_PAR: return block_writes(n->u.par.body, arr);
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
+  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }

@@ -34,6 +34,7 @@ typedef struct HistTan {
   int h;
   const Hist *hc;
   Val lo, len, hdot, h0, h1, win, nz, pr, i;
+  Val D, DI, k0; // the general rule's partials; the loop's first index
 } HistTan;
 
 #define P(v) (F->pv[v])
@@ -559,11 +560,14 @@ static void hist_tangent(Fwd *F, const Node *n) {
     Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz, j), b_cast(b, &ty_long, z0));
     Val p = b_binop(b, BIN_MUL, b_read(b, x->pr, j), b_select(b, z0, b_const_f(b, t, 1), h0));
     c = b_mul(b, mul_partial(b, v, nz, p), vd);
-  } else {
+  } else if (x->hc->inv) {
     Red r = {.op = RED_USER, .nf = 1, .lam = x->hc->lam, .inv = x->hc->inv, .commutative = true,
              .out = x->hc->lam->pa};
     Val y = b_read(b, x->h1, j);
     user_tangent(F, &r, &y, &v, &vd, &c);
+  } else { // the general rule: this iteration's partial
+    Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, x->i), b_cast(b, &ty_long, x->k0));
+    c = b_mul(b, b_read(b, x->D, it), vd);
   }
   block_yield(F->a, sel->u.ifs.then, c);
   b->blk = sel->u.ifs.els;
@@ -578,6 +582,29 @@ static void hist_tangent(Fwd *F, const Node *n) {
   b_push(b, u);
 }
 
+typedef struct {
+  Fwd *F;
+  const Hist *hc;
+} FwdOp;
+
+// d(a OP x)/dx for hist_general, by the forward mode of the operator's body along x.
+static Val fwd_dop(void *ctx, Builder *b, Val a, Val x) {
+  FwdOp *o = ctx;
+  Fwd *F = o->F;
+  const Lambda *op = o->hc->lam;
+  Builder saved = F->b;
+  F->b = *b;
+  F->pv[op->pa[0]] = a, F->pv[op->pb[0]] = x;
+  F->tan[op->pa[0]] = 0;
+  F->tan[op->pb[0]] = b_const_f(&F->b, val_type(F->f, x), 1);
+  fwd_block(F, op->body);
+  Val d = T(op->body->yields[0]);
+  if (!d) d = b_const_f(&F->b, val_type(F->f, x), 0);
+  F->tan[op->pb[0]] = 0;
+  F->b = saved;
+  return d;
+}
+
 static bool hist_special(const Fwd *F, const Hist *hc) {
   return hc->op != RED_ADD && F->adot[hc->arr];
 }
@@ -587,7 +614,7 @@ static Val *hist_before(Fwd *F, const Node *n) {
   Val *h0 = ARENA_ARRAY(F->a, Val, n->u.par.nhists + 1);
   for (int h = 0; !F->in_par && h < n->u.par.nhists; h++) {
     const Hist *hc = &n->u.par.hists[h];
-    if (hist_special(F, hc) && (hc->op != RED_USER || hc->inv))
+    if (hist_special(F, hc))
       h0[h] = hist_copy(&F->b, P(hc->arr), P(hc->lo), P(hc->len),
                         arena_printf(F->a, "%s_before", hc->var));
   }
@@ -608,6 +635,11 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     if (hc->op == RED_MIN || hc->op == RED_MAX)
       x.win = hist_winners(b, F->pf, n, F->pv, h, x.h0, x.h1);
     if (hc->op == RED_MUL) hist_mul_counts(b, F->pf, n, F->pv, h, &x.nz, &x.pr);
+    x.k0 = P(n->u.par.lo);
+    if (hc->op == RED_USER && !hc->inv) {
+      FwdOp o = {F, hc};
+      hist_general(b, F->pf, n, F->pv, h, x.h0, fwd_dop, &o, &x.D, &x.DI);
+    }
     if (hc->op != RED_MIN && hc->op != RED_MAX) { // h_dot[lo + j] *= d(final)/d(initial)
       Node *s = node_new(F->a, IR_PAR, n->loc);
       s->u.par.lo = b_const_i(b, val_type(F->f, x.len), 0);
@@ -623,11 +655,13 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
         Val nz = b_binop(b, BIN_ADD, b_read(b, x.nz, j), b_cast(b, &ty_long, z0));
         Val p = b_binop(b, BIN_MUL, b_read(b, x.pr, j), b_select(b, z0, b_const_f(b, t, 1), init));
         d = mul_partial(b, init, nz, p);
-      } else {
+      } else if (hc->inv) {
         Red r = {.op = RED_USER, .nf = 1, .lam = hc->lam, .inv = hc->inv, .commutative = true,
                  .out = hc->lam->pa};
         Val y = b_read(b, x.h1, j), one = b_const_f(b, t, 1);
         user_tangent(F, &r, &y, &init, &one, &d);
+      } else {
+        d = b_read(b, x.DI, j);
       }
       b_write(b, x.hdot, at, b_binop(b, BIN_MUL, b_read(b, x.hdot, at), d));
       b->blk = outer;
@@ -655,8 +689,8 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     F->in_par = in_par, F->drop_writes = drop, F->hist_tan = hist_tan;
     b->blk = outer;
     b_push(b, e);
-    Val tmp[5] = {x.h0, x.h1, x.win, x.nz, x.pr};
-    for (int k = 0; k < 5; k++)
+    Val tmp[7] = {x.h0, x.h1, x.win, x.nz, x.pr, x.D, x.DI};
+    for (int k = 0; k < 7; k++)
       if (tmp[k]) scan_free(b, tmp[k]);
   }
 }
@@ -678,11 +712,9 @@ static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
     tan[h] = -1;
     if (!F->adot[src->arr]) continue;
     if (src->op != RED_ADD) { // hist_tangents, after the loop
-      if (F->in_par || (src->op == RED_USER && !src->inv))
-        diag_error(n->loc, src->op == RED_USER && !src->inv ? "so far a declared operator in hist "
-                   "is differentiated when it has inverse(fn)" : NULL,
-                   "forward mode of hist(%s: ...)%s is not supported yet", src->user_fn ? src->user_fn
-                   : redop_name(src->op), F->in_par ? " inside another loop" : "");
+      if (F->in_par)
+        diag_error(n->loc, NULL, "forward mode of hist(%s: ...) inside another loop is not "
+                   "supported yet", src->user_fn ? src->user_fn : redop_name(src->op));
       continue;
     }
     tan[h] = nh + nt;
@@ -811,7 +843,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->adot[n->u.copy.dst]) scan_free(b, F->adot[n->u.copy.dst]);
     return;
-  case IR_ACC: case IR_COPY: UNREACHABLE();
+  case IR_ACC: case IR_COPY: case IR_SORT: UNREACHABLE();
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
   }

@@ -164,3 +164,169 @@ void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Va
                 {.op = RED_MUL, .arr = *pr, .lo = zero, .len = len, .var = hc->var}};
   hist_pass(b, pf, p, pv, h, mul_visit, &c, hs, 2);
 }
+
+// ---- the general rule: the updates sorted by bin ----
+
+// a OP x for the operator of clause hc (primal lambda), at b.
+static Val apply(Builder *b, const Fn *pf, const Hist *hc, Val a, Val x) {
+  Val *map = ARENA_ARRAY(b->fn->arena, Val, pf->nvals);
+  map[hc->lam->pa[0]] = a;
+  map[hc->lam->pb[0]] = x;
+  clone_block(b, pf, hc->lam->body, map, false);
+  return map[hc->lam->body->yields[0]];
+}
+
+// The operator of a segmented scan over (flag, value) pairs, flag 1 starting a segment:
+// forward, (f, a) + (g, x) = (f | g, g ? x : a OP x); reverse (the element on the left, flag 1
+// ending a segment), (f, a) + (g, x) = (f | g, f ? a : a OP x).
+static Lambda *segmented(Builder *at, const Fn *pf, const Hist *hc, Type *t, bool reverse) {
+  Fn *f = at->fn;
+  Lambda *l = ARENA_NEW(f->arena, Lambda);
+  l->nf = 2;
+  l->pa = ARENA_ARRAY(f->arena, Val, 2);
+  l->pb = ARENA_ARRAY(f->arena, Val, 2);
+  l->pa[0] = fn_val(f, &ty_long, "f"), l->pa[1] = fn_val(f, t, "a");
+  l->pb[0] = fn_val(f, &ty_long, "g"), l->pb[1] = fn_val(f, t, "x");
+  l->body = block_new(f->arena);
+  Builder b = {f, l->body, at->loc};
+  Val flag = b_binop(&b, BIN_BOR, l->pa[0], l->pb[0]);
+  Val both = apply(&b, pf, hc, l->pa[1], l->pb[1]);
+  Val cut = b_binop(&b, BIN_NE, reverse ? l->pa[0] : l->pb[0], b_const_i(&b, &ty_long, 0));
+  Val v = b_select(&b, cut, reverse ? l->pa[1] : l->pb[1], both);
+  block_yield(f->arena, l->body, flag);
+  block_yield(f->arena, l->body, v);
+  return l;
+}
+
+// A parallel loop over [0, n) (filled through the returned builder's block), pushed by the
+// caller: b_push(b, *loop).
+static Builder map_over(Builder *b, Val n, const char *pragma, Node **loop) {
+  Fn *f = b->fn;
+  Node *m = node_new(f->arena, IR_PAR, b->loc);
+  m->u.par.lo = b_const_i(b, val_type(f, n), 0);
+  m->u.par.hi = n;
+  m->u.par.idx = fn_val(f, val_type(f, n), "j");
+  m->u.par.pragma = pragma;
+  m->u.par.body = block_new(f->arena);
+  *loop = m;
+  return (Builder){f, m->u.par.body, b->loc};
+}
+
+// An if on cond whose then-block the returned builder fills (no values merged); pushed at b.
+static Builder when(Builder *b, Val cond) {
+  Fn *f = b->fn;
+  Node *n = node_new(f->arena, IR_IF, b->loc);
+  n->u.ifs.cond = cond;
+  n->u.ifs.then = block_new(f->arena);
+  n->u.ifs.els = block_new(f->arena);
+  b_push(b, n);
+  return (Builder){f, n->u.ifs.then, b->loc};
+}
+
+typedef struct {
+  Val k0, lo, len, key, val; // the loop's first index; the section; keys and values
+} CollectCtx;
+
+static void collect_visit(Builder *b, Val k, Val v, Val i, void *ctx) {
+  CollectCtx *c = ctx;
+  Val j = b_binop(b, BIN_SUB, b_cast(b, &ty_long, i), b_cast(b, &ty_long, c->k0));
+  Val in = hist_bin(b, k, c->lo, c->len);
+  Val rel = b_binop(b, BIN_SUB, b_cast(b, &ty_long, k), b_cast(b, &ty_long, c->lo));
+  b_write(b, c->key, j, b_select(b, in, rel, b_cast(b, &ty_long, c->len)));
+  b_write(b, c->val, j, v);
+}
+
+static int count_updates(const Block *b, int h) {
+  int n = 0;
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_UPDATE && s->u.mem.hist == h) n++;
+    if (s->kind == IR_IF) n += count_updates(s->u.ifs.then, h) + count_updates(s->u.ifs.els, h);
+    if (s->kind == IR_LOOP) n += 2 * count_updates(s->u.loop.body, h); // maybe many
+  }
+  return n;
+}
+
+void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, OpPartial dop,
+                  void *ctx, Val *D, Val *DI) {
+  Fn *f = b->fn;
+  Arena *a = f->arena;
+  const Hist *hc = &p->u.par.hists[h];
+  if (count_updates(p->u.par.body, h) > 1)
+    diag_error(p->loc, "write one update of the histogram per iteration",
+               "the derivative of hist(%s: ...) with several updates per iteration is not "
+               "supported yet", hc->user_fn);
+  Type *t = pf->vals[hc->arr].type->elem;
+  const char *pr = p->u.par.pragma, *var = hc->var;
+  Val len = b_cast(b, &ty_long, pv[hc->len]);
+  Val k0 = b_cast(b, &ty_long, pv[p->u.par.lo]);
+  Val span = b_binop(b, BIN_SUB, b_cast(b, &ty_long, pv[p->u.par.hi]), k0);
+  Val zero = b_const_i(b, &ty_long, 0), one = b_const_i(b, &ty_long, 1);
+  Val n = b_select(b, b_binop(b, BIN_GT, span, zero), span, zero);
+  Val key = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_bins", var));
+  Val val = scan_alloc(b, t, n, arena_printf(a, "%s_updates", var));
+  *D = scan_alloc(b, t, n, arena_printf(a, "%s_partial", var));
+  *DI = scan_alloc(b, t, len, arena_printf(a, "%s_init_partial", var));
+  Node *m;
+  Builder mb = map_over(b, n, pr, &m); // no update: the bin past the section
+  b_write(&mb, key, m->u.par.idx, len);
+  b_push(b, m);
+  mb = map_over(b, len, pr, &m); // bins without updates keep their initial contents
+  b_write(&mb, *DI, m->u.par.idx, b_const_f(&mb, t, 1));
+  b_push(b, m);
+  CollectCtx cc = {pv[p->u.par.lo], pv[hc->lo], pv[hc->len], key, val};
+  hist_pass(b, pf, p, pv, h, collect_visit, &cc, NULL, 0);
+  // the updates ordered by bin (stable), their values and segment flags in that order
+  Val perm = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_order", var));
+  Node *s = node_new(a, IR_SORT, b->loc);
+  s->u.copy.dst = perm, s->u.copy.src = key, s->u.copy.n = n, s->u.copy.off = len;
+  b_push(b, s);
+  Val sv = scan_alloc(b, t, n, arena_printf(a, "%s_sorted", var));
+  Val fs = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_first", var));
+  Val fe = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_last", var));
+  mb = map_over(b, n, pr, &m);
+  {
+    Val q = b_cast(&mb, &ty_long, m->u.par.idx), kq = b_read(&mb, key, b_read(&mb, perm, q));
+    Val prev = b_select(&mb, b_binop(&mb, BIN_GT, q, zero), b_binop(&mb, BIN_SUB, q, one), q);
+    Val last = b_binop(&mb, BIN_SUB, n, one);
+    Val next = b_select(&mb, b_binop(&mb, BIN_LT, q, last), b_binop(&mb, BIN_ADD, q, one), q);
+    Val kp = b_read(&mb, key, b_read(&mb, perm, prev)), kn = b_read(&mb, key, b_read(&mb, perm, next));
+    Val first = b_binop(&mb, BIN_LOR, b_binop(&mb, BIN_EQ, q, zero), b_binop(&mb, BIN_NE, kp, kq));
+    Val end = b_binop(&mb, BIN_LOR, b_binop(&mb, BIN_EQ, q, last), b_binop(&mb, BIN_NE, kn, kq));
+    b_write(&mb, sv, q, b_read(&mb, val, b_read(&mb, perm, q)));
+    b_write(&mb, fs, q, b_cast(&mb, &ty_long, first));
+    b_write(&mb, fe, q, b_cast(&mb, &ty_long, end));
+  }
+  b_push(b, m);
+  // within each bin: the updates before (lv) and after (rv) each, by segmented scans
+  Val lv = scan_alloc(b, t, n, arena_printf(a, "%s_before_each", var));
+  Val rv = scan_alloc(b, t, n, arena_printf(a, "%s_after_each", var));
+  for (int r = 0; r < 2; r++) {
+    Scan sc = {.op = RED_USER, .nf = 2, .lam = segmented(b, pf, hc, t, r), .reverse = r,
+               .user_fn = arena_printf(a, "%s by bin", hc->user_fn), .var = var};
+    Val src[2] = {r ? fe : fs, sv}, dst[2] = {0, r ? rv : lv};
+    Val init[2] = {zero, b_const_f(b, t, 0)}, out[2] = {fn_val(f, &ty_long, NULL), fn_val(f, t, NULL)};
+    scan_build(b, f, &sc, src, dst, n, init, out, b->loc, pr);
+  }
+  // per update: d(final)/dv = d(L OP v)/dv * d(m OP R)/dm with L = h0 OP (earlier updates),
+  // m = L OP v, R = (later updates); per bin: d(h0 OP T)/dh0, T = all its updates
+  mb = map_over(b, n, pr, &m);
+  {
+    Val q = m->u.par.idx, i = b_read(&mb, perm, q), kq = b_read(&mb, key, i);
+    Builder in = when(&mb, b_binop(&mb, BIN_LT, kq, len));
+    Val v = b_read(&in, sv, q), init = b_read(&in, h0, kq);
+    Val first = b_binop(&in, BIN_NE, b_read(&in, fs, q), zero);
+    Val last = b_binop(&in, BIN_NE, b_read(&in, fe, q), zero);
+    Val before = b_read(&in, lv, q), after = b_read(&in, rv, q);
+    Val L = b_select(&in, first, init, apply(&in, pf, hc, init, before));
+    Val mv = apply(&in, pf, hc, L, v);
+    Val d1 = dop(ctx, &in, L, v), d2 = dop(ctx, &in, after, mv);
+    b_write(&in, *D, i, b_binop(&in, BIN_MUL, d1, b_select(&in, last, b_const_f(&in, t, 1), d2)));
+    Builder fb = when(&in, first);
+    Val all = b_select(&fb, last, v, apply(&fb, pf, hc, v, after));
+    b_write(&fb, *DI, kq, dop(ctx, &fb, all, init));
+  }
+  b_push(b, m);
+  Val tmp[] = {key, val, perm, sv, fs, fe, lv, rv};
+  for (size_t k = 0; k < sizeof tmp / sizeof *tmp; k++) scan_free(b, tmp[k]);
+}

@@ -29,6 +29,7 @@ typedef struct HistAux {
   const Node *par;   // the primal loop
   Val *h0, *h1;      // per clause (0: hist(+) or not varied)
   Val *win, *nz, *pr;
+  Val *D, *DI;       // the general rule: d(final)/d(update), d(final)/d(initial contents)
   struct HistAux *next;
 } HistAux;
 
@@ -91,7 +92,7 @@ static void note_def(Rev *R, Node *n, unsigned char *mark) {
     note_defs(R, n->u.loop.body, mark);
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
 }
@@ -125,7 +126,7 @@ static bool is_invariant(Rev *R, Val v) {
   case IR_CAST: return is_invariant(R, d->u.cast.a);
   case IR_CALL: return is_invariant(R, d->u.call.a) && (!d->u.call.b || is_invariant(R, d->u.call.b));
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return false;
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -147,7 +148,7 @@ static Val hoist(Rev *R, Val v) {
     if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
     break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: UNREACHABLE();
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();
   }
   n->out = clone_val(R->f, R->pf, v, R->hoisted);
   b_push(&R->b, n);
@@ -315,7 +316,15 @@ static void rev_update(Rev *R, const Node *n) {
     g = b_mul(b, g, mul_partial(b, P(n->u.mem.v), nz, p));
     break;
   }
-  case RED_USER: g = user_hist_partial(R, h, b_read(b, x->h1[hi], j), P(n->u.mem.v), g); break;
+  case RED_USER:
+    if (h->inv) {
+      g = user_hist_partial(R, h, b_read(b, x->h1[hi], j), P(n->u.mem.v), g);
+    } else { // the general rule: the partial of this iteration's update
+      Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(R->par->u.par.idx)),
+                       b_cast(b, &ty_long, P(R->par->u.par.lo)));
+      g = b_mul(b, g, b_read(b, x->D[hi], it));
+    }
+    break;
   }
   block_yield(R->a, sel->u.ifs.then, g);
   b->blk = sel->u.ifs.els;
@@ -402,7 +411,7 @@ static void rev_node(Rev *R, const Node *n) {
                "reverse mode of sequential loops is not supported yet");
   case IR_UPDATE: rev_update(R, n); return;
   case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
-  case IR_ACC: case IR_COPY: break;
+  case IR_ACC: case IR_COPY: case IR_SORT: break;
   }
   UNREACHABLE();
 }
@@ -421,9 +430,6 @@ static void check_reductions(Rev *R, const Node *n) {
     const Hist *hc = &n->u.par.hists[h];
     if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
     const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
-    if (hc->op == RED_USER && !hc->inv)
-      diag_error(n->loc, "so far a declared operator in hist is differentiated when it has inverse(fn)",
-                 "reverse mode of hist(%s: ...) is not supported yet", op);
     if (!hist_aux(R, n))
       diag_error(n->loc, NULL, "reverse mode of hist(%s: ...) inside another loop or an if is not "
                  "supported yet", op);
@@ -747,7 +753,26 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
 // Does clause h of loop n need the section before and after it (hist(*/min/max/declared))?
 static bool hist_needs_aux(Rev *R, const Node *n, int h) {
   const Hist *hc = &n->u.par.hists[h];
-  return hc->op != RED_ADD && R->varied[hc->arr] && (hc->op != RED_USER || hc->inv);
+  return hc->op != RED_ADD && R->varied[hc->arr];
+}
+
+typedef struct {
+  Rev *R;
+  const Hist *hc;
+} RevOp;
+
+// d(a OP x)/dx for hist_general, by the reverse mode of the operator's body.
+static Val rev_dop(void *ctx, Builder *b, Val a, Val x) {
+  RevOp *o = ctx;
+  Rev *R = o->R;
+  Builder saved = R->b;
+  R->b = *b;
+  Scan sc = {.op = RED_USER, .nf = 1, .lam = o->hc->lam, .user_fn = o->hc->user_fn};
+  Val ja[1], jb[1];
+  scan_jacobian(R, &sc, &a, &x, ja, jb);
+  Val d = jb[0] ? jb[0] : b_const_f(&R->b, val_type(R->f, x), 0);
+  R->b = saved;
+  return d;
 }
 
 // Forward sweep, top-level loop n: the sections of its histograms before it (after: true,
@@ -762,7 +787,7 @@ static void hist_save(Rev *R, const Node *n, bool after) {
       x = SCRATCH(HistAux, 1);
       int nh = n->u.par.nhists;
       *x = (HistAux){n, SCRATCH(Val, nh), SCRATCH(Val, nh), SCRATCH(Val, nh), SCRATCH(Val, nh),
-                     SCRATCH(Val, nh), R->haux};
+                     SCRATCH(Val, nh), SCRATCH(Val, nh), SCRATCH(Val, nh), R->haux};
       R->haux = x;
     }
     Val c = hist_copy(&R->b, P(hc->arr), P(hc->lo), P(hc->len),
@@ -781,6 +806,10 @@ static void hist_prepare(Rev *R, const Node *n) {
     if (op == RED_MIN || op == RED_MAX)
       x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
     if (op == RED_MUL) hist_mul_counts(&R->b, R->pf, n, R->pv, h, &x->nz[h], &x->pr[h]);
+    if (op == RED_USER && !n->u.par.hists[h].inv) {
+      RevOp o = {R, &n->u.par.hists[h]};
+      hist_general(&R->b, R->pf, n, R->pv, h, x->h0[h], rev_dop, &o, &x->D[h], &x->DI[h]);
+    }
   }
 }
 
@@ -811,13 +840,18 @@ static void hist_finish(Rev *R, const Node *n) {
       d = b_mul(b, g, mul_partial(b, h0, nz, p));
       break;
     }
-    case RED_USER: d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g); break;
+    case RED_USER:
+      if (hc->inv)
+        d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g);
+      else
+        d = b_mul(b, g, b_read(b, x->DI[h], j));
+      break;
     default: UNREACHABLE();
     }
     b_write(b, abar, at, d);
     rev_loop_end(R, m, outer);
-    Val tmp[5] = {x->h0[h], x->h1[h], x->win[h], x->nz[h], x->pr[h]};
-    for (int k = 0; k < 5; k++)
+    Val tmp[7] = {x->h0[h], x->h1[h], x->win[h], x->nz[h], x->pr[h], x->D[h], x->DI[h]};
+    for (int k = 0; k < 7; k++)
       if (tmp[k]) scan_free(b, tmp[k]);
   }
 }

@@ -129,7 +129,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       n->u.par.scans[k].out = clone_vals(a, b->fn, sf, s->u.par.scans[k].out, s->u.par.scans[k].nf, map);
     break;
   case IR_ALLOC: n->u.alloc.n = M(map, s->u.alloc.n); break;
-  case IR_COPY:
+  case IR_COPY: case IR_SORT:
   case IR_FREE:
     n->u.copy.dst = M(map, s->u.copy.dst);
     n->u.copy.src = M(map, s->u.copy.src);

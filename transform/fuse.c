@@ -73,7 +73,7 @@ static void touch_node(Touch *t, const Node *n) {
   case IR_FREE:
     t->written[n->u.copy.dst] = t->nonacc[n->u.copy.dst] = 1;
     break;
-  case IR_COPY: case IR_RETURN:
+  case IR_COPY: case IR_SORT: case IR_RETURN:
     t->written[0] = 1; // never inside a loop body; refuse to fuse
     break;
   }
@@ -377,7 +377,7 @@ static void rename_operands(Cse *c, Node *n) {
     n->u.mem.arr = r[n->u.mem.arr], n->u.mem.idx = r[n->u.mem.idx], n->u.mem.v = r[n->u.mem.v];
     break;
   case IR_IF: n->u.ifs.cond = r[n->u.ifs.cond]; break;
-  case IR_CONST: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_FREE:
+  case IR_CONST: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
 }
@@ -490,7 +490,7 @@ static bool node_touches(const Node *n, Val arr) {
   case IR_IF: return touches(n->u.ifs.then, arr) || touches(n->u.ifs.els, arr);
   case IR_LOOP: return touches(n->u.loop.body, arr);
   case IR_PAR: return touches(n->u.par.body, arr);
-  case IR_ALLOC: case IR_COPY: case IR_FREE: case IR_RETURN: return true;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return true;
   default: return false;
   }
 }

@@ -42,16 +42,21 @@ bool scan_canonical(const Node *p, Val *src, Val *dst) {
   if (p->kind != IR_PAR || p->u.par.nscans != 1 || p->u.par.nreds || p->u.par.nhists) return false;
   const Scan *s = &p->u.par.scans[0];
   const Block *b = p->u.par.body;
-  if (b->n < s->nf || b->n > 2 * s->nf || b->nyields != s->nf) return false;
+  if (b->nyields != s->nf) return false;
+  // reads at the index (one per field, or fewer: fields read from one array share it) ...
+  int nr = 0;
+  while (nr < b->n && b->stmts[nr]->kind == IR_READ && b->stmts[nr]->u.mem.idx == p->u.par.idx) nr++;
+  if (!nr || nr > s->nf || b->n - nr > s->nf) return false;
   for (int k = 0; k < s->nf; k++) {
-    const Node *r = b->stmts[k];
-    if (r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || b->yields[k] != r->out) return false;
-    if (src) src[k] = r->u.mem.arr;
+    int r = 0;
+    while (r < nr && b->stmts[r]->out != b->yields[k]) r++;
+    if (r == nr) return false;
+    if (src) src[k] = b->stmts[r]->u.mem.arr;
     if (dst) dst[k] = 0;
   }
-  // then the writes of the prefixes that are kept, in field order
+  // ... then the writes of the prefixes that are kept, in field order
   int k = 0;
-  for (int i = s->nf; i < b->n; i++, k++) {
+  for (int i = nr; i < b->n; i++, k++) {
     const Node *w = b->stmts[i];
     while (k < s->nf && w->kind == IR_WRITE && w->u.mem.v != s->excl[k]) k++;
     if (k == s->nf || w->kind != IR_WRITE || w->u.mem.idx != p->u.par.idx) return false;
@@ -123,7 +128,7 @@ static bool writes_array(const Block *b, Val arr) {
     case IR_WRITE: case IR_ACC: case IR_UPDATE:
       if (n->u.mem.arr == arr) return true;
       break;
-    case IR_COPY: if (n->u.copy.dst == arr || n->u.copy.src == arr) return true; break;
+    case IR_COPY: case IR_SORT: if (n->u.copy.dst == arr || n->u.copy.src == arr) return true; break;
     case IR_IF:
       if (writes_array(n->u.ifs.then, arr) || writes_array(n->u.ifs.els, arr)) return true;
       break;
@@ -331,7 +336,7 @@ static void array_uses(const Block *b, int *uses) {
     const Node *n = b->stmts[i];
     switch (n->kind) {
     case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: uses[n->u.mem.arr]++; break;
-    case IR_COPY: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
+    case IR_COPY: case IR_SORT: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
     case IR_IF: array_uses(n->u.ifs.then, uses), array_uses(n->u.ifs.els, uses); break;
     case IR_LOOP: array_uses(n->u.loop.body, uses); break;
     case IR_PAR: {

@@ -46,7 +46,7 @@ static void count_node(const Node *n, int *uses) {
     count_block(n->u.par.body, uses);
     break;
   case IR_ALLOC: use(uses, n->u.alloc.n); break;
-  case IR_COPY: case IR_FREE:
+  case IR_COPY: case IR_SORT: case IR_FREE:
     use(uses, n->u.copy.dst), use(uses, n->u.copy.src), use(uses, n->u.copy.n);
     use(uses, n->u.copy.off);
     break;
@@ -90,7 +90,7 @@ static bool removable(const Node *n, const int *uses) {
   case IR_PAR: // a loop whose results are unused and that writes nothing
     return !n->u.par.nreds && !n->u.par.nscans && !n->u.par.nhists &&
            !block_has_effects(n->u.par.body);
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_ALLOC: case IR_COPY:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: return false;
   }
   return false;

@@ -2,8 +2,9 @@
 // factor the product of the others (bins with no, one and two or more zeros: the initial
 // contents count as a factor), min/max give the bin's adjoint to its winner (the initial
 // contents if they attain the extremum, else the earliest update: ties in every input),
-// the invertible rule for the declared operator; out-of-section bins on both sides, empty
-// bins, n = 0, 1 and odd sizes, float and double.
+// the invertible rule for the declared operator; declared operators without an inverse by
+// the general rule (the updates sorted by bin, segmented scans from both ends); out-of-section
+// bins on both sides, empty bins, bins larger than n, n = 0, 1 and odd sizes, float and double.
 // e2e: sizes n=0,1,2,7,33,100
 // e2e: func hprod
 // e2e: int k = 6
@@ -20,6 +21,16 @@
 // e2e: array bin[n] range(-1,4)
 // e2e: array x[n] range(-1,1)
 // e2e: array h[k] range(-1,1)
+// e2e: func hnorm
+// e2e: int k = 4
+// e2e: array bin[n] range(-1,5)
+// e2e: array x[n] range(0.2,1.2)
+// e2e: array h[k] range(0.5,1.5)
+// e2e: func hsoft_general
+// e2e: int k = n + 3
+// e2e: array bin[n] range(-2,9)
+// e2e: array x[n] range(-1,1)
+// e2e: array h[k] range(-1,1)
 // e2e: func hsoft
 // e2e: int k = 4
 // e2e: array bin[n] range(-1,5)
@@ -34,6 +45,38 @@ static double lse_inv(double a, double b) { return a + log1p(-exp(b - a)); }
 static double lse(double a, double b) {
   double m = fmax(a, b);
   return m + log(exp(a - m) + exp(b - m));
+}
+
+// sqrt(a^2 + b^2): associative and commutative, no inverse declared
+#pragma adsoac operator neutral(0.0) commutative
+static double norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+#pragma adsoac operator neutral(-INFINITY) commutative
+static double lse_noinv(double a, double b) {
+  double m = fmax(a, b);
+  return m + log(exp(a - m) + exp(b - m));
+}
+
+#pragma adsoac grad
+void hnorm(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(norm2: h[0:k])
+  for (int i = 0; i < n; i++)
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      h[bin[i]] = norm2(h[bin[i]], x[i] * (1.0 + x[i]));
+}
+
+#pragma adsoac grad
+void hsoft_general(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(lse_noinv: h[0:k])
+  for (int i = 0; i < n; i++) {
+    int b = bin[i] % 7;
+#ifdef ADSOAC_E2E_REFERENCE
+    if (b >= 0 && b < k)
+#endif
+      h[b] = lse_noinv(h[b], sin(3.0 * x[i]));
+  }
 }
 
 #pragma adsoac grad
