@@ -142,6 +142,19 @@ static void fwd_if(Fwd *F, const Node *n) {
   b_push(&F->b, m);
 }
 
+// Forgets the tangents of b's values (an operator's body, differentiated again).
+static void clear_tangents(Fwd *F, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out) F->tan[n->out] = 0;
+    if (n->kind == IR_IF) {
+      for (int k = 0; k < n->u.ifs.nouts; k++) F->tan[n->u.ifs.outs[k]] = 0;
+      clear_tangents(F, n->u.ifs.then);
+      clear_tangents(F, n->u.ifs.els);
+    }
+  }
+}
+
 // The invertible-operator rule in forward mode: y = b OP x with b = inv(y, x), so x's tangent
 // contributes d(b OP x)/dx * x_dot: the forward mode of the operator's body along x_dot.
 // y, x, xd and the result t have the reduction's nf fields.
@@ -152,6 +165,7 @@ static void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, con
     F->tan[op->pa[f]] = 0;
     F->tan[op->pb[f]] = xd[f];
   }
+  clear_tangents(F, op->body);
   fwd_block(F, op->body);
   for (int f = 0; f < red->nf; f++) {
     Val v = F->tan[op->body->yields[f]];
@@ -541,7 +555,7 @@ static void hist_tangent(Fwd *F, const Node *n) {
   sel->u.ifs.els = block_new(F->a);
   Block *outer = b->blk;
   b->blk = sel->u.ifs.then;
-  if (x->hc->op == RED_MIN || x->hc->op == RED_MAX) {
+  if (!x->D && (x->hc->op == RED_MIN || x->hc->op == RED_MAX)) {
     Val mine = b_binop(b, BIN_EQ, b_read(b, x->win, j), b_cast(b, &ty_long, x->i));
     Node *w = node_new(F->a, IR_IF, n->loc);
     w->u.ifs.cond = mine;
@@ -555,19 +569,19 @@ static void hist_tangent(Fwd *F, const Node *n) {
     return;
   }
   Val c;
-  if (x->hc->op == RED_MUL) {
+  if (x->D) { // the general rule: this iteration's partial
+    Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, x->i), b_cast(b, &ty_long, x->k0));
+    c = b_mul(b, b_read(b, x->D, it), vd);
+  } else if (x->hc->op == RED_MUL) {
     Val h0 = b_read(b, x->h0, j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
     Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz, j), b_cast(b, &ty_long, z0));
     Val p = b_binop(b, BIN_MUL, b_read(b, x->pr, j), b_select(b, z0, b_const_f(b, t, 1), h0));
     c = b_mul(b, mul_partial(b, v, nz, p), vd);
-  } else if (x->hc->inv) {
+  } else {
     Red r = {.op = RED_USER, .nf = 1, .lam = x->hc->lam, .inv = x->hc->inv, .commutative = true,
              .out = x->hc->lam->pa};
     Val y = b_read(b, x->h1, j);
     user_tangent(F, &r, &y, &v, &vd, &c);
-  } else { // the general rule: this iteration's partial
-    Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, x->i), b_cast(b, &ty_long, x->k0));
-    c = b_mul(b, b_read(b, x->D, it), vd);
   }
   block_yield(F->a, sel->u.ifs.then, c);
   b->blk = sel->u.ifs.els;
@@ -587,26 +601,45 @@ typedef struct {
   const Hist *hc;
 } FwdOp;
 
-// d(a OP x)/dx for hist_general, by the forward mode of the operator's body along x.
-static Val fwd_dop(void *ctx, Builder *b, Val a, Val x) {
+
+// d(a OP x)/dx (left: /da) for hist_general, by the forward mode of the operator's body.
+static Val fwd_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   FwdOp *o = ctx;
   Fwd *F = o->F;
   const Lambda *op = o->hc->lam;
+  Type *t = val_type(b->fn, x);
+  switch (o->hc->op) { // (--general-rule; min/max: a tie keeps a)
+  case RED_ADD: return b_const_f(b, t, 1);
+  case RED_MUL: return left ? x : a;
+  case RED_MIN: case RED_MAX: {
+    Val later = b_binop(b, o->hc->op == RED_MIN ? BIN_LT : BIN_GT, x, a); // x wins
+    return b_select(b, later, b_const_f(b, t, !left), b_const_f(b, t, left));
+  }
+  case RED_USER: break;
+  }
   Builder saved = F->b;
   F->b = *b;
   F->pv[op->pa[0]] = a, F->pv[op->pb[0]] = x;
-  F->tan[op->pa[0]] = 0;
-  F->tan[op->pb[0]] = b_const_f(&F->b, val_type(F->f, x), 1);
+  Val one = b_const_f(&F->b, val_type(F->f, x), 1);
+  F->tan[op->pa[0]] = left ? one : 0;
+  F->tan[op->pb[0]] = left ? 0 : one;
+  clear_tangents(F, op->body);
   fwd_block(F, op->body);
   Val d = T(op->body->yields[0]);
   if (!d) d = b_const_f(&F->b, val_type(F->f, x), 0);
-  F->tan[op->pb[0]] = 0;
+  F->tan[op->pa[0]] = F->tan[op->pb[0]] = 0;
   F->b = saved;
   return d;
 }
 
+// Is clause hc of a top-level loop differentiated after the loop (not hist(+), or
+// --general-rule), and by the general rule (no inverse, or --general-rule)?
 static bool hist_special(const Fwd *F, const Hist *hc) {
-  return hc->op != RED_ADD && F->adot[hc->arr];
+  return (hc->op != RED_ADD || (F->general && !F->in_par)) && F->adot[hc->arr];
+}
+
+static bool hist_by_general(const Fwd *F, const Hist *hc) {
+  return F->general || (hc->op == RED_USER && !hc->inv);
 }
 
 // Before loop n (top level): the sections of its hist(*/min/max/declared) histograms.
@@ -632,15 +665,17 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     Type *t = F->pf->vals[hc->arr].type->elem;
     HistTan x = {h, hc, P(hc->lo), P(hc->len), F->adot[hc->arr], h0[h], 0, 0, 0, 0, 0};
     x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));
-    if (hc->op == RED_MIN || hc->op == RED_MAX)
-      x.win = hist_winners(b, F->pf, n, F->pv, h, x.h0, x.h1);
-    if (hc->op == RED_MUL) hist_mul_counts(b, F->pf, n, F->pv, h, &x.nz, &x.pr);
     x.k0 = P(n->u.par.lo);
-    if (hc->op == RED_USER && !hc->inv) {
+    bool general = hist_by_general(F, hc);
+    if (general) {
       FwdOp o = {F, hc};
       hist_general(b, F->pf, n, F->pv, h, x.h0, fwd_dop, &o, &x.D, &x.DI);
+    } else if (hc->op == RED_MIN || hc->op == RED_MAX) {
+      x.win = hist_winners(b, F->pf, n, F->pv, h, x.h0, x.h1);
+    } else if (hc->op == RED_MUL) {
+      hist_mul_counts(b, F->pf, n, F->pv, h, &x.nz, &x.pr);
     }
-    if (hc->op != RED_MIN && hc->op != RED_MAX) { // h_dot[lo + j] *= d(final)/d(initial)
+    if (general || (hc->op != RED_MIN && hc->op != RED_MAX)) { // h_dot[lo + j] *= d(final)/d(initial)
       Node *s = node_new(F->a, IR_PAR, n->loc);
       s->u.par.lo = b_const_i(b, val_type(F->f, x.len), 0);
       s->u.par.hi = x.len;
@@ -650,18 +685,18 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
       s->u.par.body = b->blk = block_new(F->a);
       Val j = s->u.par.idx, at = b_binop(b, BIN_ADD, b_cast(b, &ty_long, x.lo), b_cast(b, &ty_long, j));
       Val init = b_read(b, x.h0, j), d;
-      if (hc->op == RED_MUL) {
+      if (general) {
+        d = b_read(b, x.DI, j);
+      } else if (hc->op == RED_MUL) {
         Val z0 = b_binop(b, BIN_EQ, init, b_const_f(b, t, 0));
         Val nz = b_binop(b, BIN_ADD, b_read(b, x.nz, j), b_cast(b, &ty_long, z0));
         Val p = b_binop(b, BIN_MUL, b_read(b, x.pr, j), b_select(b, z0, b_const_f(b, t, 1), init));
         d = mul_partial(b, init, nz, p);
-      } else if (hc->inv) {
+      } else {
         Red r = {.op = RED_USER, .nf = 1, .lam = hc->lam, .inv = hc->inv, .commutative = true,
                  .out = hc->lam->pa};
         Val y = b_read(b, x.h1, j), one = b_const_f(b, t, 1);
         user_tangent(F, &r, &y, &init, &one, &d);
-      } else {
-        d = b_read(b, x.DI, j);
       }
       b_write(b, x.hdot, at, b_binop(b, BIN_MUL, b_read(b, x.hdot, at), d));
       b->blk = outer;
@@ -711,7 +746,7 @@ static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
     c->inv = clone_lambda(&F->b, F->pf, src->inv, F->pv);
     tan[h] = -1;
     if (!F->adot[src->arr]) continue;
-    if (src->op != RED_ADD) { // hist_tangents, after the loop
+    if (src->op != RED_ADD || (F->general && !F->in_par)) { // hist_tangents, after the loop
       if (F->in_par)
         diag_error(n->loc, NULL, "forward mode of hist(%s: ...) inside another loop is not "
                    "supported yet", src->user_fn ? src->user_fn : redop_name(src->op));

@@ -167,8 +167,15 @@ void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Va
 
 // ---- the general rule: the updates sorted by bin ----
 
-// a OP x for the operator of clause hc (primal lambda), at b.
+// a OP x for the operator of clause hc, at b (min/max: a tie keeps a).
 static Val apply(Builder *b, const Fn *pf, const Hist *hc, Val a, Val x) {
+  switch (hc->op) {
+  case RED_ADD: return b_binop(b, BIN_ADD, a, x);
+  case RED_MUL: return b_binop(b, BIN_MUL, a, x);
+  case RED_MIN: return b_select(b, b_binop(b, BIN_LT, x, a), x, a);
+  case RED_MAX: return b_select(b, b_binop(b, BIN_GT, x, a), x, a);
+  case RED_USER: break;
+  }
   Val *map = ARENA_ARRAY(b->fn->arena, Val, pf->nvals);
   map[hc->lam->pa[0]] = a;
   map[hc->lam->pb[0]] = x;
@@ -254,8 +261,8 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
   const Hist *hc = &p->u.par.hists[h];
   if (count_updates(p->u.par.body, h) > 1)
     diag_error(p->loc, "write one update of the histogram per iteration",
-               "the derivative of hist(%s: ...) with several updates per iteration is not "
-               "supported yet", hc->user_fn);
+               "the general rule for hist(%s: ...) with several updates per iteration is not "
+               "supported yet", hc->user_fn ? hc->user_fn : redop_name(hc->op));
   Type *t = pf->vals[hc->arr].type->elem;
   const char *pr = p->u.par.pragma, *var = hc->var;
   Val len = b_cast(b, &ty_long, pv[hc->len]);
@@ -303,13 +310,15 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
   Val rv = scan_alloc(b, t, n, arena_printf(a, "%s_after_each", var));
   for (int r = 0; r < 2; r++) {
     Scan sc = {.op = RED_USER, .nf = 2, .lam = segmented(b, pf, hc, t, r), .reverse = r,
-               .user_fn = arena_printf(a, "%s by bin", hc->user_fn), .var = var};
+               .user_fn = arena_printf(a, "%s by bin", hc->user_fn ? hc->user_fn : redop_name(hc->op)),
+               .var = var};
     Val src[2] = {r ? fe : fs, sv}, dst[2] = {0, r ? rv : lv};
     Val init[2] = {zero, b_const_f(b, t, 0)}, out[2] = {fn_val(f, &ty_long, NULL), fn_val(f, t, NULL)};
     scan_build(b, f, &sc, src, dst, n, init, out, b->loc, pr);
   }
   // per update: d(final)/dv = d(L OP v)/dv * d(m OP R)/dm with L = h0 OP (earlier updates),
-  // m = L OP v, R = (later updates); per bin: d(h0 OP T)/dh0, T = all its updates
+  // m = L OP v, R = (later updates); per bin: d(h0 OP T)/dh0, T = all its updates (in this
+  // order, so that a tie of min/max goes to the earlier candidate, language.md §7)
   mb = map_over(b, n, pr, &m);
   {
     Val q = m->u.par.idx, i = b_read(&mb, perm, q), kq = b_read(&mb, key, i);
@@ -320,11 +329,11 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
     Val before = b_read(&in, lv, q), after = b_read(&in, rv, q);
     Val L = b_select(&in, first, init, apply(&in, pf, hc, init, before));
     Val mv = apply(&in, pf, hc, L, v);
-    Val d1 = dop(ctx, &in, L, v), d2 = dop(ctx, &in, after, mv);
+    Val d1 = dop(ctx, &in, L, v, false), d2 = dop(ctx, &in, mv, after, true);
     b_write(&in, *D, i, b_binop(&in, BIN_MUL, d1, b_select(&in, last, b_const_f(&in, t, 1), d2)));
     Builder fb = when(&in, first);
     Val all = b_select(&fb, last, v, apply(&fb, pf, hc, v, after));
-    b_write(&fb, *DI, kq, dop(ctx, &fb, all, init));
+    b_write(&fb, *DI, kq, dop(ctx, &fb, init, all, true));
   }
   b_push(b, m);
   Val tmp[] = {key, val, perm, sv, fs, fe, lv, rv};

@@ -300,9 +300,10 @@ static void rev_update(Rev *R, const Node *n) {
   Block *outer = b->blk;
   b->blk = sel->u.ifs.then;
   Val g = b_read(b, abar, k), j = b_binop(b, BIN_SUB, b_cast(b, &ty_long, k), b_cast(b, &ty_long, P(h->lo)));
-  const HistAux *x = h->op == RED_ADD ? NULL : hist_aux(R, R->par);
+  const HistAux *x = hist_aux(R, R->par);
   IR_ASSERT(h->op == RED_ADD || x); // (check_reductions)
-  switch (h->op) {
+  bool general = x && x->D[hi]; // (hist_prepare: no inverse, or --general-rule)
+  switch (general ? RED_USER : h->op) {
   case RED_ADD: break;
   case RED_MIN: case RED_MAX: {
     Val mine = b_binop(b, BIN_EQ, b_read(b, x->win[hi], j), b_cast(b, &ty_long, P(R->par->u.par.idx)));
@@ -317,7 +318,7 @@ static void rev_update(Rev *R, const Node *n) {
     break;
   }
   case RED_USER:
-    if (h->inv) {
+    if (!general) {
       g = user_hist_partial(R, h, b_read(b, x->h1[hi], j), P(n->u.mem.v), g);
     } else { // the general rule: the partial of this iteration's update
       Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(R->par->u.par.idx)),
@@ -753,7 +754,12 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
 // Does clause h of loop n need the section before and after it (hist(*/min/max/declared))?
 static bool hist_needs_aux(Rev *R, const Node *n, int h) {
   const Hist *hc = &n->u.par.hists[h];
-  return hc->op != RED_ADD && R->varied[hc->arr];
+  return (hc->op != RED_ADD || R->general) && R->varied[hc->arr];
+}
+
+// Is clause hc differentiated by the general rule (no inverse, or --general-rule)?
+static bool hist_by_general(const Rev *R, const Hist *hc) {
+  return R->general || (hc->op == RED_USER && !hc->inv);
 }
 
 typedef struct {
@@ -761,16 +767,17 @@ typedef struct {
   const Hist *hc;
 } RevOp;
 
-// d(a OP x)/dx for hist_general, by the reverse mode of the operator's body.
-static Val rev_dop(void *ctx, Builder *b, Val a, Val x) {
+// d(a OP x)/dx (left: /da) for hist_general, by the reverse mode of the operator's body.
+static Val rev_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   RevOp *o = ctx;
   Rev *R = o->R;
   Builder saved = R->b;
   R->b = *b;
-  Scan sc = {.op = RED_USER, .nf = 1, .lam = o->hc->lam, .user_fn = o->hc->user_fn};
+  Scan sc = {.op = o->hc->op, .nf = 1, .lam = o->hc->lam, .user_fn = o->hc->user_fn};
   Val ja[1], jb[1];
   scan_jacobian(R, &sc, &a, &x, ja, jb);
-  Val d = jb[0] ? jb[0] : b_const_f(&R->b, val_type(R->f, x), 0);
+  Val d = left ? ja[0] : jb[0];
+  if (!d) d = b_const_f(&R->b, val_type(R->f, x), 0);
   R->b = saved;
   return d;
 }
@@ -803,12 +810,13 @@ static void hist_prepare(Rev *R, const Node *n) {
   for (int h = 0; x && h < n->u.par.nhists; h++) {
     if (!hist_needs_aux(R, n, h)) continue;
     RedOp op = n->u.par.hists[h].op;
-    if (op == RED_MIN || op == RED_MAX)
-      x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
-    if (op == RED_MUL) hist_mul_counts(&R->b, R->pf, n, R->pv, h, &x->nz[h], &x->pr[h]);
-    if (op == RED_USER && !n->u.par.hists[h].inv) {
+    if (hist_by_general(R, &n->u.par.hists[h])) {
       RevOp o = {R, &n->u.par.hists[h]};
       hist_general(&R->b, R->pf, n, R->pv, h, x->h0[h], rev_dop, &o, &x->D[h], &x->DI[h]);
+    } else if (op == RED_MIN || op == RED_MAX) {
+      x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
+    } else if (op == RED_MUL) {
+      hist_mul_counts(&R->b, R->pf, n, R->pv, h, &x->nz[h], &x->pr[h]);
     }
   }
 }
@@ -827,7 +835,7 @@ static void hist_finish(Rev *R, const Node *n) {
     Node *m = rev_loop(R, n, len, &outer);
     Val j = m->u.par.idx, at = b_binop(b, BIN_ADD, b_cast(b, &ty_long, P(hc->lo)), b_cast(b, &ty_long, j));
     Val g = b_read(b, abar, at), d;
-    switch (hc->op) {
+    switch (hist_by_general(R, hc) ? RED_USER : hc->op) {
     case RED_MIN: case RED_MAX: {
       Val init = b_binop(b, BIN_EQ, b_read(b, x->win[h], j), b_const_i(b, &ty_long, -1));
       d = b_select(b, init, g, b_const_f(b, t, 0));
@@ -841,7 +849,7 @@ static void hist_finish(Rev *R, const Node *n) {
       break;
     }
     case RED_USER:
-      if (hc->inv)
+      if (!hist_by_general(R, hc))
         d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g);
       else
         d = b_mul(b, g, b_read(b, x->DI[h], j));

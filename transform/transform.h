@@ -116,8 +116,9 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
 Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, Val h1);
 // *: nz[b] = the number of zero updates of bin lo + b, pr[b] = the product of the others.
 void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val *nz, Val *pr);
-// d(a OP x)/dx for a declared operator at a builder (the mode's own differentiation).
-typedef Val (*OpPartial)(void *ctx, Builder *b, Val a, Val x);
+// d(a OP x)/dx (left: d(a OP x)/da) at a builder, by the mode's own differentiation (at a
+// tie of min/max, the derivative goes to a).
+typedef Val (*OpPartial)(void *ctx, Builder *b, Val a, Val x, bool left);
 // The general rule for clause h, a declared commutative operator without an inverse (one
 // update of it per iteration; papers' §2.8): the updates sorted by bin (stable), segmented
 // exclusive scans from both ends give each update the bin's other updates before and after it;
