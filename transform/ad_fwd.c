@@ -664,9 +664,9 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     if (!hist_special(F, hc)) continue;
     Type *t = F->pf->vals[hc->arr].type->elem;
     HistTan x = {h, hc, P(hc->lo), P(hc->len), F->adot[hc->arr], h0[h], 0, 0, 0, 0, 0};
-    x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));
     x.k0 = P(n->u.par.lo);
     bool general = hist_by_general(F, hc);
+    if (!general) x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));
     if (general) {
       FwdOp o = {F, hc};
       hist_general(b, F->pf, n, F->pv, h, x.h0, fwd_dop, &o, &x.D, &x.DI);

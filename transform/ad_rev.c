@@ -790,6 +790,7 @@ static void hist_save(Rev *R, const Node *n, bool after) {
   for (int h = 0; h < n->u.par.nhists; h++) {
     if (!hist_needs_aux(R, n, h)) continue;
     const Hist *hc = &n->u.par.hists[h];
+    if (after && hist_by_general(R, hc)) continue; // the general rule needs the initial only
     if (!x) {
       x = SCRATCH(HistAux, 1);
       int nh = n->u.par.nhists;
