@@ -31,6 +31,14 @@
 // e2e: array bin[n] range(-2,9)
 // e2e: array x[n] range(-1,1)
 // e2e: array h[k] range(-1,1)
+// e2e: func hists4
+// e2e: int k = 5
+// e2e: array bin[n] range(0,5)
+// e2e: array x[n] range(0.5,1.2)
+// e2e: array hs[k] range(-1,1)
+// e2e: array hm[k] range(-1,1)
+// e2e: array hp[k] range(0.5,1.5)
+// e2e: array hl[k] range(-1,1)
 // e2e: func hsoft
 // e2e: int k = 4
 // e2e: array bin[n] range(-1,5)
@@ -119,4 +127,18 @@ void hsoft(int n, int k, const int *bin, const double *x, double *h) {
     if (bin[i] >= 0 && bin[i] < k)
 #endif
       h[bin[i]] = lse(h[bin[i]], 2.0 * x[i]);
+}
+
+// four clauses in one loop (distributed into one loop each, fused back where they can be)
+#pragma adsoac grad
+void hists4(int n, int k, const int *bin, const double *x, double *hs, double *hm, double *hp,
+            double *hl) {
+#pragma adsoac hist(+: hs[0:k]) hist(max: hm[0:k]) hist(*: hp[0:k]) hist(lse_noinv: hl[0:k])
+  for (int i = 0; i < n; i++) {
+    double v = x[i] * x[i];
+    hs[bin[i]] += v;
+    if (v > hm[bin[i]]) hm[bin[i]] = v;
+    hp[bin[i]] *= v;
+    hl[bin[i]] = lse_noinv(hl[bin[i]], v);
+  }
 }
