@@ -573,10 +573,7 @@ static void hist_tangent(Fwd *F, const Node *n) {
     Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, x->i), b_cast(b, &ty_long, x->k0));
     c = b_mul(b, b_read(b, x->D, it), vd);
   } else if (x->hc->op == RED_MUL) {
-    Val h0 = b_read(b, x->h0, j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
-    Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz, j), b_cast(b, &ty_long, z0));
-    Val p = b_binop(b, BIN_MUL, b_read(b, x->pr, j), b_select(b, z0, b_const_f(b, t, 1), h0));
-    c = b_mul(b, mul_partial(b, v, nz, p), vd);
+    c = b_mul(b, hist_mul_partial(b, x->h0, x->nz, x->pr, j, v), vd);
   } else {
     Red r = {.op = RED_USER, .nf = 1, .lam = x->hc->lam, .inv = x->hc->inv, .commutative = true,
              .out = x->hc->lam->pa};
@@ -688,10 +685,7 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
       if (general) {
         d = b_read(b, x.DI, j);
       } else if (hc->op == RED_MUL) {
-        Val z0 = b_binop(b, BIN_EQ, init, b_const_f(b, t, 0));
-        Val nz = b_binop(b, BIN_ADD, b_read(b, x.nz, j), b_cast(b, &ty_long, z0));
-        Val p = b_binop(b, BIN_MUL, b_read(b, x.pr, j), b_select(b, z0, b_const_f(b, t, 1), init));
-        d = mul_partial(b, init, nz, p);
+        d = hist_mul_partial(b, x.h0, x.nz, x.pr, j, 0);
       } else {
         Red r = {.op = RED_USER, .nf = 1, .lam = hc->lam, .inv = hc->inv, .commutative = true,
                  .out = hc->lam->pa};

@@ -79,6 +79,20 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
   return m;
 }
 
+// A parallel loop over [0, n) (filled through the returned builder's block), pushed by the
+// caller: b_push(b, *loop).
+static Builder map_over(Builder *b, Val n, const char *pragma, Node **loop) {
+  Fn *f = b->fn;
+  Node *m = node_new(f->arena, IR_PAR, b->loc);
+  m->u.par.lo = b_const_i(b, val_type(f, n), 0);
+  m->u.par.hi = n;
+  m->u.par.idx = fn_val(f, val_type(f, n), "j");
+  m->u.par.pragma = pragma;
+  m->u.par.body = block_new(f->arena);
+  *loop = m;
+  return (Builder){f, m->u.par.body, b->loc};
+}
+
 // ---- min/max: the winner of each bin ----
 
 typedef struct {
@@ -103,13 +117,8 @@ Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0
   Val lo = pv[hc->lo], len = pv[hc->len];
   Val win = scan_alloc(b, &ty_long, len, arena_printf(f->arena, "%s_winner", hc->var));
   // the initial contents win where they are the final value (index -1), else none yet
-  Node *init = node_new(f->arena, IR_PAR, b->loc);
-  init->u.par.lo = b_const_i(b, val_type(f, len), 0);
-  init->u.par.hi = len;
-  init->u.par.idx = fn_val(f, val_type(f, len), "j");
-  init->u.par.pragma = p->u.par.pragma;
-  init->u.par.body = block_new(f->arena);
-  Builder ib = {f, init->u.par.body, b->loc};
+  Node *init;
+  Builder ib = map_over(b, len, p->u.par.pragma, &init);
   Val same = b_binop(&ib, BIN_EQ, b_read(&ib, h0, init->u.par.idx), b_read(&ib, h1, init->u.par.idx));
   b_write(&ib, win, init->u.par.idx,
           b_select(&ib, same, b_const_i(&ib, &ty_long, -1), b_const_i(&ib, &ty_long, LLONG_MAX)));
@@ -142,6 +151,14 @@ static void mul_visit(Builder *b, Val k, Val v, Val i, void *ctx) {
   b_push(b, u);
 }
 
+Val hist_mul_partial(Builder *b, Val h0, Val nz, Val pr, Val j, Val x) {
+  Type *t = val_type(b->fn, h0)->elem;
+  Val init = b_read(b, h0, j), z0 = b_binop(b, BIN_EQ, init, b_const_f(b, t, 0));
+  Val zeros = b_binop(b, BIN_ADD, b_read(b, nz, j), b_cast(b, &ty_long, z0));
+  Val p = b_binop(b, BIN_MUL, b_read(b, pr, j), b_select(b, z0, b_const_f(b, t, 1), init));
+  return mul_partial(b, x ? x : init, zeros, p);
+}
+
 void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val *nz, Val *pr) {
   Fn *f = b->fn;
   const Hist *hc = &p->u.par.hists[h];
@@ -149,13 +166,8 @@ void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Va
   Type *t = pf->vals[hc->arr].type->elem;
   *nz = scan_alloc(b, &ty_long, len, arena_printf(f->arena, "%s_zeros", hc->var));
   *pr = scan_alloc(b, t, len, arena_printf(f->arena, "%s_nonzero", hc->var));
-  Node *one = node_new(f->arena, IR_PAR, b->loc); // products start at 1
-  one->u.par.lo = b_const_i(b, val_type(f, len), 0);
-  one->u.par.hi = len;
-  one->u.par.idx = fn_val(f, val_type(f, len), "j");
-  one->u.par.pragma = p->u.par.pragma;
-  one->u.par.body = block_new(f->arena);
-  Builder ob = {f, one->u.par.body, b->loc};
+  Node *one; // products start at 1
+  Builder ob = map_over(b, len, p->u.par.pragma, &one);
   b_write(&ob, *pr, one->u.par.idx, b_const_f(&ob, t, 1));
   b_push(b, one);
   MulCtx c = {lo, *nz, *pr};
@@ -205,19 +217,6 @@ static Lambda *segmented(Builder *at, const Fn *pf, const Hist *hc, Type *t, boo
   return l;
 }
 
-// A parallel loop over [0, n) (filled through the returned builder's block), pushed by the
-// caller: b_push(b, *loop).
-static Builder map_over(Builder *b, Val n, const char *pragma, Node **loop) {
-  Fn *f = b->fn;
-  Node *m = node_new(f->arena, IR_PAR, b->loc);
-  m->u.par.lo = b_const_i(b, val_type(f, n), 0);
-  m->u.par.hi = n;
-  m->u.par.idx = fn_val(f, val_type(f, n), "j");
-  m->u.par.pragma = pragma;
-  m->u.par.body = block_new(f->arena);
-  *loop = m;
-  return (Builder){f, m->u.par.body, b->loc};
-}
 
 // An if on cond whose then-block the returned builder fills (no values merged); pushed at b.
 static Builder when(Builder *b, Val cond) {

@@ -310,13 +310,9 @@ static void rev_update(Rev *R, const Node *n) {
     g = b_select(b, mine, g, b_const_f(b, t, 0));
     break;
   }
-  case RED_MUL: {
-    Val h0 = b_read(b, x->h0[hi], j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
-    Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz[hi], j), b_cast(b, &ty_long, z0));
-    Val p = b_binop(b, BIN_MUL, b_read(b, x->pr[hi], j), b_select(b, z0, b_const_f(b, t, 1), h0));
-    g = b_mul(b, g, mul_partial(b, P(n->u.mem.v), nz, p));
+  case RED_MUL:
+    g = b_mul(b, g, hist_mul_partial(b, x->h0[hi], x->nz[hi], x->pr[hi], j, P(n->u.mem.v)));
     break;
-  }
   case RED_USER:
     if (!general) {
       g = user_hist_partial(R, h, b_read(b, x->h1[hi], j), P(n->u.mem.v), g);
@@ -842,13 +838,7 @@ static void hist_finish(Rev *R, const Node *n) {
       d = b_select(b, init, g, b_const_f(b, t, 0));
       break;
     }
-    case RED_MUL: {
-      Val h0 = b_read(b, x->h0[h], j), z0 = b_binop(b, BIN_EQ, h0, b_const_f(b, t, 0));
-      Val nz = b_binop(b, BIN_ADD, b_read(b, x->nz[h], j), b_cast(b, &ty_long, z0));
-      Val p = b_binop(b, BIN_MUL, b_read(b, x->pr[h], j), b_select(b, z0, b_const_f(b, t, 1), h0));
-      d = b_mul(b, g, mul_partial(b, h0, nz, p));
-      break;
-    }
+    case RED_MUL: d = b_mul(b, g, hist_mul_partial(b, x->h0[h], x->nz[h], x->pr[h], j, 0)); break;
     case RED_USER:
       if (!hist_by_general(R, hc))
         d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g);

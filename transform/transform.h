@@ -115,6 +115,8 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
 // lowest iteration whose update of bin lo + b is it (LLONG_MAX: none).  Returns win.
 Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, Val h1);
 // *: nz[b] = the number of zero updates of bin lo + b, pr[b] = the product of the others.
+// The product of bin j's factors other than x (0: the initial contents h0[j]) from those.
+Val hist_mul_partial(Builder *b, Val h0, Val nz, Val pr, Val j, Val x);
 void hist_mul_counts(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val *nz, Val *pr);
 // d(a OP x)/dx (left: d(a OP x)/da) at a builder, by the mode's own differentiation (at a
 // tie of min/max, the derivative goes to a).
