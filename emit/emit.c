@@ -231,7 +231,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   if (e->uses_fail) {
     buf_puts(out, "adsoac_fail:\n");
     for (int i = 0; i < e->ntemps; i++)
-      line(e, "%s(%s);", e->opt->target == TARGET_CUDA ? "adsoac_dev_free" : "free",
+      line(e, "%s(%s);", e->opt->target == TARGET_CUDA ? "adsoac_dev_free" : "adsoac_host_free",
            strchr(e->temps[i], '*') + 1);
     if (f->ret->kind == TY_VOID)
       line(e, "return;");

@@ -747,7 +747,7 @@ void emit_memory(Emit *e, const Node *n) {
     return;
   }
   case IR_FREE:
-    line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "free", ref(e, n->u.copy.dst));
+    line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
   default: UNREACHABLE();

@@ -1,15 +1,93 @@
 // runtime/src/rt_host.h: what the C11/OpenMP target's generated code needs.
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define ADSOAC_CHUNKS 64 // the chunks of a scan on the C target (two passes over them)
 
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
-// Zeroed host memory for saved array elements; 0 on success.
+// Temporaries (saved elements, scan prefixes, adjoints) are zeroed host memory.  Large ones
+// are recycled: a freed block of at least ADSOAC_POOL_MIN bytes waits in a small cache of this
+// file's, and the next allocation of a similar size takes it back, already mapped (no page
+// faults) and zeroed in parallel.  At most ADSOAC_POOL blocks and ADSOAC_POOL_BYTES bytes wait.
+#ifndef ADSOAC_POOL
+#define ADSOAC_POOL 16
+#endif
+#ifndef ADSOAC_POOL_BYTES
+#define ADSOAC_POOL_BYTES ((size_t)2 << 30)
+#endif
+#define ADSOAC_POOL_MIN ((size_t)1 << 20)
+#define ADSOAC_HEADER 64 // before each block: its size (keeps the block 64-byte aligned)
+
+static struct {
+  void *raw[ADSOAC_POOL];
+  size_t bytes[ADSOAC_POOL], total;
+} adsoac_pool_;
+
+static inline void adsoac_zero_(void *p, size_t n) {
+  if (n < ADSOAC_POOL_MIN) {
+    memset(p, 0, n);
+    return;
+  }
+#pragma omp parallel for
+  for (int c = 0; c < 64; c++) {
+    size_t a = n / 64 * (size_t)c, b = c == 63 ? n : n / 64 * (size_t)(c + 1);
+    memset((char *)p + a, 0, b - a);
+  }
+}
+
+// Zeroed memory of bytes bytes; 0 on success (*p NULL and the error recorded on failure).
 static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
-  *p = calloc(bytes ? bytes : 1, 1);
-  if (!*p) return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
+  size_t need = bytes ? bytes : 1;
+  char *raw = NULL;
+  if (need >= ADSOAC_POOL_MIN) {
+#pragma omp critical(adsoac_pool)
+    {
+      int best = -1;
+      for (int i = 0; i < ADSOAC_POOL; i++)
+        if (adsoac_pool_.raw[i] && adsoac_pool_.bytes[i] >= need && adsoac_pool_.bytes[i] / 2 <= need &&
+            (best < 0 || adsoac_pool_.bytes[i] < adsoac_pool_.bytes[best]))
+          best = i;
+      if (best >= 0) {
+        raw = (char *)adsoac_pool_.raw[best];
+        adsoac_pool_.raw[best] = NULL;
+        adsoac_pool_.total -= adsoac_pool_.bytes[best];
+      }
+    }
+  }
+  if (raw) {
+    adsoac_zero_(raw + ADSOAC_HEADER, *(size_t *)raw);
+  } else {
+    raw = need <= ((size_t)-1 >> 1) - ADSOAC_HEADER ? (char *)calloc(need + ADSOAC_HEADER, 1) : NULL;
+    if (!raw) {
+      *p = NULL;
+      return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
+    }
+    *(size_t *)raw = need;
+  }
+  *p = raw + ADSOAC_HEADER;
   return 0;
+}
+
+// Releases memory of adsoac_host_alloc (NULL: nothing), into the cache if it is large and
+// there is room.
+static inline __attribute__((unused)) void adsoac_host_free(void *p) {
+  if (!p) return;
+  char *raw = (char *)p - ADSOAC_HEADER;
+  size_t bytes = *(size_t *)raw;
+  int kept = 0;
+  if (bytes >= ADSOAC_POOL_MIN) {
+#pragma omp critical(adsoac_pool)
+    for (int i = 0; i < ADSOAC_POOL && !kept; i++)
+      if (!adsoac_pool_.raw[i] && adsoac_pool_.total + bytes <= ADSOAC_POOL_BYTES) {
+        adsoac_pool_.raw[i] = raw;
+        adsoac_pool_.bytes[i] = bytes;
+        adsoac_pool_.total += bytes;
+        kept = 1;
+      }
+  }
+  if (!kept) free(raw);
 }
 
 // perm[0:n] = 0 .. n-1 ordered by key[i] (each in [0, nkeys]), stably: a counting sort

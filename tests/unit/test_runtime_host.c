@@ -28,7 +28,24 @@ static void test_host_alloc(void **state) {
   void *p = NULL;
   assert_int_equal(adsoac_host_alloc(&p, 64, "f"), 0);
   for (int i = 0; i < 64; i++) assert_int_equal(((unsigned char *)p)[i], 0);
-  free(p);
+  adsoac_host_free(p);
+  // a large block comes back from the cache, zeroed again
+  size_t big = (size_t)3 << 20;
+  void *q = NULL;
+  assert_int_equal(adsoac_host_alloc(&q, big, "f"), 0);
+  memset(q, 0xab, big);
+  adsoac_host_free(q);
+  void *r = NULL;
+  assert_int_equal(adsoac_host_alloc(&r, big - 100, "f"), 0);
+  assert_ptr_equal(r, q);
+  for (size_t i = 0; i < big - 100; i += 4093) assert_int_equal(((unsigned char *)r)[i], 0);
+  assert_int_equal(((unsigned char *)r)[big - 101], 0);
+  void *s = NULL; // a second one while the first is in use: fresh memory
+  assert_int_equal(adsoac_host_alloc(&s, big, "f"), 0);
+  assert_ptr_not_equal(s, r);
+  adsoac_host_free(r);
+  adsoac_host_free(s);
+  adsoac_host_free(NULL);
   adsoac_clear_error();
   assert_int_equal(adsoac_host_alloc(&p, (size_t)-1 / 2, "f"), 1); // cannot succeed
   assert_null(p);
