@@ -23,6 +23,7 @@ typedef struct {
   int nkernels;
   int par_depth; // parallel loops around the one being emitted (nested: sequential)
   const Node *par; // the innermost parallel loop whose body is being emitted
+  const Node *private_par; // C: the loop whose small histograms are per-thread copies
 } Emit;
 
 // ---- emit.c ----

@@ -209,6 +209,29 @@ static void emit_hist_ops(Emit *e, const Node *n) {
   }
 }
 
+// C: does loop n keep per-thread copies of its hist clause h (when the section is small;
+// builtin operators, whose neutral element is known)?
+static const char *private_neutral(Emit *e, const Hist *hc) {
+  const Type *t = e->f->vals[hc->arr].type->elem;
+  bool f = ty_is_float(t), f32 = t->kind == TY_FLOAT;
+  if (!f && strcmp(t->name, "long") && strcmp(t->name, "long long")) return NULL; // 64-bit only
+  switch (hc->op) {
+  case RED_ADD: return f ? zero(e, t) : "0";
+  case RED_MUL: return f ? (f32 ? "1.0f" : "1.0") : "1";
+  case RED_MIN: return f ? arena_printf(e->a, "(%s)INFINITY", tname(e, t)) : "LLONG_MAX";
+  case RED_MAX: return f ? arena_printf(e->a, "-(%s)INFINITY", tname(e, t)) : "LLONG_MIN";
+  case RED_USER: return NULL;
+  }
+  UNREACHABLE();
+}
+
+static bool private_hist(Emit *e, const Node *n, int h) {
+  return n && n == e->private_par && private_neutral(e, &n->u.par.hists[h]);
+}
+
+static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, const char *v,
+                          const char *ty);
+
 // h[k] OP= v where lo <= k < lo + len (language.md §3: other bins are skipped), atomically:
 // the operator's atomic where there is one (C: omp atomic for + and *; CUDA: atomicAdd),
 // else a compare-and-swap loop.
@@ -228,15 +251,18 @@ void emit_update(Emit *e, const Node *n) {
       line(e, "atomicAdd(&%s[adsoac_j], %s);", a, v);
     else
       line(e, "adsoac_atomic_op(&%s[adsoac_j], %s, %s());", a, v, cub_op(e, &r));
-  } else if (h->op == RED_ADD || h->op == RED_MUL) {
-    buf_puts(e->out, "#pragma omp atomic\n");
-    line(e, "%s[adsoac_j] %s= %s;", a, h->op == RED_ADD ? "+" : "*", v);
+  } else if (private_hist(e, e->par, n->u.mem.hist)) { // (emit_par_c)
+    const char *ph = arena_printf(e->a, "adsoac_ph%d", n->u.mem.hist);
+    const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, ref(e, h->lo));
+    line(e, "if (%s) {", ph);
+    line(e, "  %s = %s;", at, combine(e, &r, at, v));
+    line(e, "} else {");
+    e->depth++;
+    emit_atomic_c(e, h, &r, a, v, ty);
+    e->depth--;
+    line(e, "}");
   } else {
-    line(e, "%s adsoac_o, adsoac_w;", ty);
-    line(e, "__atomic_load(&%s[adsoac_j], &adsoac_o, __ATOMIC_RELAXED);", a);
-    line(e, "do adsoac_w = %s;", combine(e, &r, "adsoac_o", v));
-    line(e, "while (!__atomic_compare_exchange(&%s[adsoac_j], &adsoac_o, &adsoac_w, 0, "
-         "__ATOMIC_RELAXED, __ATOMIC_RELAXED));", a);
+    emit_atomic_c(e, h, &r, a, v, ty);
   }
   e->depth--;
   line(e, "}");
@@ -244,7 +270,48 @@ void emit_update(Emit *e, const Node *n) {
   line(e, "}");
 }
 
+// C: a[adsoac_j] OP= v atomically.
+static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, const char *v,
+                          const char *ty) {
+  if (h->op == RED_ADD || h->op == RED_MUL) {
+    buf_puts(e->out, "#pragma omp atomic\n");
+    line(e, "%s[adsoac_j] %s= %s;", a, h->op == RED_ADD ? "+" : "*", v);
+  } else {
+    line(e, "%s adsoac_o, adsoac_w;", ty);
+    line(e, "__atomic_load(&%s[adsoac_j], &adsoac_o, __ATOMIC_RELAXED);", a);
+    line(e, "do adsoac_w = %s;", combine(e, r, "adsoac_o", v));
+    line(e, "while (!__atomic_compare_exchange(&%s[adsoac_j], &adsoac_o, &adsoac_w, 0, "
+         "__ATOMIC_RELAXED, __ATOMIC_RELAXED));", a);
+  }
+}
+
 // ---- C11 / OpenMP ----
+
+// A thread's copy of hist clause h of loop n, at the operator's neutral element, where the
+// section has at most ADSOAC_PRIVATE_BINS bins (else NULL: the updates are atomic).
+static void private_open(Emit *e, const Node *n, int h) {
+  const Hist *hc = &n->u.par.hists[h];
+  const Type *t = e->f->vals[hc->arr].type->elem;
+  const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *len = ref(e, hc->len);
+  line(e, "%s *%s = NULL;", tname(e, t), ph);
+  line(e, "if ((long long)%s <= ADSOAC_PRIVATE_BINS && (%s = (%s *)malloc(((size_t)%s + 1) * sizeof *%s)))",
+       len, ph, tname(e, t), len, ph);
+  const char *ne = private_neutral(e, hc);
+  line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) %s[adsoac_b] = %s;", len, ph, ne);
+}
+
+// Merges a thread's copy into the histogram (inside the loop's critical section).
+static void private_close(Emit *e, const Node *n, int h) {
+  const Hist *hc = &n->u.par.hists[h];
+  const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *a = ref(e, hc->arr);
+  Red r = hist_red(hc, &hc->arr);
+  const char *at = arena_printf(e->a, "%s[(long long)%s + adsoac_b]", a, ref(e, hc->lo));
+  line(e, "if (%s) {", ph);
+  line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++)", ref(e, hc->len));
+  line(e, "    %s = %s;", at, combine(e, &r, at, arena_printf(e->a, "%s[adsoac_b]", ph)));
+  line(e, "  free(%s);", ph);
+  line(e, "}");
+}
 
 static void emit_par_c(Emit *e, const Node *n) {
   emit_hist_ops(e, n);
@@ -257,7 +324,12 @@ static void emit_par_c(Emit *e, const Node *n) {
   const Type *it = e->f->vals[n->u.par.idx].type;
   line(e, "{");
   e->depth++;
-  bool manual = has_user_op(n); // no OpenMP reduction clause for a declared operator
+  const Node *outer_private = e->private_par;
+  e->private_par = n;
+  bool privates = false;
+  for (int h = 0; h < n->u.par.nhists; h++) privates |= private_hist(e, n, h);
+  if (!privates) e->private_par = NULL;
+  bool manual = has_user_op(n) || privates; // no reduction clause: declared operators, copies
   Buf clause = {0};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
@@ -271,6 +343,8 @@ static void emit_par_c(Emit *e, const Node *n) {
     for (int r = 0; r < n->u.par.nreds; r++)
       line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r),
            neutral(e, &n->u.par.reds[r]));
+    for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
+      if (private_hist(e, n, h)) private_open(e, n, h);
     buf_puts(e->out, "#pragma omp for nowait\n");
   } else {
     buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
@@ -289,12 +363,17 @@ static void emit_par_c(Emit *e, const Node *n) {
       const char *tot = arena_printf(e->a, "adsoac_t%d", r);
       line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
     }
+    e->depth++;
+    for (int h = 0; h < n->u.par.nhists; h++)
+      if (private_hist(e, n, h)) private_close(e, n, h);
+    e->depth--;
     line(e, "}");
     e->depth--;
     line(e, "}");
   }
   for (int r = 0; r < n->u.par.nreds; r++)
     finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
+  e->private_par = outer_private;
   e->depth--;
   line(e, "}");
 }

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #define ADSOAC_CHUNKS 64 // the chunks of a scan on the C target (two passes over them)
+#ifndef ADSOAC_PRIVATE_BINS
+#define ADSOAC_PRIVATE_BINS 65536 // histograms this small get a copy per thread, merged after
+#endif
 
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
