@@ -287,21 +287,42 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
   Node *s = node_new(a, IR_SORT, b->loc);
   s->u.copy.dst = perm, s->u.copy.src = key, s->u.copy.n = n, s->u.copy.off = len;
   b_push(b, s);
+  Val sk = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_sorted_bins", var));
   Val sv = scan_alloc(b, t, n, arena_printf(a, "%s_sorted", var));
   Val fs = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_first", var));
   Val fe = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_last", var));
-  mb = map_over(b, n, pr, &m);
+  Val sv0 = scan_alloc(b, t, n, arena_printf(a, "%s_sorted_from_initial", var));
+  mb = map_over(b, n, pr, &m); // the gather (the only pass reading in the permuted order)
   {
-    Val q = b_cast(&mb, &ty_long, m->u.par.idx), kq = b_read(&mb, key, b_read(&mb, perm, q));
+    Val q = m->u.par.idx, i = b_read(&mb, perm, q);
+    b_write(&mb, sk, q, b_read(&mb, key, i));
+    b_write(&mb, sv, q, b_read(&mb, val, i));
+  }
+  b_push(b, m);
+  mb = map_over(b, n, pr, &m); // a bin's first and last update; the first combined with h0
+  {
+    Val q = b_cast(&mb, &ty_long, m->u.par.idx), kq = b_read(&mb, sk, q);
     Val prev = b_select(&mb, b_binop(&mb, BIN_GT, q, zero), b_binop(&mb, BIN_SUB, q, one), q);
     Val last = b_binop(&mb, BIN_SUB, n, one);
     Val next = b_select(&mb, b_binop(&mb, BIN_LT, q, last), b_binop(&mb, BIN_ADD, q, one), q);
-    Val kp = b_read(&mb, key, b_read(&mb, perm, prev)), kn = b_read(&mb, key, b_read(&mb, perm, next));
+    Val kp = b_read(&mb, sk, prev), kn = b_read(&mb, sk, next);
     Val first = b_binop(&mb, BIN_LOR, b_binop(&mb, BIN_EQ, q, zero), b_binop(&mb, BIN_NE, kp, kq));
     Val end = b_binop(&mb, BIN_LOR, b_binop(&mb, BIN_EQ, q, last), b_binop(&mb, BIN_NE, kn, kq));
-    b_write(&mb, sv, q, b_read(&mb, val, b_read(&mb, perm, q)));
     b_write(&mb, fs, q, b_cast(&mb, &ty_long, first));
     b_write(&mb, fe, q, b_cast(&mb, &ty_long, end));
+    Val v = b_read(&mb, sv, q);
+    Node *c = node_new(a, IR_IF, b->loc); // h0 OP v at a bin's first update in the section
+    c->u.ifs.cond = b_binop(&mb, BIN_LAND, first, b_binop(&mb, BIN_LT, kq, len));
+    c->u.ifs.then = block_new(a);
+    c->u.ifs.els = block_new(a);
+    Builder tb = {f, c->u.ifs.then, b->loc};
+    block_yield(a, c->u.ifs.then, apply(&tb, pf, hc, b_read(&tb, h0, kq), v));
+    block_yield(a, c->u.ifs.els, v);
+    c->u.ifs.nouts = 1;
+    c->u.ifs.outs = ARENA_ARRAY(a, Val, 1);
+    c->u.ifs.outs[0] = fn_val(f, t, NULL);
+    b_push(&mb, c);
+    b_write(&mb, sv0, q, c->u.ifs.outs[0]);
   }
   b_push(b, m);
   // within each bin: the updates before (lv) and after (rv) each, by segmented scans
@@ -311,22 +332,23 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
     Scan sc = {.op = RED_USER, .nf = 2, .lam = segmented(b, pf, hc, t, r), .reverse = r,
                .user_fn = arena_printf(a, "%s by bin", hc->user_fn ? hc->user_fn : redop_name(hc->op)),
                .var = var};
-    Val src[2] = {r ? fe : fs, sv}, dst[2] = {0, r ? rv : lv};
+    Val src[2] = {r ? fe : fs, r ? sv : sv0}, dst[2] = {0, r ? rv : lv};
     Val init[2] = {zero, b_const_f(b, t, 0)}, out[2] = {fn_val(f, &ty_long, NULL), fn_val(f, t, NULL)};
     scan_build(b, f, &sc, src, dst, n, init, out, b->loc, pr);
   }
-  // per update: d(final)/dv = d(L OP v)/dv * d(m OP R)/dm with L = h0 OP (earlier updates),
-  // m = L OP v, R = (later updates); per bin: d(h0 OP T)/dh0, T = all its updates (in this
-  // order, so that a tie of min/max goes to the earlier candidate, language.md §7)
+  // per update: d(final)/dv = d(L OP v)/dv * d(m OP R)/dm with L = h0 OP (earlier updates)
+  // (the forward scan's, h0 folded into a bin's first update), m = L OP v, R = (later
+  // updates); per bin: d(h0 OP T)/dh0, T = all its updates (in this order, so that a tie of
+  // min/max goes to the earlier candidate, language.md §7)
   mb = map_over(b, n, pr, &m);
   {
-    Val q = m->u.par.idx, i = b_read(&mb, perm, q), kq = b_read(&mb, key, i);
+    Val q = m->u.par.idx, i = b_read(&mb, perm, q), kq = b_read(&mb, sk, q);
     Builder in = when(&mb, b_binop(&mb, BIN_LT, kq, len));
     Val v = b_read(&in, sv, q), init = b_read(&in, h0, kq);
     Val first = b_binop(&in, BIN_NE, b_read(&in, fs, q), zero);
     Val last = b_binop(&in, BIN_NE, b_read(&in, fe, q), zero);
     Val before = b_read(&in, lv, q), after = b_read(&in, rv, q);
-    Val L = b_select(&in, first, init, apply(&in, pf, hc, init, before));
+    Val L = b_select(&in, first, init, before);
     Val mv = apply(&in, pf, hc, L, v);
     Val d1 = dop(ctx, &in, L, v, false), d2 = dop(ctx, &in, mv, after, true);
     b_write(&in, *D, i, b_binop(&in, BIN_MUL, d1, b_select(&in, last, b_const_f(&in, t, 1), d2)));
@@ -335,6 +357,6 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
     b_write(&fb, *DI, kq, dop(ctx, &fb, init, all, true));
   }
   b_push(b, m);
-  Val tmp[] = {key, val, perm, sv, fs, fe, lv, rv};
+  Val tmp[] = {key, val, perm, sk, sv, sv0, fs, fe, lv, rv};
   for (size_t k = 0; k < sizeof tmp / sizeof *tmp; k++) scan_free(b, tmp[k]);
 }
