@@ -40,15 +40,15 @@ Val hist_guarded(Builder *b, Val cond, Val arr, Val idx, Val other) {
   return sel->u.ifs.outs[0];
 }
 
-// Rewrites the cloned body b: writes go, updates of clause h become fn's code, other
-// updates go (nested loops keep theirs).
+// Rewrites the cloned body b: writes go, updates of clause h (h < 0: none, a nested parallel
+// loop's body) become fn's code, other updates go.
 static void rewrite(Builder *at, Block *b, int h, Val i, HistVisit fn, void *ctx) {
   Block *out = block_new(at->fn->arena);
   for (int j = 0; j < b->n; j++) {
     Node *n = b->stmts[j];
     if (n->kind == IR_WRITE) continue;
     if (n->kind == IR_UPDATE) {
-      if (n->u.mem.hist != h) continue;
+      if (h < 0 || n->u.mem.hist != h) continue;
       Builder nb = {at->fn, out, n->loc};
       fn(&nb, n->u.mem.idx, n->u.mem.v, i, ctx);
       continue;
@@ -58,6 +58,7 @@ static void rewrite(Builder *at, Block *b, int h, Val i, HistVisit fn, void *ctx
       rewrite(at, n->u.ifs.els, h, i, fn, ctx);
     }
     if (n->kind == IR_LOOP) rewrite(at, n->u.loop.body, h, i, fn, ctx);
+    if (n->kind == IR_PAR) rewrite(at, n->u.par.body, -1, i, fn, ctx); // its effects are done
     block_push(at->fn->arena, out, n);
   }
   b->stmts = out->stmts, b->n = out->n, b->cap = out->cap;
@@ -247,7 +248,10 @@ static int count_updates(const Block *b, int h) {
   for (int i = 0; i < b->n; i++) {
     const Node *s = b->stmts[i];
     if (s->kind == IR_UPDATE && s->u.mem.hist == h) n++;
-    if (s->kind == IR_IF) n += count_updates(s->u.ifs.then, h) + count_updates(s->u.ifs.els, h);
+    if (s->kind == IR_IF) { // one side runs
+      int t = count_updates(s->u.ifs.then, h), e = count_updates(s->u.ifs.els, h);
+      n += t > e ? t : e;
+    }
     if (s->kind == IR_LOOP) n += 2 * count_updates(s->u.loop.body, h); // maybe many
   }
   return n;

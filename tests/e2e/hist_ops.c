@@ -39,6 +39,11 @@
 // e2e: array hm[k] range(-1,1)
 // e2e: array hp[k] range(0.5,1.5)
 // e2e: array hl[k] range(-1,1)
+// e2e: func hbranch
+// e2e: int k = 3
+// e2e: array bin[n] range(0,3)
+// e2e: array x[n] range(-1,1)
+// e2e: array h[k] range(-1,1)
 // e2e: func hsoft
 // e2e: int k = 4
 // e2e: array bin[n] range(-1,5)
@@ -140,5 +145,17 @@ void hists4(int n, int k, const int *bin, const double *x, double *hs, double *h
     if (v > hm[bin[i]]) hm[bin[i]] = v;
     hp[bin[i]] *= v;
     hl[bin[i]] = lse_noinv(hl[bin[i]], v);
+  }
+}
+
+// the general rule with an update on each side of an if (one runs per iteration)
+#pragma adsoac grad
+void hbranch(int n, int k, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(lse_noinv: h[0:k])
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.0)
+      h[bin[i]] = lse_noinv(h[bin[i]], x[i] * x[i]);
+    else
+      h[bin[i]] = lse_noinv(h[bin[i]], -x[i]);
   }
 }
