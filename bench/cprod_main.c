@@ -18,14 +18,6 @@ double cprod_jvp(int n, double c, double c_dot, const double *re, const double *
 double cprod_hand(int n, double c, double *c_bar, const double *re, double *re_bar,
                   const double *im, double *im_bar, double ret_bar);
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // Central differences of cprod_seq at index k of a (re or im) against the hand
 // gradient g. f is affine in each re[k], im[k] and c, so the difference is exact
 // up to rounding for any h; a large h (0.5, as bench/prod_main.c) keeps the
@@ -37,7 +29,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n,
   a[k] = v + h; double fp = cprod_seq(n, c, re, im);
   a[k] = v - h; double fm = cprod_seq(n, c, re, im);
   a[k] = v;
-  bench_check_fd(b, small_what(label, what), g, fp, fm, h);
+  bench_check_fd(b, bench_what(label, what), g, fp, fm, h);
 }
 
 // All checks on one input (label NULL: the timed input, messages as prod's):
@@ -54,10 +46,10 @@ static void check_all(Bench *b, const char *label, int n, double c, double *re,
   double r_seq = cprod_seq(n, c, re, im);
   if (!isnormal(r_seq)) {  // overflow or underflow would make the timing meaningless
     fprintf(stderr, "warning: %s: %s %.17g is not a finite normal number\n",
-            b->name, small_what(label, "the result"), r_seq);
+            b->name, bench_what(label, "the result"), r_seq);
     b->warnings++;
   }
-  bench_check_scalar(b, small_what(label, "primal cprod vs sequential C"),
+  bench_check_scalar(b, bench_what(label, "primal cprod vs sequential C"),
                      cprod(n, c, re, im), r_seq, BENCH_RTOL);
   // Non-zero initial adjoints: f_vjp must accumulate, not overwrite.
   double cb = 0.125, ch = 0.125;
@@ -65,11 +57,11 @@ static void check_all(Bench *b, const char *label, int n, double c, double *re,
   bench_fill(ib, n, 33, -1.0, 1.0); memcpy(ih, ib, (size_t)n * sizeof *ib);
   double r_vjp = cprod_vjp(n, c, &cb, re, rb, im, ib, seed);
   double r_hand = cprod_hand(n, c, &ch, re, rh, im, ih, seed);
-  bench_check_scalar(b, small_what(label, "cprod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "cprod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cprod_vjp re_bar vs hand"), rb, rh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cprod_vjp im_bar vs hand"), ib, ih, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cprod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cprod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cprod_vjp re_bar vs hand"), rb, rh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cprod_vjp im_bar vs hand"), ib, ih, n, BENCH_RTOL);
   // Reference sanity: hand gradient (zero-initialised, seed 1) against finite
   // differences of the sequential original.
   ch = 0.0;
@@ -77,7 +69,7 @@ static void check_all(Bench *b, const char *label, int n, double c, double *re,
   memset(ih, 0, (size_t)n * sizeof *ih);
   cprod_hand(n, c, &ch, re, rh, im, ih, 1.0);
   const double h = 0.5;
-  bench_check_fd(b, small_what(label, "d/dc (finite difference)"), ch,
+  bench_check_fd(b, bench_what(label, "d/dc (finite difference)"), ch,
                  cprod_seq(n, c + h, re, im), cprod_seq(n, c - h, re, im), h);
   for (int j = 0; j < nidx; j++) {
     int k = idx[j];
@@ -90,8 +82,8 @@ static void check_all(Bench *b, const char *label, int n, double c, double *re,
   bench_fill(id, n, 35, -1.0, 0.0);
   double ret_dot = 0.0;
   double r_jvp = cprod_jvp(n, c, c_dot, re, rd, im, id, &ret_dot);
-  bench_check_scalar(b, small_what(label, "cprod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "cprod_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(b, bench_what(label, "cprod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cprod_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, ch * c_dot + bench_inner(rh, rd, ih, id, n), BENCH_RTOL);
 }
 

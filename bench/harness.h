@@ -173,4 +173,26 @@ static double bench_inner(const double *a, const double *b, const double *c,
   return (double)s;
 }
 
+// "label: what", the message of a check on a small input (label NULL: what).
+static const char *bench_what(const char *label, const char *what) {
+  static char buf[160];
+  if (!label) return what;
+  snprintf(buf, sizeof buf, "%s: %s", label, what);
+  return buf;
+}
+
+// m doubles of scratch (at least one); exits on failure.
+static double *bench_dalloc(int m) {
+  double *p = malloc((size_t)(m > 0 ? m : 1) * sizeof *p);
+  if (!p) {
+    fprintf(stderr, "bench: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+static void bench_dcopy(double *dst, const double *src, int m) {
+  memcpy(dst, src, (size_t)m * sizeof *dst);
+}
+
 #endif

@@ -23,31 +23,10 @@ void hsum_hand(int n, int k, const int *bin, const double *w, double *w_bar,
 
 enum { K = 1000 };  // bins of the timed input
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
-static double *dalloc(int m) {
-  double *p = malloc((size_t)(m > 0 ? m : 1) * sizeof *p);
-  if (!p) {
-    fprintf(stderr, "histadd: out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static void dcopy(double *dst, const double *src, int m) {
-  memcpy(dst, src, (size_t)m * sizeof *dst);
-}
-
 // h = h0, then the sequential original.
 static void run_seq(int n, int k, const int *bin, const double *w, const double *h0,
                     double *h) {
-  dcopy(h, h0, k);
+  bench_dcopy(h, h0, k);
   hsum_seq(n, k, bin, w, h);
 }
 
@@ -61,7 +40,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n, in
   a[j] = v + step; run_seq(n, k, bin, w, h0, hp);
   a[j] = v - step; run_seq(n, k, bin, w, h0, hm);
   a[j] = v;
-  bench_check_fd(b, small_what(label, what), g, hp[bb], hm[bb], step);
+  bench_check_fd(b, bench_what(label, what), g, hp[bb], hm[bb], step);
 }
 
 // All checks on one input (label NULL: the timed input): the h of hsum, hsum_vjp,
@@ -76,30 +55,30 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n, in
 static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
                       double *w, double *h0, const int *idx, int nidx,
                       const int *bidx, int nbidx, double step) {
-  double *hs = dalloc(k), *hv = dalloc(k), *hh = dalloc(k), *sv = dalloc(k), *sh = dalloc(k);
-  double *gh = dalloc(k), *hd = dalloc(k), *hp = dalloc(k), *hm = dalloc(k);
-  double *xv = dalloc(n), *xh = dalloc(n), *gx = dalloc(n), *xd = dalloc(n);
+  double *hs = bench_dalloc(k), *hv = bench_dalloc(k), *hh = bench_dalloc(k), *sv = bench_dalloc(k), *sh = bench_dalloc(k);
+  double *gh = bench_dalloc(k), *hd = bench_dalloc(k), *hp = bench_dalloc(k), *hm = bench_dalloc(k);
+  double *xv = bench_dalloc(n), *xh = bench_dalloc(n), *gx = bench_dalloc(n), *xd = bench_dalloc(n);
   long double *e = calloc((size_t)k, sizeof *e);
   run_seq(n, k, bin, w, h0, hs);
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hsum(n, k, bin, w, hv);
-  bench_check_array(b, small_what(label, "primal hsum h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "primal hsum h vs sequential C"), hv, hs, k, BENCH_RTOL);
   // Non-zero initial adjoints (f_vjp must accumulate), seeds not 1.
-  bench_fill(xv, n, 72, 0.5, 1.0); dcopy(xh, xv, n);
-  bench_fill(sv, k, 73, 0.5, 1.5); dcopy(sh, sv, k);
-  dcopy(hv, h0, k);
-  dcopy(hh, h0, k);
+  bench_fill(xv, n, 72, 0.5, 1.0); bench_dcopy(xh, xv, n);
+  bench_fill(sv, k, 73, 0.5, 1.5); bench_dcopy(sh, sv, k);
+  bench_dcopy(hv, h0, k);
+  bench_dcopy(hh, h0, k);
   hsum_vjp(n, k, bin, w, xv, hv, sv);
   hsum_hand(n, k, bin, w, xh, hh, sh);
-  bench_check_array(b, small_what(label, "hsum_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hsum_vjp w_bar vs hand"), xv, xh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hsum_vjp h_bar (adjoint of the initial h) vs hand"),
+  bench_check_array(b, bench_what(label, "hsum_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hsum_vjp w_bar vs hand"), xv, xh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hsum_vjp h_bar (adjoint of the initial h) vs hand"),
                     sv, sh, k, BENCH_RTOL);
   // Hand gradient: zero initial w_bar, seed 1 in every bin.
   memset(gx, 0, (size_t)n * sizeof *gx);
   for (int c = 0; c < k; c++) gh[c] = 1.0;
-  dcopy(hh, h0, k);
+  bench_dcopy(hh, h0, k);
   hsum_hand(n, k, bin, w, gx, hh, gh);
   for (int j = 0; j < nidx; j++)
     check_fd_at(b, label, "d h[bin[i]]/d w[i] (finite difference)", n, k, bin, w, h0, w,
@@ -113,10 +92,10 @@ static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
   for (int c = 0; c < k; c++) e[c] = (long double)gh[c] * hd[c];
   for (int i = 0; i < n; i++) e[bin[i]] += (long double)gx[i] * xd[i];
   for (int c = 0; c < k; c++) gh[c] = (double)e[c];
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hsum_jvp(n, k, bin, w, xd, hv, hd);
-  bench_check_array(b, small_what(label, "hsum_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hsum_jvp h_dot vs hand gradient . tangent"),
+  bench_check_array(b, bench_what(label, "hsum_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hsum_jvp h_dot vs hand gradient . tangent"),
                     hd, gh, k, BENCH_RTOL);
   free(hs); free(hv); free(hh); free(sv); free(sh); free(gh); free(hd); free(hp); free(hm);
   free(xv); free(xh); free(gx); free(xd); free(e);
@@ -149,15 +128,15 @@ static struct {
   double *h, *hb, *wb;
 } T;
 
-static double time_seq(void) { dcopy(T.h, T.h0, K); hsum_seq(T.n, K, T.bin, T.w, T.h); return T.h[0]; }
-static double time_pri(void) { dcopy(T.h, T.h0, K); hsum(T.n, K, T.bin, T.w, T.h); return T.h[0]; }
+static double time_seq(void) { bench_dcopy(T.h, T.h0, K); hsum_seq(T.n, K, T.bin, T.w, T.h); return T.h[0]; }
+static double time_pri(void) { bench_dcopy(T.h, T.h0, K); hsum(T.n, K, T.bin, T.w, T.h); return T.h[0]; }
 static double time_vjp(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hsum_vjp(T.n, K, T.bin, T.w, T.wb, T.h, T.hb);
   return T.hb[0];
 }
 static double time_hand(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hsum_hand(T.n, K, T.bin, T.w, T.wb, T.h, T.hb);
   return T.hb[0];
 }

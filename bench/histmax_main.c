@@ -30,31 +30,10 @@ void hmax_hand(int n, int k, const int *bin, const double *x, double *x_bar,
 
 enum { K = 1000 };  // bins of the timed input
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
-static double *dalloc(int m) {
-  double *p = malloc((size_t)(m > 0 ? m : 1) * sizeof *p);
-  if (!p) {
-    fprintf(stderr, "histmax: out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static void dcopy(double *dst, const double *src, int m) {
-  memcpy(dst, src, (size_t)m * sizeof *dst);
-}
-
 // h = h0, then the sequential original.
 static void run_seq(int n, int k, const int *bin, const double *x, const double *h0,
                     double *h) {
-  dcopy(h, h0, k);
+  bench_dcopy(h, h0, k);
   hmax_seq(n, k, bin, x, h);
 }
 
@@ -68,7 +47,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n, in
   a[j] = v + step; run_seq(n, k, bin, x, h0, hp);
   a[j] = v - step; run_seq(n, k, bin, x, h0, hm);
   a[j] = v;
-  bench_check_fd(b, small_what(label, what), g, hp[bb], hm[bb], step);
+  bench_check_fd(b, bench_what(label, what), g, hp[bb], hm[bb], step);
 }
 
 // All checks on one input (label NULL: the timed input): the h of hmax, hmax_vjp,
@@ -86,29 +65,29 @@ static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
                       double *x, double *h0, const int *idx, int nidx,
                       const int *bidx, int nbidx) {
   const double step = 0.125;
-  double *hs = dalloc(k), *hv = dalloc(k), *hh = dalloc(k), *sv = dalloc(k), *sh = dalloc(k);
-  double *gh = dalloc(k), *hd = dalloc(k), *hp = dalloc(k), *hm = dalloc(k), *sw = dalloc(k);
-  double *xv = dalloc(n), *xh = dalloc(n), *gx = dalloc(n), *xd = dalloc(n), *xw = dalloc(n);
+  double *hs = bench_dalloc(k), *hv = bench_dalloc(k), *hh = bench_dalloc(k), *sv = bench_dalloc(k), *sh = bench_dalloc(k);
+  double *gh = bench_dalloc(k), *hd = bench_dalloc(k), *hp = bench_dalloc(k), *hm = bench_dalloc(k), *sw = bench_dalloc(k);
+  double *xv = bench_dalloc(n), *xh = bench_dalloc(n), *gx = bench_dalloc(n), *xd = bench_dalloc(n), *xw = bench_dalloc(n);
   int *win = malloc((size_t)(k > 0 ? k : 1) * sizeof *win);
   long double *e = calloc((size_t)k, sizeof *e);
   run_seq(n, k, bin, x, h0, hs);
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hmax(n, k, bin, x, hv);
-  bench_check_array(b, small_what(label, "primal hmax h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "primal hmax h vs sequential C"), hv, hs, k, BENCH_RTOL);
   // Non-zero initial adjoints (f_vjp must accumulate), seeds not 1.
-  bench_fill(xv, n, 92, 0.5, 1.0); dcopy(xh, xv, n); dcopy(xw, xv, n);
-  bench_fill(sv, k, 93, 0.5, 1.5); dcopy(sh, sv, k); dcopy(sw, sv, k);
-  dcopy(hv, h0, k);
-  dcopy(hh, h0, k);
+  bench_fill(xv, n, 92, 0.5, 1.0); bench_dcopy(xh, xv, n); bench_dcopy(xw, xv, n);
+  bench_fill(sv, k, 93, 0.5, 1.5); bench_dcopy(sh, sv, k); bench_dcopy(sw, sv, k);
+  bench_dcopy(hv, h0, k);
+  bench_dcopy(hh, h0, k);
   hmax_vjp(n, k, bin, x, xv, hv, sv);
   hmax_hand(n, k, bin, x, xh, hh, sh);
-  bench_check_array(b, small_what(label, "hmax_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hmax_vjp x_bar vs hand"), xv, xh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hmax_vjp h_bar (adjoint of the initial h) vs hand"),
+  bench_check_array(b, bench_what(label, "hmax_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hmax_vjp x_bar vs hand"), xv, xh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hmax_vjp h_bar (adjoint of the initial h) vs hand"),
                     sv, sh, k, BENCH_RTOL);
   // The sequential loop's winners: the whole seed of a bin goes to its winner.
-  dcopy(hp, h0, k);
+  bench_dcopy(hp, h0, k);
   for (int c = 0; c < k; c++) win[c] = -1;
   for (int i = 0; i < n; i++)
     if (x[i] > hp[bin[i]]) {
@@ -120,12 +99,12 @@ static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
       xw[win[c]] += sw[c];
       sw[c] = 0.0;
     }
-  bench_check_array(b, small_what(label, "hand x_bar vs sequential winners"), xh, xw, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hand h_bar vs sequential winners"), sh, sw, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand x_bar vs sequential winners"), xh, xw, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand h_bar vs sequential winners"), sh, sw, k, BENCH_RTOL);
   // Hand gradient: zero initial x_bar, seed 1 in every bin.
   memset(gx, 0, (size_t)n * sizeof *gx);
   for (int c = 0; c < k; c++) gh[c] = 1.0;
-  dcopy(hh, h0, k);
+  bench_dcopy(hh, h0, k);
   hmax_hand(n, k, bin, x, gx, hh, gh);
   for (int j = 0; j < nidx; j++)
     check_fd_at(b, label, "d h[bin[i]]/d x[i] (finite difference)", n, k, bin, x, h0, x,
@@ -139,10 +118,10 @@ static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
   for (int c = 0; c < k; c++) e[c] = (long double)gh[c] * hd[c];
   for (int i = 0; i < n; i++) e[bin[i]] += (long double)gx[i] * xd[i];
   for (int c = 0; c < k; c++) gh[c] = (double)e[c];
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hmax_jvp(n, k, bin, x, xd, hv, hd);
-  bench_check_array(b, small_what(label, "hmax_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hmax_jvp h_dot vs the winners' tangents"),
+  bench_check_array(b, bench_what(label, "hmax_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hmax_jvp h_dot vs the winners' tangents"),
                     hd, gh, k, BENCH_RTOL);
   free(hs); free(hv); free(hh); free(sv); free(sh); free(gh); free(hd); free(hp); free(hm);
   free(sw); free(xv); free(xh); free(gx); free(xd); free(xw); free(win); free(e);
@@ -184,15 +163,15 @@ static struct {
   double *h, *hb, *xb;
 } T;
 
-static double time_seq(void) { dcopy(T.h, T.h0, K); hmax_seq(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
-static double time_pri(void) { dcopy(T.h, T.h0, K); hmax(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
+static double time_seq(void) { bench_dcopy(T.h, T.h0, K); hmax_seq(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
+static double time_pri(void) { bench_dcopy(T.h, T.h0, K); hmax(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
 static double time_vjp(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hmax_vjp(T.n, K, T.bin, T.x, T.xb, T.h, T.hb);
   return T.hb[0];
 }
 static double time_hand(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hmax_hand(T.n, K, T.bin, T.x, T.xb, T.h, T.hb);
   return T.hb[0];
 }

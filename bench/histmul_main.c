@@ -28,31 +28,10 @@ void hprod_hand(int n, int k, const int *bin, const double *x, double *x_bar,
 
 enum { K = 1000 };  // bins of the timed input
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
-static double *dalloc(int m) {
-  double *p = malloc((size_t)(m > 0 ? m : 1) * sizeof *p);
-  if (!p) {
-    fprintf(stderr, "histmul: out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static void dcopy(double *dst, const double *src, int m) {
-  memcpy(dst, src, (size_t)m * sizeof *dst);
-}
-
 // h = h0, then the sequential original.
 static void run_seq(int n, int k, const int *bin, const double *x, const double *h0,
                     double *h) {
-  dcopy(h, h0, k);
+  bench_dcopy(h, h0, k);
   hprod_seq(n, k, bin, x, h);
 }
 
@@ -66,7 +45,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n, in
   a[j] = v + step; run_seq(n, k, bin, x, h0, hp);
   a[j] = v - step; run_seq(n, k, bin, x, h0, hm);
   a[j] = v;
-  bench_check_fd(b, small_what(label, what), g, hp[bb], hm[bb], step);
+  bench_check_fd(b, bench_what(label, what), g, hp[bb], hm[bb], step);
 }
 
 // All checks on one input (label NULL: the timed input): the h of hprod, hprod_vjp,
@@ -81,37 +60,37 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n, in
 static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
                       double *x, double *h0, const int *idx, int nidx,
                       const int *bidx, int nbidx, double step) {
-  double *hs = dalloc(k), *hv = dalloc(k), *hh = dalloc(k), *sv = dalloc(k), *sh = dalloc(k);
-  double *gh = dalloc(k), *hd = dalloc(k), *hp = dalloc(k), *hm = dalloc(k);
-  double *xv = dalloc(n), *xh = dalloc(n), *gx = dalloc(n), *xd = dalloc(n);
+  double *hs = bench_dalloc(k), *hv = bench_dalloc(k), *hh = bench_dalloc(k), *sv = bench_dalloc(k), *sh = bench_dalloc(k);
+  double *gh = bench_dalloc(k), *hd = bench_dalloc(k), *hp = bench_dalloc(k), *hm = bench_dalloc(k);
+  double *xv = bench_dalloc(n), *xh = bench_dalloc(n), *gx = bench_dalloc(n), *xd = bench_dalloc(n);
   long double *e = calloc((size_t)k, sizeof *e);
   run_seq(n, k, bin, x, h0, hs);
   for (int c = 0; c < k; c++)
     if (h0[c] != 0.0 && !isnormal(hs[c])) {  // overflow or underflow: a meaningless timing
       fprintf(stderr, "warning: %s: %s[%d] %.17g is not a finite normal number\n", b->name,
-              small_what(label, "the final h"), c, hs[c]);
+              bench_what(label, "the final h"), c, hs[c]);
       b->warnings++;
       break;
     }
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hprod(n, k, bin, x, hv);
-  bench_check_array(b, small_what(label, "primal hprod h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "primal hprod h vs sequential C"), hv, hs, k, BENCH_RTOL);
   // Non-zero initial adjoints (f_vjp must accumulate), seeds not 1.
-  bench_fill(xv, n, 82, 0.5, 1.0); dcopy(xh, xv, n);
-  bench_fill(sv, k, 83, 0.5, 1.5); dcopy(sh, sv, k);
-  dcopy(hv, h0, k);
-  dcopy(hh, h0, k);
+  bench_fill(xv, n, 82, 0.5, 1.0); bench_dcopy(xh, xv, n);
+  bench_fill(sv, k, 83, 0.5, 1.5); bench_dcopy(sh, sv, k);
+  bench_dcopy(hv, h0, k);
+  bench_dcopy(hh, h0, k);
   hprod_vjp(n, k, bin, x, xv, hv, sv);
   hprod_hand(n, k, bin, x, xh, hh, sh);
-  bench_check_array(b, small_what(label, "hprod_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_vjp x_bar vs hand"), xv, xh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_vjp h_bar (adjoint of the initial h) vs hand"),
+  bench_check_array(b, bench_what(label, "hprod_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand h vs sequential C"), hh, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_vjp x_bar vs hand"), xv, xh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_vjp h_bar (adjoint of the initial h) vs hand"),
                     sv, sh, k, BENCH_RTOL);
   // Hand gradient: zero initial x_bar, seed 1 in every bin.
   memset(gx, 0, (size_t)n * sizeof *gx);
   for (int c = 0; c < k; c++) gh[c] = 1.0;
-  dcopy(hh, h0, k);
+  bench_dcopy(hh, h0, k);
   hprod_hand(n, k, bin, x, gx, hh, gh);
   for (int j = 0; j < nidx; j++)
     check_fd_at(b, label, "d h[bin[i]]/d x[i] (finite difference)", n, k, bin, x, h0, x,
@@ -125,10 +104,10 @@ static void check_all(Bench *b, const char *label, int n, int k, const int *bin,
   for (int c = 0; c < k; c++) e[c] = (long double)gh[c] * hd[c];
   for (int i = 0; i < n; i++) e[bin[i]] += (long double)gx[i] * xd[i];
   for (int c = 0; c < k; c++) gh[c] = (double)e[c];
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hprod_jvp(n, k, bin, x, xd, hv, hd);
-  bench_check_array(b, small_what(label, "hprod_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_jvp h_dot vs hand gradient . tangent"),
+  bench_check_array(b, bench_what(label, "hprod_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_jvp h_dot vs hand gradient . tangent"),
                     hd, gh, k, BENCH_RTOL);
   free(hs); free(hv); free(hh); free(sv); free(sh); free(gh); free(hd); free(hp); free(hm);
   free(xv); free(xh); free(gx); free(xd); free(e);
@@ -190,26 +169,26 @@ static void check_zeros(Bench *b, const char *label, int z1, int z2) {
     check_fd_at(b, label, "brute-force d h[b]/d h0[b] (finite difference)", n, k, bin,
                 x, h0, h0, c, c, gh[c], 0.5, hp, hm);
   run_seq(n, k, bin, x, h0, hs);
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hprod(n, k, bin, x, hv);
-  bench_check_array(b, small_what(label, "primal hprod h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "primal hprod h vs sequential C"), hv, hs, k, BENCH_RTOL);
   for (int i = 0; i < n; i++) xv[i] = xw[i] = 0.125 * (i + 1);
   for (int c = 0; c < k; c++) sv[c] = 1.5 + 0.25 * c;
   for (int i = 0; i < n; i++) xw[i] += sv[bin[i]] * gx[i];
   for (int c = 0; c < k; c++) sw[c] = sv[c] * gh[c];
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hprod_vjp(n, k, bin, x, xv, hv, sv);
-  bench_check_array(b, small_what(label, "hprod_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_vjp x_bar vs brute force"), xv, xw, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_vjp h_bar vs brute force"), sv, sw, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_vjp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_vjp x_bar vs brute force"), xv, xw, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_vjp h_bar vs brute force"), sv, sw, k, BENCH_RTOL);
   for (int i = 0; i < n; i++) xd[i] = 1.0 + 0.5 * i;
   for (int c = 0; c < k; c++) hd[c] = hdw[c] = 0.5 + c;
   for (int c = 0; c < k; c++) hdw[c] *= gh[c];
   for (int i = 0; i < n; i++) hdw[bin[i]] += gx[i] * xd[i];
-  dcopy(hv, h0, k);
+  bench_dcopy(hv, h0, k);
   hprod_jvp(n, k, bin, x, xd, hv, hd);
-  bench_check_array(b, small_what(label, "hprod_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hprod_jvp h_dot vs brute force"), hd, hdw, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_jvp h vs sequential C"), hv, hs, k, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hprod_jvp h_dot vs brute force"), hd, hdw, k, BENCH_RTOL);
 }
 
 // The timed state: every call restores h (and the seed) first.
@@ -220,15 +199,15 @@ static struct {
   double *h, *hb, *xb;
 } T;
 
-static double time_seq(void) { dcopy(T.h, T.h0, K); hprod_seq(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
-static double time_pri(void) { dcopy(T.h, T.h0, K); hprod(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
+static double time_seq(void) { bench_dcopy(T.h, T.h0, K); hprod_seq(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
+static double time_pri(void) { bench_dcopy(T.h, T.h0, K); hprod(T.n, K, T.bin, T.x, T.h); return T.h[0]; }
 static double time_vjp(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hprod_vjp(T.n, K, T.bin, T.x, T.xb, T.h, T.hb);
   return T.hb[0];
 }
 static double time_hand(void) {
-  dcopy(T.h, T.h0, K); dcopy(T.hb, T.s0, K);
+  bench_dcopy(T.h, T.h0, K); bench_dcopy(T.hb, T.s0, K);
   hprod_hand(T.n, K, T.bin, T.x, T.xb, T.h, T.hb);
   return T.hb[0];
 }

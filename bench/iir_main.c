@@ -18,14 +18,6 @@ double iir_jvp(int n, const double *a, const double *a_dot, const double *b,
 double iir_hand(int n, const double *a, double *a_bar, const double *b, double *b_bar,
                 const double *w, double *w_bar, double ret_bar);
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // Central differences of iir_seq at index k of p (a, b or w) against the hand
 // gradient g. s is affine in each a[k], b[k], w[k] (y_k is affine in a[k], every
 // later y affine in y_k), so the difference is exact up to rounding for any h; a
@@ -37,7 +29,7 @@ static void check_fd_at(Bench *bn, const char *label, const char *what, int n,
   p[k] = v + h; double fp = iir_seq(n, a, b, w);
   p[k] = v - h; double fm = iir_seq(n, a, b, w);
   p[k] = v;
-  bench_check_fd(bn, small_what(label, what), g, fp, fm, h);
+  bench_check_fd(bn, bench_what(label, what), g, fp, fm, h);
 }
 
 // All checks on one input (label NULL: the timed input): iir, iir_vjp, iir_jvp,
@@ -52,10 +44,10 @@ static void check_all(Bench *bn, const char *label, int n, double *a, double *b,
   double r_seq = iir_seq(n, a, b, w);
   if (!isnormal(r_seq)) {  // overflow or underflow would make the timing meaningless
     fprintf(stderr, "warning: %s: %s %.17g is not a finite normal number\n",
-            bn->name, small_what(label, "the result"), r_seq);
+            bn->name, bench_what(label, "the result"), r_seq);
     bn->warnings++;
   }
-  bench_check_scalar(bn, small_what(label, "primal iir vs sequential C"),
+  bench_check_scalar(bn, bench_what(label, "primal iir vs sequential C"),
                      iir(n, a, b, w), r_seq, BENCH_RTOL);
   // Non-zero initial adjoints: f_vjp must accumulate, not overwrite.
   bench_fill(ab, n, 62, -1.0, 1.0); memcpy(ah, ab, (size_t)n * sizeof *ab);
@@ -63,11 +55,11 @@ static void check_all(Bench *bn, const char *label, int n, double *a, double *b,
   bench_fill(wb, n, 64, -1.0, 1.0); memcpy(wh, wb, (size_t)n * sizeof *wb);
   double r_vjp = iir_vjp(n, a, ab, b, bb, w, wb, seed);
   double r_hand = iir_hand(n, a, ah, b, bh, w, wh, seed);
-  bench_check_scalar(bn, small_what(label, "iir_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(bn, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_array(bn, small_what(label, "iir_vjp a_bar vs hand"), ab, ah, n, BENCH_RTOL);
-  bench_check_array(bn, small_what(label, "iir_vjp b_bar vs hand"), bb, bh, n, BENCH_RTOL);
-  bench_check_array(bn, small_what(label, "iir_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
+  bench_check_scalar(bn, bench_what(label, "iir_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(bn, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_array(bn, bench_what(label, "iir_vjp a_bar vs hand"), ab, ah, n, BENCH_RTOL);
+  bench_check_array(bn, bench_what(label, "iir_vjp b_bar vs hand"), bb, bh, n, BENCH_RTOL);
+  bench_check_array(bn, bench_what(label, "iir_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
   // Reference sanity: hand gradient (zero-initialised, seed 1) against finite
   // differences of the sequential original.
   memset(ah, 0, (size_t)n * sizeof *ah);
@@ -87,8 +79,8 @@ static void check_all(Bench *bn, const char *label, int n, double *a, double *b,
   bench_fill(wb, n, 67, 0.0, 1.0);
   double ret_dot = 0.0;
   double r_jvp = iir_jvp(n, a, ab, b, bb, w, wb, &ret_dot);
-  bench_check_scalar(bn, small_what(label, "iir_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(bn, small_what(label, "iir_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(bn, bench_what(label, "iir_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(bn, bench_what(label, "iir_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, bench_inner(ah, ab, bh, bb, n) + bench_inner(wh, wb, NULL, NULL, n),
                      BENCH_RTOL);
 }

@@ -30,14 +30,6 @@ double matscan_hand(int n, const double *p00, double *p00_bar, const double *p01
 enum { NA = 5 };  // the active arrays: p00, p01, p10, p11, w
 static const char *const NAMES[NA] = {"p00", "p01", "p10", "p11", "w"};
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 static double f_seq(int n, double *const *in) {
   return matscan_seq(n, in[0], in[1], in[2], in[3], in[4]);
 }
@@ -56,7 +48,7 @@ static void check_fd_at(Bench *b, const char *label, int n, double *const *in,
   in[j][k] = v + h; double fp = f_seq(n, in);
   in[j][k] = v - h; double fm = f_seq(n, in);
   in[j][k] = v;
-  bench_check_fd(b, small_what(label, what), g, fp, fm, h);
+  bench_check_fd(b, bench_what(label, what), g, fp, fm, h);
 }
 
 // All checks on one input (label NULL: the timed input): matscan, matscan_vjp,
@@ -73,10 +65,10 @@ static void check_all(Bench *b, const char *label, int n, double *const *in,
   double r_seq = f_seq(n, in);
   if (!isnormal(r_seq)) {  // overflow or underflow would make the timing meaningless
     fprintf(stderr, "warning: %s: %s %.17g is not a finite normal number\n",
-            b->name, small_what(label, "the result"), r_seq);
+            b->name, bench_what(label, "the result"), r_seq);
     b->warnings++;
   }
-  bench_check_scalar(b, small_what(label, "primal matscan vs sequential C"),
+  bench_check_scalar(b, bench_what(label, "primal matscan vs sequential C"),
                      matscan(n, in[0], in[1], in[2], in[3], in[4]), r_seq, BENCH_RTOL);
   // Non-zero initial adjoints: f_vjp must accumulate, not overwrite.
   for (int j = 0; j < NA; j++) {
@@ -87,11 +79,11 @@ static void check_all(Bench *b, const char *label, int n, double *const *in,
                              in[4], vb[4], seed);
   double r_hand = matscan_hand(n, in[0], hb[0], in[1], hb[1], in[2], hb[2], in[3], hb[3],
                                in[4], hb[4], seed);
-  bench_check_scalar(b, small_what(label, "matscan_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "matscan_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
   for (int j = 0; j < NA; j++) {
     snprintf(what, sizeof what, "matscan_vjp %s_bar vs hand", NAMES[j]);
-    bench_check_array(b, small_what(label, what), vb[j], hb[j], n, BENCH_RTOL);
+    bench_check_array(b, bench_what(label, what), vb[j], hb[j], n, BENCH_RTOL);
   }
   // Reference sanity: hand gradient (zero-initialised, seed 1) against finite
   // differences of the sequential original.
@@ -109,8 +101,8 @@ static void check_all(Bench *b, const char *label, int n, double *const *in,
   double want = bench_inner(hb[0], vb[0], hb[1], vb[1], n) +
                 bench_inner(hb[2], vb[2], hb[3], vb[3], n) +
                 bench_inner(hb[4], vb[4], NULL, NULL, n);
-  bench_check_scalar(b, small_what(label, "matscan_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "matscan_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(b, bench_what(label, "matscan_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "matscan_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, want, BENCH_RTOL);
 }
 

@@ -18,13 +18,6 @@ double maxval_hand(int n, double c, double *c_bar, const double *x,
 
 enum { SMALL = 40 };
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // The tie rule on a small input: maxval_vjp and maxval_jvp against the hand
 // adjoint, and the hand adjoint against the winner of the sequential loop
 // (c if it is never beaten, else the first x[i] that beats every earlier one).
@@ -47,18 +40,18 @@ static void check_small(Bench *b, const char *label, double c, const double *x) 
   double r_seq = maxval_seq(n, c, x);
   double r_vjp = maxval_vjp(n, c, &cb, x, xb, seed);
   double r_hand = maxval_hand(n, c, &ch, x, xh, seed);
-  bench_check_scalar(b, small_what(label, "maxval_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "maxval_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "maxval_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand c_bar vs sequential winner"), ch, cw, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "hand x_bar vs sequential winner"), xh, xw, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "maxval_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "maxval_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "maxval_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand c_bar vs sequential winner"), ch, cw, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "hand x_bar vs sequential winner"), xh, xw, n, BENCH_RTOL);
   const double c_dot = -0.5;
   for (int i = 0; i < n; i++) xd[i] = 1.0 + i;
   double ret_dot = 0.0;
   double r_jvp = maxval_jvp(n, c, c_dot, x, xd, &ret_dot);
-  bench_check_scalar(b, small_what(label, "maxval_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "maxval_jvp ret_dot vs the winner's tangent"),
+  bench_check_scalar(b, bench_what(label, "maxval_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "maxval_jvp ret_dot vs the winner's tangent"),
                      ret_dot, k < 0 ? c_dot : xd[k], BENCH_RTOL);
 }
 

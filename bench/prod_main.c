@@ -18,13 +18,6 @@ double prod_hand(int n, double c, double *c_bar, const double *x, double *x_bar,
 
 enum { SMALL = 12 };
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // Zero-safety (language.md §7) on a small input with zeros: prod_vjp and
 // prod_jvp against the hand adjoint, and the hand adjoint against finite
 // differences (exact up to rounding: the product is linear in each factor).
@@ -37,28 +30,28 @@ static void check_small(Bench *b, const char *label, double c, double *x) {
   double r_seq = prod_seq(n, c, x);
   double r_vjp = prod_vjp(n, c, &cb, x, xb, seed);
   double r_hand = prod_hand(n, c, &ch, x, xh, seed);
-  bench_check_scalar(b, small_what(label, "prod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "prod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "prod_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "prod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "prod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "prod_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
   ch = 0.0;
   memset(xh, 0, sizeof xh);
   prod_hand(n, c, &ch, x, xh, 1.0);
-  bench_check_fd(b, small_what(label, "d/dc (finite difference)"), ch,
+  bench_check_fd(b, bench_what(label, "d/dc (finite difference)"), ch,
                  prod_seq(n, c + h, x), prod_seq(n, c - h, x), h);
   for (int k = 0; k < n; k++) {
     double v = x[k];
     x[k] = v + h; double fp = prod_seq(n, c, x);
     x[k] = v - h; double fm = prod_seq(n, c, x);
     x[k] = v;
-    bench_check_fd(b, small_what(label, "d/dx (finite difference)"), xh[k], fp, fm, h);
+    bench_check_fd(b, bench_what(label, "d/dx (finite difference)"), xh[k], fp, fm, h);
   }
   const double c_dot = 0.5;
   for (int i = 0; i < n; i++) xd[i] = 1.0 - 0.25 * i;
   double ret_dot = 0.0;
   double r_jvp = prod_jvp(n, c, c_dot, x, xd, &ret_dot);
-  bench_check_scalar(b, small_what(label, "prod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "prod_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(b, bench_what(label, "prod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "prod_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, ch * c_dot + bench_inner(xh, xd, NULL, NULL, n), BENCH_RTOL);
 }
 

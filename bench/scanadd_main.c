@@ -21,14 +21,6 @@ double cumloss_jvp(int n, const double *x, const double *x_dot, const double *w,
 double cumloss_hand(int n, const double *x, double *x_bar, const double *w,
                     double *w_bar, double ret_bar);
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // Central differences of cumloss_seq at index k of a (x or w) against the hand
 // gradient g. s is quadratic in each x[k] and linear in each w[k], so the central
 // difference is exact up to rounding for any h; the rounding of the sequential sum
@@ -41,7 +33,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n,
   a[k] = v + h; double fp = cumloss_seq(n, x, w);
   a[k] = v - h; double fm = cumloss_seq(n, x, w);
   a[k] = v;
-  bench_check_fd(b, small_what(label, what), g, fp, fm, h);
+  bench_check_fd(b, bench_what(label, what), g, fp, fm, h);
 }
 
 // All checks on one input (label NULL: the timed input): cumloss, cumloss_vjp,
@@ -60,20 +52,20 @@ static void check_all(Bench *b, const char *label, int n, double *x, double *w,
   double r_seq = cumloss_seq(n, x, w);
   if (!isnormal(r_seq)) {  // overflow or underflow would make the timing meaningless
     fprintf(stderr, "warning: %s: %s %.17g is not a finite normal number\n",
-            b->name, small_what(label, "the result"), r_seq);
+            b->name, bench_what(label, "the result"), r_seq);
     b->warnings++;
   }
-  bench_check_scalar(b, small_what(label, "primal cumloss vs sequential C"),
+  bench_check_scalar(b, bench_what(label, "primal cumloss vs sequential C"),
                      cumloss(n, x, w), r_seq, BENCH_RTOL);
   // Non-zero initial adjoints: f_vjp must accumulate, not overwrite.
   bench_fill(xb, n, 42, 0.5 * ux, ux); memcpy(xh, xb, (size_t)n * sizeof *xb);
   bench_fill(wb, n, 43, 0.5 * uw, uw); memcpy(wh, wb, (size_t)n * sizeof *wb);
   double r_vjp = cumloss_vjp(n, x, xb, w, wb, seed);
   double r_hand = cumloss_hand(n, x, xh, w, wh, seed);
-  bench_check_scalar(b, small_what(label, "cumloss_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cumloss_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cumloss_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cumloss_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cumloss_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cumloss_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
   // Reference sanity: hand gradient (zero-initialised, seed 1) against finite
   // differences of the sequential original.
   memset(xh, 0, (size_t)n * sizeof *xh);
@@ -89,8 +81,8 @@ static void check_all(Bench *b, const char *label, int n, double *x, double *w,
   bench_fill(wb, n, 45, -1.0, 0.0);
   double ret_dot = 0.0;
   double r_jvp = cumloss_jvp(n, x, xb, w, wb, &ret_dot);
-  bench_check_scalar(b, small_what(label, "cumloss_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "cumloss_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(b, bench_what(label, "cumloss_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cumloss_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, bench_inner(xh, xb, wh, wb, n), BENCH_RTOL);
 }
 

@@ -19,14 +19,6 @@ double cumprod_jvp(int n, double c, double c_dot, const double *x, const double 
 double cumprod_hand(int n, double c, double *c_bar, const double *x, double *x_bar,
                     const double *w, double *w_bar, double ret_bar);
 
-// "label: what", the message of a check on a small input.
-static const char *small_what(const char *label, const char *what) {
-  static char buf[160];
-  if (!label) return what;
-  snprintf(buf, sizeof buf, "%s: %s", label, what);
-  return buf;
-}
-
 // Central differences of cumprod_seq at index k of a (x or w) against the hand
 // gradient g. s is affine in c and in each x[k], w[k], so the difference is exact
 // up to rounding for any h; the rounding of the sequential sum (~ sqrt(n) eps |s|
@@ -39,7 +31,7 @@ static void check_fd_at(Bench *b, const char *label, const char *what, int n,
   a[k] = v + h; double fp = cumprod_seq(n, c, x, w);
   a[k] = v - h; double fm = cumprod_seq(n, c, x, w);
   a[k] = v;
-  bench_check_fd(b, small_what(label, what), g, fp, fm, h);
+  bench_check_fd(b, bench_what(label, what), g, fp, fm, h);
 }
 
 // All checks on one input (label NULL: the timed input): cumprod, cumprod_vjp,
@@ -57,10 +49,10 @@ static void check_all(Bench *b, const char *label, int n, double c, double *x,
   double r_seq = cumprod_seq(n, c, x, w);
   if (c != 0.0 && !isnormal(r_seq)) {  // overflow or underflow would make the timing meaningless
     fprintf(stderr, "warning: %s: %s %.17g is not a finite normal number\n",
-            b->name, small_what(label, "the result"), r_seq);
+            b->name, bench_what(label, "the result"), r_seq);
     b->warnings++;
   }
-  bench_check_scalar(b, small_what(label, "primal cumprod vs sequential C"),
+  bench_check_scalar(b, bench_what(label, "primal cumprod vs sequential C"),
                      cumprod(n, c, x, w), r_seq, BENCH_RTOL);
   // Non-zero initial adjoints: f_vjp must accumulate, not overwrite.
   double cb = 0.125, ch = 0.125;
@@ -68,18 +60,18 @@ static void check_all(Bench *b, const char *label, int n, double c, double *x,
   bench_fill(wb, n, 53, 0.5, 1.0); memcpy(wh, wb, (size_t)n * sizeof *wb);
   double r_vjp = cumprod_vjp(n, c, &cb, x, xb, w, wb, seed);
   double r_hand = cumprod_hand(n, c, &ch, x, xh, w, wh, seed);
-  bench_check_scalar(b, small_what(label, "cumprod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "cumprod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cumprod_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
-  bench_check_array(b, small_what(label, "cumprod_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cumprod_vjp result vs sequential C"), r_vjp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "hand result vs sequential C"), r_hand, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cumprod_vjp c_bar vs hand"), cb, ch, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cumprod_vjp x_bar vs hand"), xb, xh, n, BENCH_RTOL);
+  bench_check_array(b, bench_what(label, "cumprod_vjp w_bar vs hand"), wb, wh, n, BENCH_RTOL);
   // Reference sanity: hand gradient (zero-initialised, seed 1) against finite
   // differences of the sequential original.
   ch = 0.0;
   memset(xh, 0, (size_t)n * sizeof *xh);
   memset(wh, 0, (size_t)n * sizeof *wh);
   cumprod_hand(n, c, &ch, x, xh, w, wh, 1.0);
-  bench_check_fd(b, small_what(label, "d/dc (finite difference)"), ch,
+  bench_check_fd(b, bench_what(label, "d/dc (finite difference)"), ch,
                  cumprod_seq(n, c + h, x, w), cumprod_seq(n, c - h, x, w), h);
   for (int j = 0; j < nidx; j++) {
     int k = idx[j];
@@ -92,8 +84,8 @@ static void check_all(Bench *b, const char *label, int n, double c, double *x,
   bench_fill(wb, n, 55, -1.0, 0.0);
   double ret_dot = 0.0;
   double r_jvp = cumprod_jvp(n, c, c_dot, x, xb, w, wb, &ret_dot);
-  bench_check_scalar(b, small_what(label, "cumprod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
-  bench_check_scalar(b, small_what(label, "cumprod_jvp ret_dot vs <hand gradient, tangent>"),
+  bench_check_scalar(b, bench_what(label, "cumprod_jvp result vs sequential C"), r_jvp, r_seq, BENCH_RTOL);
+  bench_check_scalar(b, bench_what(label, "cumprod_jvp ret_dot vs <hand gradient, tangent>"),
                      ret_dot, ch * c_dot + bench_inner(xh, xb, wh, wb, n), BENCH_RTOL);
 }
 
