@@ -20,7 +20,7 @@
 #ifndef ADSOAC_POOL_BYTES
 #define ADSOAC_POOL_BYTES ((size_t)2 << 30)
 #endif
-#define ADSOAC_POOL_MIN ((size_t)1 << 20)
+#define ADSOAC_POOL_MIN ((size_t)1 << 16)
 #define ADSOAC_HEADER 64 // before each block: its size (keeps the block 64-byte aligned)
 
 static struct {
@@ -29,7 +29,7 @@ static struct {
 } adsoac_pool_;
 
 static inline void adsoac_zero_(void *p, size_t n) {
-  if (n < ADSOAC_POOL_MIN) {
+  if (n < ((size_t)1 << 20)) { // threads pay off from about a megabyte
     memset(p, 0, n);
     return;
   }
