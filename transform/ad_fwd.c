@@ -742,7 +742,8 @@ static int *tangent_hists(Fwd *F, const Node *n, Node *m) {
     if (!F->adot[src->arr]) continue;
     if (src->op != RED_ADD || (F->general && !F->in_par)) { // hist_tangents, after the loop
       if (F->in_par)
-        diag_error(n->loc, NULL, "forward mode of hist(%s: ...) inside another loop is not "
+        diag_error(n->loc, "hist(+) is differentiated there; the other operators at the top level of the function",
+                   "forward mode of hist(%s: ...) inside another loop is not "
                    "supported yet", src->user_fn ? src->user_fn : redop_name(src->op));
       continue;
     }

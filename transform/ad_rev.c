@@ -428,7 +428,8 @@ static void check_reductions(Rev *R, const Node *n) {
     if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
     const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
     if (!hist_aux(R, n))
-      diag_error(n->loc, NULL, "reverse mode of hist(%s: ...) inside another loop or an if is not "
+      diag_error(n->loc, "hist(+) is differentiated there; the other operators at the top level of the function",
+                 "reverse mode of hist(%s: ...) inside another loop or an if is not "
                  "supported yet", op);
   }
   for (int r = 0; r < n->u.par.nreds; r++) {
@@ -657,8 +658,9 @@ static void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *d
   Val len = P(n->u.par.hi);
   Type *ft[LIN_MAXF];
   if (d > LIN_MAXF)
-    diag_error(n->loc, NULL, "reverse mode of scan(%s: ...) on a struct of more than %d fields "
-               "is not supported", s->user_fn, LIN_MAXF);
+    diag_error(n->loc, "scan fields that do not depend on each other in separate clauses",
+               "reverse mode of scan(%s: ...) on a struct of more than %d fields is not supported",
+               s->user_fn, LIN_MAXF);
   for (int f = 0; f < d; f++) {
     ft[f] = R->pf->vals[s->out[f]].type;
     IR_ASSERT(R->abar[dst[f]]); // the prefixes vary whenever the scan does
