@@ -20,6 +20,17 @@ static void fuse(const TranslateOptions *o, Marked *m) {
   fuse_loops(m->primal);
 }
 
+// Reverse mode differentiates a copy of the primal whose sequential loops are strip-mined
+// (stripmine(L) on the loop, else --stripmine=L, else 1: one saved state per iteration).
+static Fn *vjp_of(Arena *a, const TranslateOptions *o, const Fn *primal) {
+  bool loops = false;
+  for (int k = 0; k < primal->body->n; k++) loops |= primal->body->stmts[k]->kind == IR_LOOP;
+  if (!loops) return ad_vjp(a, primal, o->general_rule);
+  Fn *mined = fn_copy(a, primal);
+  stripmine_loops(mined, o->stripmine);
+  return ad_vjp(a, mined, o->general_rule);
+}
+
 static void on_ad_error(void) {
   longjmp(ad_failed, 1);
 }
@@ -32,7 +43,7 @@ static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
     Marked *m = &p->marked[i];
     void (*outer)(void) = diag_on_error(on_ad_error);
     if (!setjmp(ad_failed)) {
-      m->vjp = ad_vjp(a, m->primal, o->general_rule);
+      m->vjp = vjp_of(a, o, m->primal);
       m->jvp = ad_jvp(a, m->primal, o->general_rule);
       fuse(o, m);
       ir_print_fn(m->primal, out); // as emitted
@@ -68,7 +79,7 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   }
   for (int i = 0; i < p->nmarked; i++) {
     Marked *m = &p->marked[i];
-    m->vjp = ad_vjp(a, m->primal, o->general_rule);           // transform/  reverse mode
+    m->vjp = vjp_of(a, o, m->primal);           // transform/  reverse mode
     m->jvp = ad_jvp(a, m->primal, o->general_rule);           // transform/  forward mode
     fuse(o, m);                              // transform/  the parts, and each reverse loop
   }

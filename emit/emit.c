@@ -83,6 +83,14 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
       declare_hoisted(e, n->u.ifs.then, true);
       declare_hoisted(e, n->u.ifs.els, true);
     }
+    if (n->kind == IR_LOOP) {
+      for (int k = 0; all && k < n->u.loop.ncarry; k++) {
+        const Type *t = e->f->vals[n->u.loop.params[k]].type;
+        line(e, "%s %s, %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]),
+             names_get(e->nm, n->u.loop.outs[k]));
+      }
+      declare_hoisted(e, n->u.loop.body, all);
+    }
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
         for (int f = 0; f < n->u.par.reds[r].nf; f++)
@@ -122,6 +130,38 @@ static void emit_if(Emit *e, const Node *n) {
     e->depth--;
   }
   line(e, "}");
+}
+
+// A sequential loop: its carried values are variables assigned the body's results at the end
+// of each iteration (through temporaries when one result is another carried value).
+static void emit_loop(Emit *e, const Node *n) {
+  bool decl = !e->host && !e->if_depth;
+  const Val *par = n->u.loop.params, *y = n->u.loop.body->yields;
+  int nc = n->u.loop.ncarry;
+  line(e, "// sequential loop (%s:%u)", e->opt->input_name, n->loc.line);
+  if (n->u.loop.note) line(e, "// %s", n->u.loop.note);
+  for (int k = 0; k < nc; k++)
+    line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
+         names_get(e->nm, par[k]), ref(e, n->u.loop.init[k]));
+  const char *i = ref(e, n->u.loop.idx);
+  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.loop.idx].type), i,
+       ref(e, n->u.loop.lo), i, ref(e, n->u.loop.hi), i);
+  e->depth++;
+  emit_block(e, n->u.loop.body);
+  bool temps = false;
+  for (int k = 0; k < nc; k++)
+    for (int j = 0; j < nc; j++) temps |= j != k && y[k] == par[j];
+  for (int k = 0; temps && k < nc; k++)
+    line(e, "%s adsoac_c%d = %s;", tname(e, e->f->vals[par[k]].type), k, ref(e, y[k]));
+  for (int k = 0; k < nc; k++)
+    if (temps || y[k] != par[k])
+      line(e, "%s = %s;", names_get(e->nm, par[k]),
+           temps ? arena_printf(e->a, "adsoac_c%d", k) : ref(e, y[k]));
+  e->depth--;
+  line(e, "}");
+  for (int k = 0; k < nc; k++)
+    line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
+         names_get(e->nm, n->u.loop.outs[k]), names_get(e->nm, par[k]));
 }
 
 static const char *elem_ref(Emit *e, const Node *n) {
@@ -180,7 +220,7 @@ void emit_stmt(Emit *e, const Node *n) {
       line(e, "return;");
     return;
   case IR_UPDATE: emit_update(e, n); return;
-  case IR_LOOP: break;
+  case IR_LOOP: emit_loop(e, n); return;
   }
   diag_error(n->loc, NULL, "this construct cannot be emitted yet (%s)", node_kind_names[n->kind]);
 }

@@ -421,7 +421,16 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
       defd[n->u.par.idx] = 1;
       collect_uses(n->u.par.body, used, defd);
       break;
-    case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    case IR_LOOP:
+      mark_used(used, n->u.loop.lo), mark_used(used, n->u.loop.hi);
+      for (int k = 0; k < n->u.loop.ncarry; k++) {
+        mark_used(used, n->u.loop.init[k]);
+        defd[n->u.loop.params[k]] = defd[n->u.loop.outs[k]] = 1;
+      }
+      defd[n->u.loop.idx] = 1;
+      collect_uses(n->u.loop.body, used, defd);
+      break;
+    case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
       diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
     }
   }
@@ -796,6 +805,8 @@ void emit_memory(Emit *e, const Node *n) {
     e->uses_fail = true;
     line(e, "ADSOAC_CHECK(%s((void **)&%s, (size_t)%s * sizeof *%s, \"%s\"));",
          cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, ref(e, n->u.alloc.n), name, fn);
+    if (n->u.alloc.tape)
+      line(e, "adsoac_checkpoint_add_((size_t)%s * sizeof *%s, 1);", ref(e, n->u.alloc.n), name);
     return;
   }
   case IR_SORT:
@@ -805,27 +816,31 @@ void emit_memory(Emit *e, const Node *n) {
     return;
   case IR_COPY: {
     const char *save = ref(e, n->u.copy.dst), *arr = ref(e, n->u.copy.src);
+    if (n->u.copy.doff) save = arena_printf(e->a, "%s + %s", save, ref(e, n->u.copy.doff));
     const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);
     if (cuda && !n->u.copy.swap) {
       e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, (size_t)%s * sizeof *%s, \"%s\"));", save, arr,
+      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, (size_t)%s * sizeof *(%s), \"%s\"));", save, arr,
            off, cnt, save, fn);
     } else if (cuda) {
       e->uses_fail = true;
       line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, \"%s\"));", arr, off, save, cnt, fn);
     } else if (!n->u.copy.swap) {
-      line(e, "memcpy(%s, %s + %s, (size_t)%s * sizeof *%s);", save, arr, off, cnt, save);
+      line(e, "memcpy(%s, %s + %s, (size_t)%s * sizeof *(%s));", save, arr, off, cnt, save);
     } else {
       line(e, "#pragma omp parallel for");
       line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);
       line(e, "  %s adsoac_t = %s[%s + adsoac_k];", tname(e, e->f->vals[n->u.copy.dst].type->elem), arr, off);
-      line(e, "  %s[%s + adsoac_k] = %s[adsoac_k];", arr, off, save);
-      line(e, "  %s[adsoac_k] = adsoac_t;", save);
+      line(e, "  %s[%s + adsoac_k] = (%s)[adsoac_k];", arr, off, save);
+      line(e, "  (%s)[adsoac_k] = adsoac_t;", save);
       line(e, "}");
     }
     return;
   }
   case IR_FREE:
+    if (n->u.copy.tape)
+      line(e, "if (%s) adsoac_checkpoint_add_((size_t)%s * sizeof *%s, -1);", ref(e, n->u.copy.dst),
+           ref(e, n->u.copy.n), ref(e, n->u.copy.dst));
     line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;

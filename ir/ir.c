@@ -334,6 +334,7 @@ void ir_replace_uses(Block *b, Val from, Val to) {
     case IR_COPY: case IR_SORT: case IR_FREE:
       replace_v(&n->u.copy.dst, from, to), replace_v(&n->u.copy.src, from, to);
       replace_v(&n->u.copy.n, from, to), replace_v(&n->u.copy.off, from, to);
+      replace_v(&n->u.copy.doff, from, to);
       break;
     case IR_RETURN: replace_v(&n->u.ret.v, from, to); break;
     }

@@ -233,6 +233,7 @@ struct Node {
       Val *init, *params, *outs;
       int ncarry;
       int stripmine; // levels requested with #pragma adsoac stripmine(L); 0: default
+      const char *note; // f_vjp: what the loop checkpoints (a comment in the output)
     } loop;
     struct {
       Val idx, lo, hi;
@@ -249,10 +250,13 @@ struct Node {
     } par;
     struct {
       Val n;
+      bool tape; // checkpoints of a sequential loop (counted: adsoac_checkpoint_peak)
     } alloc;
     struct {
-      Val dst, src, n, off; // dst[0:n] = src[off:off+n]; with swap, the two exchange
+      Val dst, src, n, off; // dst[doff:doff+n] = src[off:off+n]; with swap, the two exchange
+      Val doff;             // 0: no offset
       bool swap;
+      bool tape; // IR_FREE of a tape: n is its element count
     } copy; // IR_COPY; IR_FREE uses dst
     struct {
       Val v;

@@ -174,6 +174,10 @@ static void print_node(Printer *p, const Node *n) {
     buf_puts(p->out, "}\n");
     return;
   case IR_LOOP:
+    if (n->u.loop.note) {
+      buf_printf(p->out, "# %s\n", n->u.loop.note);
+      indent(p);
+    }
     if (n->u.loop.ncarry) {
       print_vals(p, n->u.loop.outs, n->u.loop.ncarry);
       buf_puts(p->out, " = ");
@@ -194,17 +198,22 @@ static void print_node(Printer *p, const Node *n) {
     buf_puts(p->out, "}\n");
     return;
   case IR_PAR: print_par(p, n); return;
-  case IR_ALLOC: buf_printf(p->out, "alloc %s\n", V(n->u.alloc.n)); return;
+  case IR_ALLOC: buf_printf(p->out, "alloc%s %s\n", n->u.alloc.tape ? " tape" : "", V(n->u.alloc.n)); return;
   case IR_SORT:
     buf_printf(p->out, "sort %s[0:%s] = order of %s (keys 0..%s)\n", V(n->u.copy.dst),
                V(n->u.copy.n), V(n->u.copy.src), V(n->u.copy.off));
     return;
   case IR_COPY:
-    buf_printf(p->out, "%s %s[0:%s] %s %s[%s:]\n", n->u.copy.swap ? "swap" : "copy",
-               V(n->u.copy.dst), V(n->u.copy.n), n->u.copy.swap ? "<->" : "=", V(n->u.copy.src),
-               V(n->u.copy.off));
+    if (n->u.copy.doff)
+      buf_printf(p->out, "%s %s[%s:+%s] %s %s[%s:]\n", n->u.copy.swap ? "swap" : "copy",
+                 V(n->u.copy.dst), V(n->u.copy.doff), V(n->u.copy.n),
+                 n->u.copy.swap ? "<->" : "=", V(n->u.copy.src), V(n->u.copy.off));
+    else
+      buf_printf(p->out, "%s %s[0:%s] %s %s[%s:]\n", n->u.copy.swap ? "swap" : "copy",
+                 V(n->u.copy.dst), V(n->u.copy.n), n->u.copy.swap ? "<->" : "=",
+                 V(n->u.copy.src), V(n->u.copy.off));
     return;
-  case IR_FREE: buf_printf(p->out, "free %s\n", V(n->u.copy.dst)); return;
+  case IR_FREE: buf_printf(p->out, "free%s %s\n", n->u.copy.tape ? " tape" : "", V(n->u.copy.dst)); return;
   case IR_RETURN: buf_printf(p->out, "return %s\n", n->u.ret.v ? V(n->u.ret.v) : ""); return;
   }
   UNREACHABLE();

@@ -127,8 +127,9 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_ALLOC: use(vf, n->u.alloc.n); break;
   case IR_COPY: case IR_SORT:
     use(vf, n->u.copy.dst), use(vf, n->u.copy.src), use(vf, n->u.copy.n), use(vf, n->u.copy.off);
+    use(vf, n->u.copy.doff);
     break;
-  case IR_FREE: use(vf, n->u.copy.dst); break;
+  case IR_FREE: use(vf, n->u.copy.dst), use(vf, n->u.copy.n); break;
   case IR_RETURN: use(vf, n->u.ret.v); break;
   }
   def(vf, n->out);

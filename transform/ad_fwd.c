@@ -840,6 +840,53 @@ static void fwd_par(Fwd *F, const Node *n) {
   hist_tangents(F, n, h0);
 }
 
+// A sequential loop carries, besides its primal values, the tangents of the varied ones.
+static void fwd_loop(Fwd *F, const Node *n) {
+  Builder *b = &F->b;
+  int nc = n->u.loop.ncarry, nt = 0;
+  Node *m = node_new(F->a, IR_LOOP, n->loc);
+  m->u.loop.lo = P(n->u.loop.lo);
+  m->u.loop.hi = P(n->u.loop.hi);
+  m->u.loop.stripmine = n->u.loop.stripmine;
+  m->u.loop.init = ARENA_ARRAY(F->a, Val, 2 * nc + 1);
+  m->u.loop.params = ARENA_ARRAY(F->a, Val, 2 * nc + 1);
+  m->u.loop.outs = ARENA_ARRAY(F->a, Val, 2 * nc + 1);
+  int *tk = ARENA_ARRAY(F->a, int, nc + 1); // carried value k -> its tangent's slot, or -1
+  for (int k = 0; k < nc; k++) {
+    m->u.loop.init[k] = P(n->u.loop.init[k]);
+    m->u.loop.params[k] = clone_val(F->f, F->pf, n->u.loop.params[k], F->pv);
+    tk[k] = -1;
+  }
+  for (int k = 0; k < nc; k++) {
+    Val p = n->u.loop.params[k];
+    if (!F->varied[p]) continue;
+    Type *t = F->pf->vals[p].type;
+    int s = tk[k] = nc + nt++;
+    m->u.loop.init[s] = T(n->u.loop.init[k]) ? as_type(F, T(n->u.loop.init[k]), t) : zero_of(F, t);
+    m->u.loop.params[s] = F->tan[p] = fn_val(F->f, t, NULL);
+  }
+  m->u.loop.ncarry = nc + nt;
+  m->u.loop.idx = clone_val(F->f, F->pf, n->u.loop.idx, F->pv);
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(F->a);
+  fwd_block(F, n->u.loop.body);
+  for (int k = 0; k < nc; k++) block_yield(F->a, m->u.loop.body, P(n->u.loop.body->yields[k]));
+  for (int k = 0; k < nc; k++) {
+    if (tk[k] < 0) continue;
+    Type *t = F->pf->vals[n->u.loop.params[k]].type;
+    Val y = T(n->u.loop.body->yields[k]);
+    block_yield(F->a, m->u.loop.body, y ? as_type(F, y, t) : zero_of(F, t));
+  }
+  b->blk = outer;
+  for (int k = 0; k < nc; k++) {
+    m->u.loop.outs[k] = clone_val(F->f, F->pf, n->u.loop.outs[k], F->pv);
+    if (tk[k] >= 0)
+      m->u.loop.outs[tk[k]] = F->tan[n->u.loop.outs[k]] =
+          fn_val(F->f, F->pf->vals[n->u.loop.outs[k]].type, NULL);
+  }
+  b_push(b, m);
+}
+
 static void fwd_node(Fwd *F, const Node *n) {
   Builder *b = &F->b;
   b->loc = n->loc;
@@ -847,9 +894,7 @@ static void fwd_node(Fwd *F, const Node *n) {
   case IR_IF: fwd_if(F, n); return;
   case IR_PAR: fwd_par(F, n); return;
   case IR_RETURN: return;
-  case IR_LOOP:
-    diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
-               "forward mode of sequential loops is not supported yet");
+  case IR_LOOP: fwd_loop(F, n); return;
   case IR_UPDATE:
     if (F->htan && n->u.mem.hist == F->htan->h) hist_tangent(F, n);
     if (F->drop_writes) return;

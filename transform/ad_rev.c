@@ -33,6 +33,25 @@ typedef struct HistAux {
   struct HistAux *next;
 } HistAux;
 
+// A block of elements that a sequential loop's iterations overwrite, and its checkpoints.
+typedef struct {
+  Val arr;          // primal array
+  Val vlo, vn;      // vjp values (long): the elements [vlo, vlo + vn)
+  Val tape;         // vjp: vn elements per iteration
+} Region;
+
+#define MAX_REGIONS 64 // array sections one sequential loop may overwrite
+
+// What the forward run of a sequential loop at host level saved, for its reverse.
+typedef struct LoopAux {
+  const Node *loop;
+  Region *reg;
+  int nreg;
+  Val *stape; // per carried value: its value at the start of each iteration (0: not saved)
+  Val lo, T;  // vjp (long): the first index, the number of iterations
+  struct LoopAux *next;
+} LoopAux;
+
 typedef struct {
   Arena *a;
   const Fn *pf; // primal
@@ -52,6 +71,7 @@ typedef struct {
   int depth;             // parallel loops being reversed (> 1: nested)
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
+  LoopAux *laux;         // per sequential loop run with checkpoints: where they are
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -271,6 +291,7 @@ static void rev_binop(Rev *R, const Node *n, Val g) {
 
 static void rev_block(Rev *R, const Block *b);
 static void rev_par(Rev *R, const Node *n);
+static void rev_seq_loop(Rev *R, const Node *n);
 
 static Val user_hist_partial(Rev *R, const Hist *h, Val y, Val x, Val g);
 
@@ -403,9 +424,7 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_IF: rev_if(R, n); return;
   case IR_PAR: rev_par(R, n); return;
   case IR_RETURN: return;
-  case IR_LOOP:
-    diag_error(n->loc, "sequential loops come with checkpointing in a later version of adsoac",
-               "reverse mode of sequential loops is not supported yet");
+  case IR_LOOP: rev_seq_loop(R, n); return;
   case IR_UPDATE: rev_update(R, n); return;
   case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
   case IR_ACC: case IR_COPY: case IR_SORT: break;
@@ -1037,13 +1056,23 @@ static bool writes_at_index(const Block *b, Val arr, Val idx) {
   return true;
 }
 
-// Before top-level statement k of the primal body: which arrays does it overwrite that a
-// parallel loop at or before k reads (and so re-reads in the reverse sweep)?
-static void plan_saves(Rev *R, int k, Save *out, int *nout) {
-  const Block *body = R->pf->body;
+static int regions_of(Rev *R, const Node *n, Region *reg);
+
+// Before statement k of a host-level block: which arrays does it overwrite that a parallel
+// loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
+// reverse leaves what it overwrote as before the loop; at the function's level its
+// elements are saved too, to be the outputs again at the end.
+static void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout) {
   const Node *n = body->stmts[k];
   *nout = 0;
-  if (n->kind == IR_LOOP) return; // sequential loops: refused by rev_node
+  if (n->kind == IR_LOOP) {
+    if (!top) return;
+    Region reg[MAX_REGIONS];
+    int nreg = regions_of(R, n, reg);
+    for (int r = 0; r < nreg; r++)
+      out[(*nout)++] = (Save){reg[r].arr, 0, 0, 0, reg[r].vlo, reg[r].vn};
+    return;
+  }
   for (int pi = 0; pi < R->pf->nparams; pi++) {
     Val arr = R->pf->params[pi].val;
     if (!R->pf->params[pi].is_array || !ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
@@ -1072,8 +1101,9 @@ static void plan_saves(Rev *R, int k, Save *out, int *nout) {
 static void emit_save(Rev *R, Save *s) {
   Builder *b = &R->b;
   Type *it = &ty_long;
-  s->vlo = b_cast(b, it, P(s->lo));
-  if (s->hi) {
+  if (!s->vn) s->vlo = b_cast(b, it, P(s->lo));
+  if (s->vn) {
+  } else if (s->hi) {
     Val n = b_binop(b, BIN_SUB, b_cast(b, it, P(s->hi)), s->vlo);
     Val pos = b_binop(b, BIN_GT, n, b_const_i(b, it, 0));
     s->vn = b_select(b, pos, n, b_const_i(b, it, 0));
@@ -1102,6 +1132,457 @@ static void emit_swap(Rev *R, const Save *s) {
   sw->u.copy.off = s->vlo;
   sw->u.copy.swap = true;
   b_push(&R->b, sw);
+}
+
+
+// ---- sequential loops (language.md §5; papers/nested-parallel-ad.md §4) ----
+//
+// At host level a loop runs forward once and saves, at the start of each iteration, the
+// elements its iterations overwrite (regions) and its carried scalars: one state per
+// iteration (stripmine.c nests the loop so that fewer are alive at once).  Its reverse runs
+// the iterations backwards: restore iteration t's state, then the forward and reverse sweeps
+// of the body; the adjoints of carried values and of scalars from outside the loop are the
+// reverse loop's carried values.  Inside a parallel loop's body (one thread's loop) no state
+// is saved: carried values that are running sums (p = p + e, p read nowhere else) need none,
+// the others are recomputed from the loop's start for each iteration.
+
+
+static Val sweep_block(Rev *R, const Block *body, bool top);
+
+static LoopAux *loop_aux(Rev *R, const Node *n) {
+  for (LoopAux *x = R->laux; x; x = x->next)
+    if (x->loop == n) return x;
+  return NULL;
+}
+
+// Carried value k of loop n is a running sum: yields[k] = p + e, e + p or p - e, and neither
+// p nor the sum is read anywhere else in the body, so no iteration needs p's value.
+static bool running_sum(Rev *R, const Node *n, int k, const int *uses) {
+  Val p = n->u.loop.params[k], y = n->u.loop.body->yields[k];
+  const Node *d = R->def[y];
+  if (uses[p] != 1 || uses[y] != 1 || !d || d->kind != IR_BINOP) return false;
+  return (d->u.bin.op == BIN_ADD && (d->u.bin.a == p || d->u.bin.b == p)) ||
+         (d->u.bin.op == BIN_SUB && d->u.bin.a == p);
+}
+
+// Primal v, defined in a loop (inside[v]), computed again at the builder's point from values
+// outside the loop; refused when it depends on the iteration.
+static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Loc loc) {
+  if (!v || !inside[v]) return v ? P(v) : 0;
+  if (memo[v]) return memo[v];
+  const Node *d = R->def[v];
+  if (!d || (d->kind != IR_CONST && d->kind != IR_UNOP && d->kind != IR_BINOP &&
+             d->kind != IR_CAST && d->kind != IR_CALL))
+    diag_error(loc, "give the parallel loops in the sequential loop bounds (and a write outside "
+               "them an index) that are the same in every iteration",
+               "the elements this sequential loop overwrites change from iteration to "
+               "iteration: checkpointing them is not supported");
+  Node *c = node_new(R->a, d->kind, d->loc);
+  c->u = d->u;
+  switch (d->kind) {
+  case IR_UNOP: c->u.un.a = materialize(R, d->u.un.a, inside, memo, loc); break;
+  case IR_BINOP:
+    c->u.bin.a = materialize(R, d->u.bin.a, inside, memo, loc);
+    c->u.bin.b = materialize(R, d->u.bin.b, inside, memo, loc);
+    break;
+  case IR_CAST: c->u.cast.a = materialize(R, d->u.cast.a, inside, memo, loc); break;
+  case IR_CALL:
+    c->u.call.a = materialize(R, d->u.call.a, inside, memo, loc);
+    c->u.call.b = materialize(R, d->u.call.b, inside, memo, loc);
+    break;
+  default: break;
+  }
+  c->out = memo[v] = fn_val(R->f, R->pf->vals[v].type, R->pf->vals[v].hint);
+  b_push(&R->b, c);
+  return c->out;
+}
+
+// The arrays b writes (IR_WRITE, nested blocks included), once each.
+static void written_arrays(const Block *b, Val *arrs, int *n) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_WRITE) {
+      bool seen = false;
+      for (int k = 0; k < *n; k++) seen |= arrs[k] == s->u.mem.arr;
+      if (!seen && *n < MAX_REGIONS) arrs[(*n)++] = s->u.mem.arr;
+    }
+    if (s->kind == IR_IF) written_arrays(s->u.ifs.then, arrs, n), written_arrays(s->u.ifs.els, arrs, n);
+    if (s->kind == IR_PAR) written_arrays(s->u.par.body, arrs, n);
+    if (s->kind == IR_LOOP) written_arrays(s->u.loop.body, arrs, n);
+  }
+}
+
+// The elements [lo, hi) of arr (primal; hi == 0: the one element lo) as a region.
+static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
+                       const unsigned char *inside, Val *memo, Loc loc) {
+  if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
+  if (*nreg == MAX_REGIONS)
+    diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+               "array sections", MAX_REGIONS);
+  Builder *b = &R->b;
+  Val vlo = b_cast(b, &ty_long, materialize(R, lo, inside, memo, loc)), vn;
+  if (hi) {
+    Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, materialize(R, hi, inside, memo, loc)), vlo);
+    vn = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+  } else {
+    vn = b_const_i(b, &ty_long, 1);
+  }
+  reg[(*nreg)++] = (Region){arr, vlo, vn, 0};
+}
+
+// What the statements of b (in a sequential loop) overwrite, as regions.
+static void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
+                         Region *reg, int *nreg) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    switch (n->kind) {
+    case IR_WRITE: add_region(R, reg, nreg, n->u.mem.arr, n->u.mem.idx, 0, inside, memo, n->loc); break;
+    case IR_IF:
+      loop_regions(R, n->u.ifs.then, inside, memo, reg, nreg);
+      loop_regions(R, n->u.ifs.els, inside, memo, reg, nreg);
+      break;
+    case IR_LOOP: loop_regions(R, n->u.loop.body, inside, memo, reg, nreg); break;
+    case IR_PAR: {
+      Val arrs[MAX_REGIONS];
+      int na = 0;
+      written_arrays(n->u.par.body, arrs, &na);
+      for (int k = 0; k < na; k++) {
+        if (!writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) && R->varied[arrs[k]])
+          diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), or write "
+                     "the new values to another array",
+                     "this loop, in a sequential loop, writes '%s' at an index other than the "
+                     "loop index: checkpointing it is not supported", R->pf->vals[arrs[k]].hint);
+        add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc);
+      }
+      for (int h = 0; h < n->u.par.nhists; h++) {
+        const Hist *hc = &n->u.par.hists[h];
+        if (inside[hc->arr] || !R->varied[hc->arr]) continue;
+        Val lo = materialize(R, hc->lo, inside, memo, n->loc);
+        Val len = materialize(R, hc->len, inside, memo, n->loc);
+        Builder *bb = &R->b;
+        Val vlo = b_cast(bb, &ty_long, lo), vn = b_cast(bb, &ty_long, len);
+        vn = b_select(bb, b_binop(bb, BIN_GT, vn, b_const_i(bb, &ty_long, 0)), vn, b_const_i(bb, &ty_long, 0));
+        if (*nreg == MAX_REGIONS)
+          diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more "
+                     "than %d array sections", MAX_REGIONS);
+        reg[(*nreg)++] = (Region){hc->arr, vlo, vn, 0};
+      }
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+static void loop_inside(const Node *n, unsigned char *inside) {
+  ir_inside(&(Block){(Node **)&n, 1, 1, NULL, 0}, inside);
+  for (int k = 0; k < n->u.loop.ncarry; k++) inside[n->u.loop.outs[k]] = 0;
+}
+
+// The regions of loop n, bounds computed at the builder's point (before the loop).
+static int regions_of(Rev *R, const Node *n, Region *reg) {
+  unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+  loop_inside(n, inside);
+  Val *memo = SCRATCH(Val, R->pf->nvals);
+  int nreg = 0;
+  loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg);
+  return nreg;
+}
+
+static Val tape_alloc(Rev *R, Type *elem, Val n, const char *hint) {
+  Node *al = node_new(R->a, IR_ALLOC, R->b.loc);
+  al->u.alloc.n = n;
+  al->u.alloc.tape = true;
+  al->out = fn_val(R->f, ty_ptr(R->a, elem, false), arena_printf(R->a, "%s_ckpt", hint ? hint : "carried"));
+  b_push(&R->b, al);
+  return al->out;
+}
+
+static void tape_free(Rev *R, Val tape, Val n) {
+  Node *fr = node_new(R->a, IR_FREE, R->b.loc);
+  fr->u.copy.dst = tape;
+  fr->u.copy.n = n;
+  fr->u.copy.tape = true;
+  b_push(&R->b, fr);
+}
+
+// dst[doff : doff + n] = src[off : off + n]
+static void copy_elems(Rev *R, Val dst, Val doff, Val src, Val off, Val n) {
+  Node *cp = node_new(R->a, IR_COPY, R->b.loc);
+  cp->u.copy.dst = dst;
+  cp->u.copy.doff = doff;
+  cp->u.copy.src = src;
+  cp->u.copy.off = off;
+  cp->u.copy.n = n;
+  b_push(&R->b, cp);
+}
+
+static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
+  Buf b = {0};
+  if (n->u.loop.note) buf_printf(&b, "%s; ", n->u.loop.note);
+  buf_puts(&b, "f_vjp saves per iteration:");
+  int items = 0;
+  for (int r = 0; r < x->nreg; r++) {
+    bool seen = false;
+    for (int q = 0; q < r; q++) seen |= x->reg[q].arr == x->reg[r].arr;
+    if (!seen) buf_printf(&b, "%s the elements of %s it overwrites", items++ ? "," : "", R->pf->vals[x->reg[r].arr].hint);
+  }
+  for (int k = 0; k < n->u.loop.ncarry; k++)
+    if (x->stape[k]) {
+      const char *h = R->pf->vals[n->u.loop.params[k]].hint;
+      buf_printf(&b, "%s %s", items++ ? "," : "", h ? h : "a carried value");
+    }
+  if (!items) buf_puts(&b, " nothing");
+  buf_puts(&b, "; the reverse sweep restores them, iteration by iteration");
+  const char *s = arena_strdup(R->a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+// The forward run of host-level loop n: each iteration first saves its state.
+static void fwd_seq_loop(Rev *R, const Node *n) {
+  Builder *b = &R->b;
+  int nv = R->pf->nvals, nc = n->u.loop.ncarry;
+  LoopAux *x = SCRATCH(LoopAux, 1);
+  x->loop = n;
+  x->next = R->laux;
+  R->laux = x;
+  x->reg = SCRATCH(Region, MAX_REGIONS);
+  x->nreg = regions_of(R, n, x->reg);
+  x->lo = b_cast(b, &ty_long, P(n->u.loop.lo));
+  Val T = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), x->lo);
+  x->T = b_select(b, b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0)), T, b_const_i(b, &ty_long, 0));
+  for (int r = 0; r < x->nreg; r++)
+    x->reg[r].tape = tape_alloc(R, R->pf->vals[x->reg[r].arr].type->elem,
+                                b_binop(b, BIN_MUL, x->T, x->reg[r].vn), R->pf->vals[x->reg[r].arr].hint);
+  int *uses = SCRATCH(int, nv);
+  count_block(n->u.loop.body, uses);
+  x->stape = SCRATCH(Val, nc + 1);
+  for (int k = 0; k < nc; k++)
+    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses))
+      x->stape[k] = tape_alloc(R, R->pf->vals[n->u.loop.params[k]].type, x->T,
+                               R->pf->vals[n->u.loop.params[k]].hint);
+  Node *m = node_new(R->a, IR_LOOP, n->loc);
+  m->u.loop.lo = P(n->u.loop.lo);
+  m->u.loop.hi = P(n->u.loop.hi);
+  m->u.loop.ncarry = nc;
+  m->u.loop.init = ARENA_ARRAY(R->a, Val, nc + 1);
+  m->u.loop.params = ARENA_ARRAY(R->a, Val, nc + 1);
+  m->u.loop.outs = ARENA_ARRAY(R->a, Val, nc + 1);
+  for (int k = 0; k < nc; k++) {
+    m->u.loop.init[k] = P(n->u.loop.init[k]);
+    m->u.loop.params[k] = clone_val(R->f, R->pf, n->u.loop.params[k], R->pv);
+  }
+  m->u.loop.idx = clone_val(R->f, R->pf, n->u.loop.idx, R->pv);
+  m->u.loop.note = checkpoint_note(R, n, x);
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(R->a);
+  Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);
+  for (int r = 0; r < x->nreg; r++)
+    copy_elems(R, x->reg[r].tape, b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr),
+               x->reg[r].vlo, x->reg[r].vn);
+  for (int k = 0; k < nc; k++)
+    if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
+  clone_block(b, R->pf, n->u.loop.body, R->pv, false);
+  for (int k = 0; k < nc; k++) block_yield(R->a, m->u.loop.body, P(n->u.loop.body->yields[k]));
+  b->blk = outer;
+  for (int k = 0; k < nc; k++) m->u.loop.outs[k] = clone_val(R->f, R->pf, n->u.loop.outs[k], R->pv);
+  b_push(b, m);
+}
+
+// Inside a parallel loop: the carried values (other than running sums) at the start of
+// iteration t, recomputed from the loop's start; running sums' values are never read.
+static void recompute_carried(Rev *R, const Node *n, Val t, const int *uses) {
+  Builder *b = &R->b;
+  int nc = n->u.loop.ncarry, nr = 0;
+  int *slot = SCRATCH(int, nc + 1);
+  for (int k = 0; k < nc; k++) {
+    Val p = n->u.loop.params[k];
+    if (running_sum(R, n, k, uses)) {
+      slot[k] = -1;
+      R->pv[p] = ty_is_float(R->pf->vals[p].type) ? b_const_f(b, R->pf->vals[p].type, 0)
+                                                   : b_const_i(b, R->pf->vals[p].type, 0);
+    } else {
+      slot[k] = nr++;
+    }
+  }
+  if (!nr) return;
+  Node *r = node_new(R->a, IR_LOOP, n->loc);
+  r->u.loop.lo = P(n->u.loop.lo);
+  r->u.loop.hi = t;
+  r->u.loop.ncarry = nr;
+  r->u.loop.init = ARENA_ARRAY(R->a, Val, nr);
+  r->u.loop.params = ARENA_ARRAY(R->a, Val, nr);
+  r->u.loop.outs = ARENA_ARRAY(R->a, Val, nr);
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) {
+      r->u.loop.init[slot[k]] = P(n->u.loop.init[k]);
+      r->u.loop.params[slot[k]] = clone_val(R->f, R->pf, n->u.loop.params[k], R->pv);
+    }
+  r->u.loop.idx = clone_val(R->f, R->pf, n->u.loop.idx, R->pv);
+  Block *outer = b->blk;
+  r->u.loop.body = b->blk = block_new(R->a);
+  clone_block(b, R->pf, n->u.loop.body, R->pv, true);
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) block_yield(R->a, r->u.loop.body, P(n->u.loop.body->yields[k]));
+  b->blk = outer;
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) R->pv[n->u.loop.params[k]] = r->u.loop.outs[slot[k]] = fn_val(R->f, R->pf->vals[n->u.loop.params[k]].type, NULL);
+  b_push(b, r);
+}
+
+static void rev_seq_loop(Rev *R, const Node *n) {
+  LoopAux *x = loop_aux(R, n);
+  if (!x && !R->par)
+    diag_error(n->loc, "move the loop out of the if, to the function's level",
+               "reverse mode of a sequential loop inside an if at the function's level is not "
+               "supported");
+  Builder *b = &R->b;
+  int nv = R->pf->nvals, nc = n->u.loop.ncarry;
+  const Block *body = n->u.loop.body;
+  int *uses = SCRATCH(int, nv);
+  count_block(body, uses);
+  unsigned char *inside = SCRATCH(unsigned char, nv);
+  loop_inside(n, inside);
+  // the adjoints the reverse loop carries: of the carried values, then of free scalars
+  Val *of = SCRATCH(Val, nc + nv);
+  int *kk = SCRATCH(int, nc + nv), na = 0, npa;
+  for (int k = 0; k < nc; k++)
+    if (R->varied[n->u.loop.params[k]]) kk[na] = k, of[na++] = n->u.loop.params[k];
+  npa = na;
+  for (int v = 1; v < nv; v++)
+    if (uses[v] && !inside[v] && R->varied[v] && ty_is_float(R->pf->vals[v].type)) kk[na] = -1, of[na++] = v;
+  Val lo = x ? x->lo : b_cast(b, &ty_long, P(n->u.loop.lo)), T = x ? x->T : 0;
+  if (!x) {
+    Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), lo);
+    T = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+  }
+  Node *m = node_new(R->a, IR_LOOP, n->loc);
+  m->u.loop.lo = b_const_i(b, &ty_long, 0);
+  m->u.loop.hi = T;
+  m->u.loop.idx = fn_val(R->f, &ty_long, "rev");
+  m->u.loop.ncarry = na;
+  m->u.loop.init = ARENA_ARRAY(R->a, Val, na + 1);
+  m->u.loop.params = ARENA_ARRAY(R->a, Val, na + 1);
+  m->u.loop.outs = ARENA_ARRAY(R->a, Val, na + 1);
+  for (int a = 0; a < na; a++) {
+    Type *t = R->pf->vals[of[a]].type;
+    Val g = a < npa ? R->adj[n->u.loop.outs[kk[a]]] : R->adj[of[a]];
+    m->u.loop.init[a] = g ? g : zero_of(R, t);
+    m->u.loop.params[a] = fn_val(R->f, t, NULL);
+    m->u.loop.outs[a] = fn_val(R->f, t, NULL);
+  }
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(R->a);
+  Val s = b_binop(b, BIN_SUB, b_binop(b, BIN_SUB, T, b_const_i(b, &ty_long, 1)), m->u.loop.idx);
+  Val t = b_cast(b, R->pf->vals[n->u.loop.idx].type, b_add(b, lo, s));
+  Val *outer_adj = R->adj;
+  R->adj = SCRATCH(Val, nv);
+  if (x) { // restore iteration t's state
+    for (int r = 0; r < x->nreg; r++)
+      copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape,
+                 b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
+    for (int k = 0; k < nc; k++) {
+      Val p = n->u.loop.params[k];
+      Type *ty = R->pf->vals[p].type;
+      R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
+                             : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
+    }
+    R->pv[n->u.loop.idx] = t;
+    for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
+    for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    sweep_block(R, body, false);
+  } else {
+    recompute_carried(R, n, t, uses);
+    R->pv[n->u.loop.idx] = t;
+    clone_block(b, R->pf, body, R->pv, true); // iteration t again, no writes
+    for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
+    for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    rev_block(R, body);
+  }
+  for (int a = 0; a < na; a++)
+    block_yield(R->a, m->u.loop.body, R->adj[of[a]] ? R->adj[of[a]] : zero_of(R, R->pf->vals[of[a]].type));
+  R->adj = outer_adj;
+  b->blk = outer;
+  b_push(b, m);
+  if (x) { // the state before the loop (the first one saved), then the tapes go
+    Val any = b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0));
+    for (int r = 0; r < x->nreg; r++) {
+      Val cnt = b_select(b, any, x->reg[r].vn, b_const_i(b, &ty_long, 0));
+      copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape, b_const_i(b, &ty_long, 0), cnt);
+    }
+    for (int r = 0; r < x->nreg; r++) tape_free(R, x->reg[r].tape, b_binop(b, BIN_MUL, T, x->reg[r].vn));
+    for (int k = 0; k < nc; k++)
+      if (x->stape[k]) tape_free(R, x->stape[k], T);
+  }
+  for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.outs[a];
+  for (int a = 0; a < npa; a++) adj_add(R, n->u.loop.init[kk[a]], m->u.loop.outs[a]);
+}
+
+// The forward and reverse sweeps over the statements of a host-level block: the function's
+// body (top; returns the returned value), or a sequential loop's body in one iteration of
+// its reverse.
+static Val sweep_block(Rev *R, const Block *body, bool top) {
+  const Fn *pf = R->pf;
+  Save *saves = SCRATCH(Save, body->n * (pf->nparams + MAX_REGIONS) + 1);
+  int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
+  Val ret = 0;
+  for (int k = 0; k < body->n; k++) {
+    const Node *n = body->stmts[k];
+    R->b.loc = n->loc;
+    int ns;
+    plan_saves(R, body, k, top, saves + nsaves, &ns);
+    for (int s = 0; s < ns; s++) emit_save(R, &saves[nsaves + s]);
+    save_at[k] = ns;
+    nsaves += ns;
+    if (n->kind == IR_RETURN) {
+      ret = n->u.ret.v;
+      continue;
+    }
+    if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
+    if (n->kind == IR_LOOP) {
+      fwd_seq_loop(R, n);
+      continue;
+    }
+    hist_save(R, n, false);
+    clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, R->pv, false);
+    hist_save(R, n, true);
+    if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
+      R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
+                                   arena_printf(R->a, "%s_bar", pf->vals[n->out].hint));
+    Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
+    if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        const Red *red = &n->u.par.reds[r];
+        if (red->nf != 1 || !R->varied[red->out[0]]) continue;
+        if (red->op == RED_MUL)
+          lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
+        if (red->op == RED_MIN || red->op == RED_MAX) // the winner found in the same loop
+          R->winner[red->out[0]] = lift_argext(&R->b, c, r);
+      }
+  }
+
+  // reverse sweep
+  if (top && ret && ty_is_float(pf->ret) && R->varied[ret])
+    R->adj[ret] = R->f->params[R->f->nparams - 1].val;
+  int si = nsaves;
+  for (int k = body->n - 1; k >= 0; k--) {
+    R->b.loc = body->stmts[k]->loc;
+    si -= save_at[k];
+    for (int s = 0; s < save_at[k]; s++) emit_swap(R, &saves[si + s]); // pre-k contents back
+    rev_node(R, body->stmts[k]);
+  }
+
+  // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
+  for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s]);
+  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
+  for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
+    const Node *n = body->stmts[k];
+    if (n->kind != IR_FREE) continue;
+    scan_free(&R->b, P(n->u.copy.dst));
+    if (R->abar[n->u.copy.dst]) scan_free(&R->b, R->abar[n->u.copy.dst]);
+  }
+  return ret;
 }
 
 // ---- the function ----
@@ -1153,62 +1634,7 @@ Fn *ad_vjp(Arena *a, const Fn *pf, bool general) {
   R->f = vjp_signature(R);
   R->b = (Builder){R->f, R->f->body, pf->loc};
 
-  // forward sweep
-  const Block *body = pf->body;
-  Save *saves = SCRATCH(Save, body->n * pf->nparams + 1);
-  int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
-  Val ret = 0;
-  for (int k = 0; k < body->n; k++) {
-    const Node *n = body->stmts[k];
-    R->b.loc = n->loc;
-    int ns;
-    plan_saves(R, k, saves + nsaves, &ns);
-    for (int s = 0; s < ns; s++) emit_save(R, &saves[nsaves + s]);
-    save_at[k] = ns;
-    nsaves += ns;
-    if (n->kind == IR_RETURN) {
-      ret = n->u.ret.v;
-      continue;
-    }
-    if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
-    hist_save(R, n, false);
-    clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1}, R->pv, false);
-    hist_save(R, n, true);
-    if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
-      R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
-                                   arena_printf(a, "%s_bar", pf->vals[n->out].hint));
-    Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
-    if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
-      for (int r = 0; r < n->u.par.nreds; r++) {
-        const Red *red = &n->u.par.reds[r];
-        if (red->nf != 1 || !R->varied[red->out[0]]) continue;
-        if (red->op == RED_MUL)
-          lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
-        if (red->op == RED_MIN || red->op == RED_MAX) // the winner found in the same loop
-          R->winner[red->out[0]] = lift_argext(&R->b, c, r);
-      }
-  }
-
-  // reverse sweep
-  if (ret && ty_is_float(pf->ret) && R->varied[ret])
-    R->adj[ret] = R->f->params[R->f->nparams - 1].val;
-  int si = nsaves;
-  for (int k = body->n - 1; k >= 0; k--) {
-    R->b.loc = body->stmts[k]->loc;
-    si -= save_at[k];
-    for (int s = 0; s < save_at[k]; s++) emit_swap(R, &saves[si + s]); // pre-k contents back
-    rev_node(R, body->stmts[k]);
-  }
-
-  // epilogue: outputs as f leaves them; scalar adjoints out
-  for (int s = 0; s < nsaves; s++) emit_swap(R, &saves[s]);
-  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
-  for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
-    const Node *n = body->stmts[k];
-    if (n->kind != IR_FREE) continue;
-    scan_free(&R->b, P(n->u.copy.dst));
-    if (R->abar[n->u.copy.dst]) scan_free(&R->b, R->abar[n->u.copy.dst]);
-  }
+  Val ret = sweep_block(R, pf->body, true);
   for (int i = 0, j = 0; i < pf->nparams; i++, j++) {
     const Param *p = &pf->params[i];
     if (!p->active) continue;

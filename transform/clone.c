@@ -135,6 +135,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
     n->u.copy.src = M(map, s->u.copy.src);
     n->u.copy.n = M(map, s->u.copy.n);
     n->u.copy.off = M(map, s->u.copy.off);
+    n->u.copy.doff = M(map, s->u.copy.doff);
     break;
   case IR_RETURN: n->u.ret.v = M(map, s->u.ret.v); break;
   }

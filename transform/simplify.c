@@ -4,7 +4,7 @@
 
 #include "transform.h"
 
-static void count_block(const Block *b, int *uses);
+void count_block(const Block *b, int *uses);
 
 static void use(int *uses, Val v) {
   if (v) uses[v]++;
@@ -48,13 +48,13 @@ static void count_node(const Node *n, int *uses) {
   case IR_ALLOC: use(uses, n->u.alloc.n); break;
   case IR_COPY: case IR_SORT: case IR_FREE:
     use(uses, n->u.copy.dst), use(uses, n->u.copy.src), use(uses, n->u.copy.n);
-    use(uses, n->u.copy.off);
+    use(uses, n->u.copy.off), use(uses, n->u.copy.doff);
     break;
   case IR_RETURN: use(uses, n->u.ret.v); break;
   }
 }
 
-static void count_block(const Block *b, int *uses) {
+void count_block(const Block *b, int *uses) {
   for (int i = 0; i < b->n; i++) count_node(b->stmts[i], uses);
   for (int i = 0; i < b->nyields; i++) use(uses, b->yields[i]);
 }

@@ -77,7 +77,14 @@ void fuse_loops(Fn *f);
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants
-void count_uses(const Fn *f, int *uses); // uses[v] += the number of uses of v (nvals entries)
+void count_uses(const Fn *f, int *uses);
+void count_block(const Block *b, int *uses);
+
+// ---- stripmine.c ----
+Fn *fn_copy(Arena *a, const Fn *f); // the same function (fresh values)
+// Each sequential loop at the function's level (and in such loops) nested stripmine(L) (else
+// deflt) levels deep.
+void stripmine_loops(Fn *f, int deflt); // the same for one block (and those in it) // uses[v] += the number of uses of v (nvals entries)
 
 // ---- ad_scan.c: the linear recurrence of the general scan rule ----
 #define LIN_MAXF 16 // fields of a scanned value the general rule handles

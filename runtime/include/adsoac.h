@@ -11,6 +11,7 @@
 // several generated files link into one program and share one state).
 #ifndef ADSOAC_H
 #define ADSOAC_H
+#include <stddef.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,6 +19,11 @@ extern "C" {
 // The first error recorded since the last adsoac_clear_error(), or NULL.
 const char *adsoac_last_error(void);
 void adsoac_clear_error(void);
+
+// The most bytes that the checkpoints of sequential loops (the saved states of f_vjp, see
+// stripmine) held at once since the last adsoac_checkpoint_reset() (per process).
+size_t adsoac_checkpoint_peak(void);
+void adsoac_checkpoint_reset(void);
 
 #ifdef __cplusplus
 }

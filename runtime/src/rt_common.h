@@ -30,6 +30,28 @@ ADSOAC_EXTERN_C ADSOAC_WEAK void adsoac_clear_error(void) {
   adsoac_error_slot_()[0] = 0;
 }
 
+// Bytes held by the checkpoints of sequential loops (f_vjp): now and the most since the last
+// reset.  Per process, not per thread.
+ADSOAC_EXTERN_C ADSOAC_WEAK size_t *adsoac_checkpoint_state_(void) {
+  static size_t s[2];
+  return s;
+}
+
+ADSOAC_EXTERN_C ADSOAC_WEAK size_t adsoac_checkpoint_peak(void) {
+  return adsoac_checkpoint_state_()[1];
+}
+
+ADSOAC_EXTERN_C ADSOAC_WEAK void adsoac_checkpoint_reset(void) {
+  size_t *s = adsoac_checkpoint_state_();
+  s[1] = s[0];
+}
+
+static inline __attribute__((unused)) void adsoac_checkpoint_add_(size_t bytes, int sign) {
+  size_t *s = adsoac_checkpoint_state_();
+  s[0] = sign > 0 ? s[0] + bytes : s[0] - bytes;
+  if (s[0] > s[1]) s[1] = s[0];
+}
+
 // Records the first error; later ones are dropped until the state is cleared.  Returns 1.
 static inline __attribute__((unused)) int adsoac_fail_(const char *where, const char *fmt, ...) {
   char *m = adsoac_error_slot_();
