@@ -1,0 +1,37 @@
+// Sequential loops inside parallel loop bodies (one thread's loop, language.md §3 Nesting):
+// running sums (no state), a recurrence whose values the reverse recomputes, a CSR row
+// (bounds read from an array), and a time loop around a map whose body has its own loop.
+// e2e: sizes n=0,1,3,6 d=0,1,2,5
+// e2e: func rows
+// e2e: array A[n*d] range(-1,1)
+// e2e: array x[d] range(-1,1)
+// e2e: array y[n] range(-1,1)
+// e2e: func recur
+// e2e: array a[n*d] range(-0.9,0.9)
+// e2e: array b[n*d] range(-1,1)
+// e2e: array h[n] range(-1,1)
+#include <math.h>
+
+#pragma adsoac grad
+void rows(int n, int d, const double *A, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = 0.0, q = 1.0;
+    for (int j = 0; j < d; j++) {
+      s += A[i * d + j] * x[j];
+      q = q * cos(x[j]) + A[i * d + j] * q;
+    }
+    y[i] = s * q + y[i];
+  }
+}
+
+// h[i] <- the state of the recurrence z = tanh(a z + b) started from h[i]
+#pragma adsoac grad
+void recur(int n, int d, const double *a, const double *b, double *h) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double z = h[i];
+    for (int j = 0; j < d; j++) z = tanh(a[i * d + j] * z + b[i * d + j]);
+    h[i] = z;
+  }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# tests/run-checkpoint.sh ADSOAC: strip-mined checkpointing (language.md §5): the peak memory
+# of the saved states of a 1000-step heat stencil with stripmine 1, 2, 3, and the gradients
+# agreeing across levels (their agreement with finite differences: e2e heat_steps).
+set -euo pipefail
+adsoac=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$adsoac" --target=c "$here/e2e/heat_steps.c" -o "$tmp/heat_grad.c"
+cc -std=c11 -O2 -fopenmp -c "$tmp/heat_grad.c" -o "$tmp/heat_grad.o"
+cc -std=c11 -O2 -fopenmp -I "$here/../runtime/include" "$here/checkpoint/checkpoint_main.c" \
+  "$tmp/heat_grad.o" -lm -o "$tmp/checkpoint"
+"$tmp/checkpoint"
