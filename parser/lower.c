@@ -114,6 +114,10 @@ static void lower_declaration(Lower *L, TSNode decl) {
       name = ts_field(d, "declarator");
       value = ts_field(d, "value");
     }
+    if (ts_is(name, "pointer_declarator"))
+      diag_error(node_loc(L, name), "to ping-pong two buffers in a time loop, write the new "
+                 "values to one and copy them back in a map (u[i] = tmp[i]) instead of "
+                 "swapping pointers", "local pointer variables are not supported");
     if (!ts_is(name, "identifier"))
       diag_error(node_loc(L, name), "declare local scalars and structs only (no pointers or "
                  "arrays yet)", "unsupported declaration");

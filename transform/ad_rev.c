@@ -1433,10 +1433,13 @@ static void recompute_carried(Rev *R, const Node *n, Val t, const int *uses) {
 
 static void rev_seq_loop(Rev *R, const Node *n) {
   LoopAux *x = loop_aux(R, n);
-  if (!x && !R->par)
+  Val arrs[MAX_REGIONS];
+  int nw = 0;
+  written_arrays(n->u.loop.body, arrs, &nw);
+  if (!x && !R->par && nw) // (without writes it is reversed as in a parallel loop's body)
     diag_error(n->loc, "move the loop out of the if, to the function's level",
-               "reverse mode of a sequential loop inside an if at the function's level is not "
-               "supported");
+               "reverse mode of a sequential loop that writes arrays inside an if at the "
+               "function's level is not supported");
   Builder *b = &R->b;
   int nv = R->pf->nvals, nc = n->u.loop.ncarry;
   const Block *body = n->u.loop.body;

@@ -35,3 +35,22 @@ void recur(int n, int d, const double *a, const double *b, double *h) {
     h[i] = z;
   }
 }
+
+// A scalar recurrence at the function's level inside an if (reversed by recomputation) and
+// one at the function's level (checkpointed), both reading an array.
+// e2e: func scalar_loops
+// e2e: array w[d] range(-1,1)
+// e2e: scalar x0 range(-1,1)
+#pragma adsoac grad
+double scalar_loops(int n, int d, double x0, const double *w) {
+  double s = x0, p = 1.0;
+  if (n > 1) {
+    for (int t = 0; t < d; t++)
+      s = sin(s) * w[t] + p * 0.5;
+  }
+  for (int t = 0; t < n * d; t++) {
+    p = p * 0.9 + s * w[t % d];
+    s = cos(p) + s * 0.5;
+  }
+  return s * p;
+}

@@ -2,9 +2,9 @@
 // loop over t around two maps.  The first map computes the 4H gate rows (input, forget, output
 // gates through a sigmoid, the candidate through tanh): the input part of each row is a plain
 // sequential inner loop over D, the recurrent part a nested reduce(+) over H (lstm) or a
-// second sequential loop (lstm_seq).  The second map updates the cell state c and the hidden
-// state h elementwise from the gates.  h and c are carried across steps (in/out), gates is a
-// scratch array the reverse sweep restores per step.  The loss is the squared norm of the
+// second sequential loop (lstm_seq).  Then maps update the cell state c and the hidden state
+// h elementwise from the gates.  h and c are carried across steps (in/out), gates (and hnew)
+// are scratch arrays the reverse sweep restores per step.  The loss is the squared norm of the
 // final h (returned) or of h and c (written to *loss).  T = 0 leaves h, c and gates untouched.
 // e2e: sizes T=0,1,3,6,2 H=1,2,3,2,1 D=1,2,1,2,2
 // e2e: array W[4*H*(D+H)] range(-0.5,0.5)
@@ -14,6 +14,7 @@
 // e2e: array c[H] range(-1,1)
 // e2e: array gates[4*H] range(-1,1)
 // e2e: func lstm_seq
+// e2e: array hnew[H] range(-1,1)
 // e2e: array loss[1] range(-1,1)
 #include <math.h>
 
@@ -52,12 +53,12 @@ double lstm(int T, int H, int D, const double *W, const double *b, const double 
   return s;
 }
 
-// the same cell with sequential inner loops only; the new states go through the scratch
-// array (gates[0..H) and gates[H..2H) are free once the update has read them) and are copied
-// back by a separate map; the loss is written to loss[0]
+// the same cell with sequential inner loops only and an if/else for the gate activation; the
+// new hidden state goes through a scratch array hnew and is copied back into h by a separate
+// map (ping-pong by copying); the loss is written to loss[0]
 #pragma adsoac grad
 void lstm_seq(int T, int H, int D, const double *W, const double *b, const double *x,
-              double *h, double *c, double *gates, double *loss) {
+              double *h, double *c, double *gates, double *hnew, double *loss) {
   for (int t = 0; t < T; t++) {
 #pragma adsoac map
     for (int r = 0; r < 4 * H; r++) {
@@ -73,16 +74,12 @@ void lstm_seq(int T, int H, int D, const double *W, const double *b, const doubl
     }
 #pragma adsoac map
     for (int j = 0; j < H; j++) {
-      double cn = gates[H + j] * c[j] + gates[j] * gates[3 * H + j];
-      double hn = gates[2 * H + j] * tanh(cn);
-      gates[j] = hn;
-      gates[H + j] = cn;
+      c[j] = gates[H + j] * c[j] + gates[j] * gates[3 * H + j];
+      hnew[j] = gates[2 * H + j] * tanh(c[j]);
     }
 #pragma adsoac map
-    for (int j = 0; j < H; j++) {
-      h[j] = gates[j];
-      c[j] = gates[H + j];
-    }
+    for (int j = 0; j < H; j++)
+      h[j] = hnew[j];
   }
   double s = 0.0;
 #pragma adsoac reduce(+: s)

@@ -1,5 +1,5 @@
-// A time loop around a stencil, strip-mined: the IR keeps the request for the checkpointing
-// of a later version.
+// A time loop around a stencil, strip-mined two levels deep: the IR of f_vjp shows the
+// nested loops, what each iteration saves (a comment) and the restores of its reverse.
 #pragma adsoac grad
 void heat(int n, int steps, double k, double *u, double *v) {
 #pragma adsoac stripmine(2)
