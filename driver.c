@@ -42,6 +42,7 @@ static const char usage_text[] =
     "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
     "  -MF FILE           the dependency file's name\n"
     "  --stripmine=L      default levels of strip-mined checkpointing of sequential loops\n"
+    "                     (1: one saved state per iteration; L: about L*T^(1/L) states)\n"
     "  --general-rule     the general rules instead of the special ones (every top-level\n"
     "                     reduction and scan(+) by the general scan rule): a cross-check\n"
     "  --no-fuse          keep the loops as distributed (one per reduction, histogram\n"
