@@ -258,10 +258,11 @@ static const Node *find_scan(const Block *b) {
 // them; with general (--general-rule) every top-level reduction, as a cross-check of the
 // special rules.  A reduction's body never reads its variable, so its prefixes go unused
 // except by the derivative rules.
-static void reductions_as_scans(Fn *f, bool general) {
+static void reductions_as_scans(Fn *f, Block *body, bool general) {
   Arena *a = f->arena;
-  for (int i = 0; i < f->body->n; i++) {
-    Node *n = f->body->stmts[i];
+  for (int i = 0; i < body->n; i++) {
+    Node *n = body->stmts[i];
+    if (n->kind == IR_LOOP) reductions_as_scans(f, n->u.loop.body, general); // time steps
     if (n->kind != IR_PAR || !n->u.par.nreds) continue;
     int nr = n->u.par.nreds, keep = 0, ns = n->u.par.nscans;
     Scan *scans = ARENA_ARRAY(a, Scan, ns + nr);
@@ -295,27 +296,34 @@ static bool lowered(const Node *n) {
   return true;
 }
 
-static void lower_round(Fn *f) {
-  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
-  ir_defs(f->body, def);
+// The scans of a block at the function's level (its body, or a sequential loop's there).
+static void lower_block(Fn *f, Block *body, Node **def) {
   Block *out = block_new(f->arena);
-  for (int i = 0; i < f->body->n; i++) {
-    Node *n = f->body->stmts[i];
+  for (int i = 0; i < body->n; i++) {
+    Node *n = body->stmts[i];
+    if (n->kind == IR_LOOP) lower_block(f, n->u.loop.body, def);
     const Node *inner = n->kind == IR_PAR ? find_scan(n->u.par.body)
-                        : n->kind == IR_IF || n->kind == IR_LOOP ? find_scan(&(Block){(Node **)&n, 1, 1, NULL, 0})
-                                                                 : NULL;
+                        : n->kind == IR_IF ? find_scan(&(Block){(Node **)&n, 1, 1, NULL, 0})
+                                           : NULL;
     if (inner)
-      diag_error(inner->loc, "a scan loop is supported at the top level of the marked function",
-                 "a scan inside another loop or an if is not supported yet");
+      diag_error(inner->loc, "a scan loop is supported at the function's level and in "
+                 "sequential loops there", "a scan inside another parallel loop or an if is "
+                 "not supported yet");
     if (n->kind == IR_PAR && n->u.par.nscans && !lowered(n)) {
       lower_loop(f, out, n, def);
       continue;
     }
     block_push(f->arena, out, n);
   }
-  f->body->stmts = out->stmts;
-  f->body->n = out->n;
-  f->body->cap = out->cap;
+  body->stmts = out->stmts;
+  body->n = out->n;
+  body->cap = out->cap;
+}
+
+static void lower_round(Fn *f) {
+  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
+  ir_defs(f->body, def);
+  lower_block(f, f->body, def);
   free(def);
   simplify_dce(f);
   ir_verify(f, "lower_scans");
@@ -324,7 +332,7 @@ static void lower_round(Fn *f) {
 void lower_scans(Fn *f, bool general) {
   lower_round(f);
   // a reduction's contribution may read the loop's scans: lowered with the rest of its loop
-  reductions_as_scans(f, general);
+  reductions_as_scans(f, f->body, general);
   lower_round(f);
 }
 
