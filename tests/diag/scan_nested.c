@@ -1,15 +1,13 @@
-// a scan inside a sequential loop: refused
+// a scan inside another parallel loop (a row-wise running sum): refused
 #pragma adsoac grad
-double steps(int n, int t, const double *x, double *y) {
-  double s = 0.0;
-  for (int k = 0; k < t; k++) {
+void rows(int n, int m, const double *x, double *y) {
+#pragma adsoac map
+  for (int k = 0; k < n; k++) {
     double acc = 0.0;
 #pragma adsoac scan(+: acc)
-    for (int i = 0; i < n; i++) {
-      acc += x[i];
-      y[i] = acc;
+    for (int i = 0; i < m; i++) {
+      acc += x[k * m + i];
+      y[k * m + i] = acc;
     }
-    s += acc;
   }
-  return s;
 }
