@@ -531,6 +531,8 @@ static void lower_stmt_(Lower *L, TSNode s) {
       lower_update(L, e);
     else if (ts_is(e, "call_expression"))
       lower_expr(L, e); // an inlined function called for its effects
+    else if (ts_is(e, "cast_expression") && !strcmp(node_text(L, ts_field(e, "type")), "void"))
+      lower_expr(L, ts_field(e, "value")); // (void)x; the value is dropped
     else
       diag_error(node_loc(L, e), "a statement must assign something", "expression has no effect");
   } else if (!strcmp(t, "if_statement")) {
