@@ -370,6 +370,10 @@ static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
   if (!pr || pr->kind == PR_STRIPMINE) {
+    if (pr && L->par)
+      diag_warn(loc, "strip-mine the sequential loops at the function's level (time steps)",
+                "stripmine(%d) has no effect inside a parallel loop's body: its reverse saves "
+                "no states there (it recomputes)", pr->stripmine);
     lower_seq_loop(L, s, pr ? pr->stripmine : 0);
     return;
   }
