@@ -69,6 +69,7 @@ typedef struct {
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
   int depth;             // parallel loops being reversed (> 1: nested)
+  int seq_depth;         // sequential loops being reversed inside the parallel one
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
   LoopAux *laux;         // per sequential loop run with checkpoints: where they are
@@ -195,6 +196,9 @@ static bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
     if (n->kind == IR_IF && (!reads_injective(R, n->u.ifs.then, arr, first) ||
                              !reads_injective(R, n->u.ifs.els, arr, first)))
       return false;
+    if ((n->kind == IR_LOOP && !reads_injective(R, n->u.loop.body, arr, first)) ||
+        (n->kind == IR_PAR && !reads_injective(R, n->u.par.body, arr, first)))
+      return false; // the reads of nested loops update the same adjoint
   }
   return true;
 }
@@ -237,6 +241,10 @@ static void rev_read(Rev *R, const Node *n) {
   Val idx = n->u.mem.idx;
   if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
     b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    return;
+  }
+  if (idx != R->par->u.par.idx && is_invariant(R, idx) && R->seq_depth) { // every thread
+    b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC); // (a per-loop sum would leave the loop's scope)
     return;
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
@@ -898,6 +906,8 @@ static void rev_par(Rev *R, const Node *n) {
   inv_acc = NULL;
   cap_inv_acc = 0;
   R->depth++;
+  int outer_seq = R->seq_depth;
+  R->seq_depth = 0;
   Val *host_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
   R->in_par = SCRATCH(unsigned char, nv);
@@ -1017,6 +1027,7 @@ static void rev_par(Rev *R, const Node *n) {
   inv_acc = outer_inv;
   ninv_acc = outer_ninv;
   cap_inv_acc = outer_cap;
+  R->seq_depth = outer_seq;
   R->depth--;
 }
 
@@ -1501,7 +1512,9 @@ static void rev_seq_loop(Rev *R, const Node *n) {
     clone_block(b, R->pf, body, R->pv, true); // iteration t again, no writes
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    R->seq_depth++;
     rev_block(R, body);
+    R->seq_depth--;
   }
   for (int a = 0; a < na; a++)
     block_yield(R->a, m->u.loop.body, R->adj[of[a]] ? R->adj[of[a]] : zero_of(R, R->pf->vals[of[a]].type));

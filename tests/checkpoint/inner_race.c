@@ -1,0 +1,15 @@
+// Adjoint updates from a sequential loop inside a parallel loop's body: every thread adds to
+// a_bar[j] and a_bar[0]; with x = 1 each must come out exactly 2n, n (integers), whatever
+// the number of threads (a lost update shows).
+#pragma adsoac grad
+double f(int n, int k, const double *a, const double *x) {
+  double total = 0.0;
+#pragma adsoac reduce(+: total)
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int j = 0; j < k; j++)
+      s += a[j] * x[i] + a[0] * x[i];
+    total += s;
+  }
+  return total;
+}
