@@ -123,8 +123,9 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
     diag_note(w->loc, "'%s' is written here", name);
     diag_error(r->loc, "access the array with the same index expression everywhere in the "
                "loop, or split the loop in two",
-               "iterations of the parallel loop depend on each other: '%s' is %s at another "
-               "index than it is written", name, r->write ? "written" : "read");
+               "iterations of the parallel loop may depend on each other: '%s' is %s at "
+               "another index expression than the one it is written at (this version compares "
+               "one index expression per array)", name, r->write ? "written again" : "read");
   case DEP_READ_BACK:
     diag_error(r->loc, "keep the value in a local variable, and write the element once "
                "at the end of the body", "reading '%s[...]' back after writing it in the "
