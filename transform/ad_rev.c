@@ -36,8 +36,11 @@ typedef struct HistAux {
 // A block of elements that a sequential loop's iterations overwrite, and its checkpoints.
 typedef struct {
   Val arr;          // primal array
+  Val plo, phi;     // primal bounds [plo, phi) (phi 0: the element plo; hist: 0, 0)
   Val vlo, vn;      // vjp values (long): the elements [vlo, vlo + vn)
-  Val tape;         // vjp: vn elements per iteration
+  Val tape;         // vjp: vn elements per iteration (once: vn elements)
+  bool once;        // overwritten before it is read in every iteration: only the state
+                    // before the loop is saved (for after the loop's reverse)
 } Region;
 
 #define MAX_REGIONS 64 // array sections one sequential loop may overwrite
@@ -1227,6 +1230,10 @@ static void written_arrays(const Block *b, Val *arrs, int *n) {
 static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
                        const unsigned char *inside, Val *memo, Loc loc) {
   if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
+  for (int r = 0; r < *nreg; r++) // the same section again
+    if (reg[r].arr == arr && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
+        (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
+      return;
   if (*nreg == MAX_REGIONS)
     diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
                "array sections", MAX_REGIONS);
@@ -1238,7 +1245,7 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
   } else {
     vn = b_const_i(b, &ty_long, 1);
   }
-  reg[(*nreg)++] = (Region){arr, vlo, vn, 0};
+  reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false};
 }
 
 // What the statements of b (in a sequential loop) overwrite, as regions.
@@ -1276,7 +1283,7 @@ static void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Va
         if (*nreg == MAX_REGIONS)
           diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more "
                      "than %d array sections", MAX_REGIONS);
-        reg[(*nreg)++] = (Region){hc->arr, vlo, vn, 0};
+        reg[(*nreg)++] = (Region){hc->arr, 0, 0, vlo, vn, 0, false};
       }
       break;
     }
@@ -1298,6 +1305,43 @@ static int regions_of(Rev *R, const Node *n, Region *reg) {
   int nreg = 0;
   loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg);
   return nreg;
+}
+
+// Is every element of arr that body b writes written, before anything reads arr, in every
+// iteration?  (Its one section is written first by a parallel loop that does not read arr,
+// unconditionally at the loop index; elements outside the section are never written.)
+static bool overwritten_first(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    Block one = {(Node **)&b->stmts[i], 1, 1, NULL, 0};
+    bool reads = block_reads_in_par(&one, arr, true), writes = ir_writes(&one, arr);
+    if (!reads && !writes) continue;
+    if (n->kind == IR_LOOP) { // a nested loop that may run no iterations: nothing after it
+      for (int j = i + 1; j < b->n; j++) {
+        Block rest = {(Node **)&b->stmts[j], 1, 1, NULL, 0};
+        if (block_reads_in_par(&rest, arr, true) || ir_writes(&rest, arr)) return false;
+      }
+      return overwritten_first(n->u.loop.body, arr);
+    }
+    if (n->kind != IR_PAR || reads || n->u.par.nhists) return false;
+    for (int k = 0; k < n->u.par.body->n; k++) {
+      const Node *s = n->u.par.body->stmts[k];
+      if (s->kind == IR_WRITE && s->u.mem.arr == arr && s->u.mem.idx == n->u.par.idx) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+// Regions whose values at an iteration's start are never read: saved once, before the loop.
+static void mark_once(Rev *R, const Node *n, Region *reg, int nreg) {
+  for (int r = 0; r < nreg; r++) {
+    bool single = reg[r].plo && reg[r].phi;
+    for (int q = 0; q < nreg; q++)
+      single &= q == r || reg[q].arr != reg[r].arr;
+    reg[r].once = single && overwritten_first(n->u.loop.body, reg[r].arr);
+  }
+  (void)R;
 }
 
 static Val tape_alloc(Rev *R, Type *elem, Val n, const char *hint) {
@@ -1336,7 +1380,9 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
   for (int r = 0; r < x->nreg; r++) {
     bool seen = false;
     for (int q = 0; q < r; q++) seen |= x->reg[q].arr == x->reg[r].arr;
-    if (!seen) buf_printf(&b, "%s the elements of %s it overwrites", items++ ? "," : "", R->pf->vals[x->reg[r].arr].hint);
+    if (!seen && !x->reg[r].once)
+      buf_printf(&b, "%s the elements of %s it overwrites", items++ ? "," : "",
+                 R->pf->vals[x->reg[r].arr].hint);
   }
   for (int k = 0; k < n->u.loop.ncarry; k++)
     if (x->stape[k]) {
@@ -1345,12 +1391,17 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
     }
   if (!items) buf_puts(&b, " nothing");
   buf_puts(&b, "; the reverse sweep restores them, iteration by iteration");
+  for (int r = 0; r < x->nreg; r++)
+    if (x->reg[r].once)
+      buf_printf(&b, "; %s is overwritten before it is read: saved once, before the loop",
+                 R->pf->vals[x->reg[r].arr].hint);
   const char *s = arena_strdup(R->a, b.data);
   buf_free(&b);
   return s;
 }
 
 // The forward run of host-level loop n: each iteration first saves its state.
+static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x);
 static void fwd_seq_loop(Rev *R, const Node *n) {
   Builder *b = &R->b;
   int nv = R->pf->nvals, nc = n->u.loop.ncarry;
@@ -1360,12 +1411,16 @@ static void fwd_seq_loop(Rev *R, const Node *n) {
   R->laux = x;
   x->reg = SCRATCH(Region, MAX_REGIONS);
   x->nreg = regions_of(R, n, x->reg);
+  mark_once(R, n, x->reg, x->nreg);
   x->lo = b_cast(b, &ty_long, P(n->u.loop.lo));
   Val T = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), x->lo);
   x->T = b_select(b, b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0)), T, b_const_i(b, &ty_long, 0));
-  for (int r = 0; r < x->nreg; r++)
-    x->reg[r].tape = tape_alloc(R, R->pf->vals[x->reg[r].arr].type->elem,
-                                b_binop(b, BIN_MUL, x->T, x->reg[r].vn), R->pf->vals[x->reg[r].arr].hint);
+  for (int r = 0; r < x->nreg; r++) {
+    Region *g = &x->reg[r];
+    g->tape = tape_alloc(R, R->pf->vals[g->arr].type->elem,
+                         g->once ? g->vn : b_binop(b, BIN_MUL, x->T, g->vn), R->pf->vals[g->arr].hint);
+    if (g->once) copy_elems(R, g->tape, 0, P(g->arr), g->vlo, g->vn);
+  }
   int *uses = SCRATCH(int, nv);
   count_block(n->u.loop.body, uses);
   x->stape = SCRATCH(Val, nc + 1);
@@ -1390,8 +1445,9 @@ static void fwd_seq_loop(Rev *R, const Node *n) {
   m->u.loop.body = b->blk = block_new(R->a);
   Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);
   for (int r = 0; r < x->nreg; r++)
-    copy_elems(R, x->reg[r].tape, b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr),
-               x->reg[r].vlo, x->reg[r].vn);
+    if (!x->reg[r].once)
+      copy_elems(R, x->reg[r].tape, b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr),
+                 x->reg[r].vlo, x->reg[r].vn);
   for (int k = 0; k < nc; k++)
     if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
   clone_block(b, R->pf, n->u.loop.body, R->pv, false);
@@ -1494,8 +1550,9 @@ static void rev_seq_loop(Rev *R, const Node *n) {
   R->adj = SCRATCH(Val, nv);
   if (x) { // restore iteration t's state
     for (int r = 0; r < x->nreg; r++)
-      copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape,
-                 b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
+      if (!x->reg[r].once)
+        copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape,
+                   b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
     for (int k = 0; k < nc; k++) {
       Val p = n->u.loop.params[k];
       Type *ty = R->pf->vals[p].type;
@@ -1527,7 +1584,8 @@ static void rev_seq_loop(Rev *R, const Node *n) {
       Val cnt = b_select(b, any, x->reg[r].vn, b_const_i(b, &ty_long, 0));
       copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape, b_const_i(b, &ty_long, 0), cnt);
     }
-    for (int r = 0; r < x->nreg; r++) tape_free(R, x->reg[r].tape, b_binop(b, BIN_MUL, T, x->reg[r].vn));
+    for (int r = 0; r < x->nreg; r++)
+      tape_free(R, x->reg[r].tape, x->reg[r].once ? x->reg[r].vn : b_binop(b, BIN_MUL, T, x->reg[r].vn));
     for (int k = 0; k < nc; k++)
       if (x->stape[k]) tape_free(R, x->stape[k], T);
   }
