@@ -13,9 +13,10 @@
 // loop over d (running sums) in a static helper, so the max pass and the sum pass each
 // evaluate it (no per-point temporary array: language.md §6 allows none in a loop body).
 // The log-sum-exp of the alphas and the prior are separate annotated loops.
-// Written this way, not with plain sequential loops over k inside the reduce: adsoac
-// accepts that form too, but its vjp then accumulates alphas_bar, means_bar, qs_bar from
-// the parallel loop without atomics (a data race; see bench/README.md).
+// The log-sum-exp could also be written with plain sequential loops over k (the running
+// maximum carried by `if (v > mx) mx = v;`): adsoac accepts that too, but reverses such a
+// carried value by recomputing it from the loop's start (quadratic in K), which made its
+// vjp about 1.5x slower than with the two nested reductions (bench/README.md).
 // Compiled two ways by bench/run.sh: directly by cc (pragmas ignored, function
 // renamed gmm_seq) and through adsoac (gmm, gmm_vjp, gmm_jvp).
 #include <math.h>

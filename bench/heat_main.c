@@ -8,7 +8,7 @@
 // Problem size: N (bench/run.sh --n, default 10^7) is the number of stencil updates,
 // steps = STEPS = 100 time steps over a grid of n = N / STEPS points (at least 3): the
 // default run does 10^7 updates on a grid of 10^5 points (u and tmp: 0.8 MB each, in
-// cache), adsoac's vjp saves 2 x 100 states of the interior (160 MB). The n column of
+// cache); adsoac's vjp saves u's interior once per step (100 x 0.8 MB). The n column of
 // the row is the grid size n.
 // u and tmp are written (language.md §2.1): heat_vjp takes the seeds of their final
 // contents in u_bar, tmp_bar and leaves the adjoints of their initial contents there;

@@ -25,8 +25,8 @@ USAGE
 }
 
 # NAME:FN, FN being the function marked `#pragma adsoac grad` in bench/NAME.c.
-BENCHES="dot:dot mapreduce:loss mapwrite:fit prod:prod maxval:maxval cprod:cprod scanadd:cumloss scanmul:cumprod iir:iir matscan:matscan histadd:hsum histmul:hprod histmax:hmax histlse:hlse"
-BENCHES_NAMES="dot, mapreduce, mapwrite, prod, maxval, cprod, scanadd, scanmul, iir, matscan, histadd, histmul, histmax, histlse"
+BENCHES="dot:dot mapreduce:loss mapwrite:fit prod:prod maxval:maxval cprod:cprod scanadd:cumloss scanmul:cumprod iir:iir matscan:matscan histadd:hsum histmul:hprod histmax:hmax histlse:hlse heat:heat heat2:heat gmm:gmm"
+BENCHES_NAMES="dot, mapreduce, mapwrite, prod, maxval, cprod, scanadd, scanmul, iir, matscan, histadd, histmul, histmax, histlse, heat, heat2, gmm"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}

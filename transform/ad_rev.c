@@ -71,6 +71,8 @@ typedef struct {
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
+  struct Offsets *offs;  // the reverse loop's stencil-read arrays (see plan_offsets)
+  int noffs;
   int depth;             // parallel loops being reversed (> 1: nested)
   int seq_depth;         // sequential loops being reversed inside the parallel one
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
@@ -206,6 +208,19 @@ static bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
   return true;
 }
 
+// A read-only array that a parallel loop reads at several index expressions a*i + c_k (one
+// a, the c_k differing: a stencil's u[i-1], u[i], u[i+1]).  Its adjoint updates from
+// different iterations would collide (atomics); instead the reverse loop adds those of the
+// first expression directly and stores the others' per iteration (tmp[k][i - lo], each its
+// own element), and one loop per other expression adds them afterwards: no atomics.
+#define MAX_OFFSETS 8
+typedef struct Offsets {
+  Val arr;                // primal array
+  int n;
+  Val idx[MAX_OFFSETS];   // primal: one index expression per class (index_same)
+  Val tmp[MAX_OFFSETS];   // vjp: per-iteration adjoints of class k >= 1
+} Offsets;
+
 // Pending adjoints of loop-invariant elements: reduced by the reverse loop, added after it.
 typedef struct {
   Val arr, idx; // primal
@@ -248,6 +263,21 @@ static void rev_read(Rev *R, const Node *n) {
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx) && R->seq_depth) { // every thread
     b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC); // (a per-loop sum would leave the loop's scope)
+    return;
+  }
+  for (int o = 0; o < R->noffs && !is_invariant(R, idx); o++) {
+    const Offsets *x = &R->offs[o];
+    if (x->arr != n->u.mem.arr) continue;
+    int k = 0;
+    while (k < x->n && !index_same(R->def, x->idx[k], idx)) k++;
+    IR_ASSERT(k < x->n); // (plan_offsets saw every read)
+    if (k == 0) {
+      b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    } else {
+      Val i = b_binop(&R->b, BIN_SUB, b_cast(&R->b, &ty_long, P(R->par->u.par.idx)),
+                      b_cast(&R->b, &ty_long, P(R->par->u.par.lo)));
+      b_acc(&R->b, x->tmp[k], i, g, ACC_PLAIN);
+    }
     return;
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
@@ -301,6 +331,7 @@ static void rev_binop(Rev *R, const Node *n, Val g) {
 }
 
 static void rev_block(Rev *R, const Block *b);
+static bool block_reads_in_par(const Block *b, Val arr, bool in_par);
 static void rev_par(Rev *R, const Node *n);
 static void rev_seq_loop(Rev *R, const Node *n);
 
@@ -887,6 +918,125 @@ static void hist_finish(Rev *R, const Node *n) {
   }
 }
 
+// Can primal index expression v (defined in the loop) be computed again outside the reverse
+// loop, from the loop index and values outside the loop?
+static bool index_clonable(Rev *R, Val v, int depth) {
+  if (!R->in_par[v] || v == R->par->u.par.idx) return true;
+  const Node *d = R->def[v];
+  if (!d || depth > 32) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_UNOP: return index_clonable(R, d->u.un.a, depth + 1);
+  case IR_CAST: return index_clonable(R, d->u.cast.a, depth + 1);
+  case IR_BINOP:
+    return index_clonable(R, d->u.bin.a, depth + 1) && index_clonable(R, d->u.bin.b, depth + 1);
+  default: return false;
+  }
+}
+
+// v with the loop index replaced by i (values of f), at the builder's point.
+static Val index_at(Rev *R, Val v, Val i) {
+  if (v == R->par->u.par.idx) return i;
+  if (!R->in_par[v]) return P(v);
+  const Node *d = R->def[v];
+  Node *c = node_new(R->a, d->kind, d->loc);
+  c->u = d->u;
+  switch (d->kind) {
+  case IR_UNOP: c->u.un.a = index_at(R, d->u.un.a, i); break;
+  case IR_CAST: c->u.cast.a = index_at(R, d->u.cast.a, i); break;
+  case IR_BINOP:
+    c->u.bin.a = index_at(R, d->u.bin.a, i);
+    c->u.bin.b = index_at(R, d->u.bin.b, i);
+    break;
+  default: break;
+  }
+  c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
+  b_push(&R->b, c);
+  return c->out;
+}
+
+// The index expressions of the reads of arr in b (directly, or in ifs), into x; false if a
+// read is in a nested loop or is not a*i + c with x's a, or there are too many.
+static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long *coef) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if ((n->kind == IR_LOOP || n->kind == IR_PAR) && block_reads_in_par(n->kind == IR_LOOP ?
+        n->u.loop.body : n->u.par.body, arr, true))
+      return false;
+    if (n->kind == IR_IF && (!stencil_reads(R, n->u.ifs.then, arr, x, coef) ||
+                             !stencil_reads(R, n->u.ifs.els, arr, x, coef)))
+      return false;
+    if (n->kind != IR_READ || n->u.mem.arr != arr || is_invariant(R, n->u.mem.idx)) continue;
+    IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
+    if (!f.affine || !f.coef || (*coef && f.coef != *coef) ||
+        !index_clonable(R, n->u.mem.idx, 0))
+      return false;
+    *coef = f.coef;
+    int k = 0;
+    while (k < x->n && !index_same(R->def, x->idx[k], n->u.mem.idx)) k++;
+    if (k == x->n) {
+      if (x->n == MAX_OFFSETS) return false;
+      x->idx[x->n++] = n->u.mem.idx;
+    }
+  }
+  return true;
+}
+
+// The arrays of loop n (reversed at the top level) read as a stencil: their per-iteration
+// adjoint arrays, allocated at the builder's point (before the reverse loop).
+static void plan_offsets(Rev *R, const Node *n) {
+  Val len = 0;
+  R->noffs = 0;
+  if (R->depth > 1 || R->seq_depth) return;
+  R->offs = SCRATCH(Offsets, R->pf->nparams + 1);
+  for (int p = 0; p < R->pf->nparams; p++) {
+    Val arr = R->pf->params[p].val, first = 0;
+    if (!R->pf->params[p].is_array || !R->abar[arr] || ir_writes(n->u.par.body, arr) ||
+        reads_injective(R, n->u.par.body, arr, &first))
+      continue;
+    Offsets *x = &R->offs[R->noffs];
+    *x = (Offsets){arr, 0, {0}, {0}};
+    long long coef = 0;
+    if (!stencil_reads(R, n->u.par.body, arr, x, &coef) || x->n < 2) continue;
+    if (!len) {
+      Builder *b = &R->b;
+      Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.par.hi)), b_cast(b, &ty_long, P(n->u.par.lo)));
+      len = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+    }
+    for (int k = 1; k < x->n; k++)
+      x->tmp[k] = scan_alloc(&R->b, R->pf->vals[arr].type->elem, len,
+                             arena_printf(R->a, "%s_bar_at", R->pf->vals[arr].hint));
+    R->noffs++;
+  }
+}
+
+// After the reverse loop: each stored class's adjoints added, one loop per class.
+static void finish_offsets(Rev *R, const Node *n) {
+  for (int o = 0; o < R->noffs; o++) {
+    const Offsets *x = &R->offs[o];
+    for (int k = 1; k < x->n; k++) {
+      Node *f = node_new(R->a, IR_PAR, n->loc);
+      f->u.par.lo = P(n->u.par.lo);
+      f->u.par.hi = P(n->u.par.hi);
+      f->u.par.idx = fn_val(R->f, R->pf->vals[n->u.par.idx].type, "j");
+      f->u.par.pragma = n->u.par.pragma;
+      f->u.par.reds = ARENA_NEW(R->a, Red);
+      f->u.par.scans = ARENA_NEW(R->a, Scan);
+      f->u.par.hists = ARENA_NEW(R->a, Hist);
+      Block *outer = R->b.blk;
+      f->u.par.body = R->b.blk = block_new(R->a);
+      Val i = b_binop(&R->b, BIN_SUB, b_cast(&R->b, &ty_long, f->u.par.idx),
+                      b_cast(&R->b, &ty_long, f->u.par.lo));
+      b_acc(&R->b, R->abar[x->arr], index_at(R, x->idx[k], f->u.par.idx),
+            b_read(&R->b, x->tmp[k], i), ACC_PLAIN);
+      R->b.blk = outer;
+      b_push(&R->b, f);
+      scan_free(&R->b, x->tmp[k]);
+    }
+  }
+  R->noffs = 0;
+}
+
 static void rev_par(Rev *R, const Node *n) {
   int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
   Val src[nf], dst[nf];
@@ -955,6 +1105,9 @@ static void rev_par(Rev *R, const Node *n) {
   }
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
+  Offsets *outer_offs = R->offs;
+  int outer_noffs = R->noffs;
+  plan_offsets(R, n);
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
   m->u.par.body = R->b.blk = block_new(R->a);
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
@@ -992,6 +1145,9 @@ static void rev_par(Rev *R, const Node *n) {
     inv_total[i] = add_sum_reduction(R, m, inv_acc[i].sum, val_type(R->f, inv_acc[i].sum), host);
   R->b.blk = host;
   b_push(&R->b, m);
+  finish_offsets(R, n);
+  R->offs = outer_offs;
+  R->noffs = outer_noffs;
   for (int i = 0; i < ninv_acc; i++) // in a nested loop, other iterations of the outer run too
     b_acc(&R->b, R->abar[inv_acc[i].arr], hoist(R, inv_acc[i].idx), inv_total[i],
           R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
