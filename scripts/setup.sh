@@ -15,6 +15,8 @@ command -v python3 >/dev/null || need+=(python3)
 pkg-config --exists tree-sitter 2>/dev/null || need+=(libtree-sitter-dev)
 [ -f /usr/include/uthash.h ] || need+=(uthash-dev)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+command -v man >/dev/null || need+=(man-db)       # tests/run-man.sh
+command -v col >/dev/null || need+=(bsdextrautils)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
