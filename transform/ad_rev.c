@@ -1546,7 +1546,8 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
       buf_printf(&b, "%s %s", items++ ? "," : "", h ? h : "a carried value");
     }
   if (!items) buf_puts(&b, " nothing");
-  buf_puts(&b, "; the reverse sweep restores them, iteration by iteration");
+  buf_puts(&b, "; one state per iteration of this loop, restored by the reverse sweep "
+               "iteration by iteration");
   for (int r = 0; r < x->nreg; r++)
     if (x->reg[r].once)
       buf_printf(&b, "; %s is overwritten before it is read: saved once, before the loop",

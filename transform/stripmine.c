@@ -62,9 +62,14 @@ static Node *level_loop(Builder *b, Node *n, int level, int levels, Val a, Val c
   m->u.loop.init = ARENA_ARRAY(ar, Val, nc + 1);
   m->u.loop.params = ARENA_ARRAY(ar, Val, nc + 1);
   m->u.loop.outs = ARENA_ARRAY(ar, Val, nc + 1);
-  m->u.loop.note = arena_printf(ar, "stripmine(%d), level %d of %d: steps of B^%d iterations "
-                                "(B = ceil(T^(1/%d)), T the iterations)", levels, level, levels,
-                                level - 1, levels);
+  m->u.loop.note =
+      level == levels
+          ? arena_printf(ar, "stripmine(%d), level %d of %d: steps of B^%d iterations (B = "
+                         "ceil(T^(1/%d)), T the iterations); f_vjp keeps ceil(T/B^%d) states "
+                         "here and at most B per inner level: about %d*T^(1/%d) in all",
+                         levels, level, levels, level - 1, levels, level - 1, levels, levels)
+          : arena_printf(ar, "stripmine(%d), level %d of %d: steps of B^%d iterations", levels,
+                         level, levels, level - 1);
   Val *inner_out = ARENA_ARRAY(ar, Val, nc + 1);
   for (int k = 0; k < nc; k++) {
     m->u.loop.init[k] = init[k];
@@ -83,7 +88,8 @@ static Node *level_loop(Builder *b, Node *n, int level, int levels, Val a, Val c
     n->u.loop.lo = b_cast(b, it, a2);
     n->u.loop.hi = b_cast(b, it, c2);
     n->u.loop.stripmine = 1;
-    n->u.loop.note = arena_printf(ar, "stripmine(%d), level 1 of %d: B iterations", levels, levels);
+    n->u.loop.note = arena_printf(ar, "stripmine(%d), level 1 of %d: B iterations per step",
+                                  levels, levels);
     for (int k = 0; k < nc; k++) {
       n->u.loop.init[k] = m->u.loop.params[k];
       n->u.loop.outs[k] = inner_out[k];
