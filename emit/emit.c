@@ -8,6 +8,7 @@
 
 #include "emit_internal.h"
 #include "rt_embed.h"
+#include "../transform/transform.h"
 
 void line(Emit *e, const char *fmt, ...) {
   for (int i = 0; i < e->depth; i++) buf_puts(e->out, "  ");
@@ -86,8 +87,11 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
     if (n->kind == IR_LOOP) {
       for (int k = 0; all && k < n->u.loop.ncarry; k++) {
         const Type *t = e->f->vals[n->u.loop.params[k]].type;
-        line(e, "%s %s, %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]),
-             names_get(e->nm, n->u.loop.outs[k]));
+        if (e->uses[n->u.loop.outs[k]])
+          line(e, "%s %s, %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]),
+               names_get(e->nm, n->u.loop.outs[k]));
+        else
+          line(e, "%s %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]));
       }
       declare_hoisted(e, n->u.loop.body, all);
     }
@@ -160,8 +164,9 @@ static void emit_loop(Emit *e, const Node *n) {
   e->depth--;
   line(e, "}");
   for (int k = 0; k < nc; k++)
-    line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
-         names_get(e->nm, n->u.loop.outs[k]), names_get(e->nm, par[k]));
+    if (e->uses[n->u.loop.outs[k]])
+      line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
+           names_get(e->nm, n->u.loop.outs[k]), names_get(e->nm, par[k]));
 }
 
 static const char *elem_ref(Emit *e, const Node *n) {
@@ -250,6 +255,8 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->f = f;
   e->nm = names_new(e->a, f, e->prog, e->opt->target == TARGET_CUDA);
   e->def = ARENA_ARRAY(e->a, Node *, f->nvals);
+  e->uses = ARENA_ARRAY(e->a, int, f->nvals);
+  count_uses(f, e->uses);
   note_defs(e, f->body);
   e->uses_fail = false;
   e->ntemps = 0;

@@ -15,6 +15,7 @@ typedef struct {
   const Fn *f;
   Names *nm;
   Node **def;    // def[v]: defining statement (constants are written inline)
+  int *uses;     // uses[v]: how often v is used (a loop's unused results are not written)
   bool host;     // host-level code (not inside a loop body)
   int if_depth;  // ifs entered since the enclosing function or loop body
   bool uses_fail; // the function needs the adsoac_fail label
