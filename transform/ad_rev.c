@@ -41,6 +41,7 @@ typedef struct {
   Val tape;         // vjp: vn elements per iteration (once: vn elements)
   bool once;        // overwritten before it is read in every iteration: only the state
                     // before the loop is saved (for after the loop's reverse)
+  bool guarded;     // written under an if: vn is 0 where the condition is false
 } Region;
 
 #define MAX_REGIONS 64 // array sections one sequential loop may overwrite
@@ -1227,6 +1228,8 @@ static bool writes_at_index(const Block *b, Val arr, Val idx) {
 }
 
 static int regions_of(Rev *R, const Node *n, Region *reg);
+static void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
+                         Region *reg, int *nreg, Val cond);
 
 // Before statement k of a host-level block: which arrays does it overwrite that a parallel
 // loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
@@ -1257,14 +1260,20 @@ static void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, in
                  "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
                  "other than the loop index: saving them is not supported yet",
                  R->pf->vals[arr].hint);
-    if (n->kind == IR_PAR)
+    if (n->kind == IR_PAR) {
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
-    else if (n->kind == IR_WRITE)
+    } else if (n->kind == IR_WRITE) {
       out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};
-    else
-      diag_error(n->loc, "move the array writes out of the if, or into a parallel loop",
-                 "this statement overwrites elements of '%s' that a parallel loop (in it or "
-                 "before it) reads; saving them inside an if is not supported yet", R->pf->vals[arr].hint);
+    } else { // an if: the sections its branches write, each saved where its branch runs
+      Region reg[MAX_REGIONS];
+      unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+      ir_inside(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, inside);
+      Val *memo = SCRATCH(Val, R->pf->nvals);
+      int nreg = 0;
+      loop_regions(R, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, inside, memo, reg, &nreg, 0);
+      for (int r = 0; r < nreg; r++)
+        if (reg[r].arr == arr) out[(*nout)++] = (Save){arr, 0, 0, 0, reg[r].vlo, reg[r].vn};
+    }
   }
 }
 
@@ -1383,11 +1392,13 @@ static void written_arrays(const Block *b, Val *arrs, int *n) {
 }
 
 // The elements [lo, hi) of arr (primal; hi == 0: the one element lo) as a region.
+// cond (a value of f, 0: none): the section is written only where it holds (an if), and is
+// then saved only where it holds (it may lie outside the array otherwise).
 static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
-                       const unsigned char *inside, Val *memo, Loc loc) {
+                       const unsigned char *inside, Val *memo, Loc loc, Val cond) {
   if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
-  for (int r = 0; r < *nreg; r++) // the same section again
-    if (reg[r].arr == arr && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
+  for (int r = 0; r < *nreg && !cond; r++) // the same section again
+    if (reg[r].arr == arr && !reg[r].guarded && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
         (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
       return;
   if (*nreg == MAX_REGIONS)
@@ -1401,21 +1412,34 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
   } else {
     vn = b_const_i(b, &ty_long, 1);
   }
-  reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false};
+  if (cond) vn = b_select(b, cond, vn, b_const_i(b, &ty_long, 0));
+  reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false, cond != 0};
 }
 
 // What the statements of b (in a sequential loop) overwrite, as regions.
 static void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
-                         Region *reg, int *nreg) {
+                         Region *reg, int *nreg, Val cond) {
+  Builder *bb = &R->b;
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
     switch (n->kind) {
-    case IR_WRITE: add_region(R, reg, nreg, n->u.mem.arr, n->u.mem.idx, 0, inside, memo, n->loc); break;
-    case IR_IF:
-      loop_regions(R, n->u.ifs.then, inside, memo, reg, nreg);
-      loop_regions(R, n->u.ifs.els, inside, memo, reg, nreg);
+    case IR_WRITE:
+      add_region(R, reg, nreg, n->u.mem.arr, n->u.mem.idx, 0, inside, memo, n->loc, cond);
       break;
-    case IR_LOOP: loop_regions(R, n->u.loop.body, inside, memo, reg, nreg); break;
+    case IR_IF: {
+      Val arrs[MAX_REGIONS];
+      int na = 0;
+      written_arrays(n->u.ifs.then, arrs, &na);
+      written_arrays(n->u.ifs.els, arrs, &na);
+      if (!na) break;
+      Val mc = materialize(R, n->u.ifs.cond, inside, memo, n->loc);
+      Val c = b_binop(bb, BIN_NE, mc, b_const_i(bb, val_type(R->f, mc), 0));
+      Val nc = b_unop(bb, UN_NOT, c);
+      loop_regions(R, n->u.ifs.then, inside, memo, reg, nreg, cond ? b_binop(bb, BIN_LAND, cond, c) : c);
+      loop_regions(R, n->u.ifs.els, inside, memo, reg, nreg, cond ? b_binop(bb, BIN_LAND, cond, nc) : nc);
+      break;
+    }
+    case IR_LOOP: loop_regions(R, n->u.loop.body, inside, memo, reg, nreg, cond); break;
     case IR_PAR: {
       Val arrs[MAX_REGIONS];
       int na = 0;
@@ -1426,20 +1450,20 @@ static void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Va
                      "the new values to another array",
                      "this loop, in a sequential loop, writes '%s' at an index other than the "
                      "loop index: checkpointing it is not supported", R->pf->vals[arrs[k]].hint);
-        add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc);
+        add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc, cond);
       }
       for (int h = 0; h < n->u.par.nhists; h++) {
         const Hist *hc = &n->u.par.hists[h];
         if (inside[hc->arr] || !R->varied[hc->arr]) continue;
         Val lo = materialize(R, hc->lo, inside, memo, n->loc);
         Val len = materialize(R, hc->len, inside, memo, n->loc);
-        Builder *bb = &R->b;
         Val vlo = b_cast(bb, &ty_long, lo), vn = b_cast(bb, &ty_long, len);
         vn = b_select(bb, b_binop(bb, BIN_GT, vn, b_const_i(bb, &ty_long, 0)), vn, b_const_i(bb, &ty_long, 0));
+        if (cond) vn = b_select(bb, cond, vn, b_const_i(bb, &ty_long, 0));
         if (*nreg == MAX_REGIONS)
           diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more "
                      "than %d array sections", MAX_REGIONS);
-        reg[(*nreg)++] = (Region){hc->arr, 0, 0, vlo, vn, 0, false};
+        reg[(*nreg)++] = (Region){hc->arr, 0, 0, vlo, vn, 0, false, cond != 0};
       }
       break;
     }
@@ -1459,7 +1483,7 @@ static int regions_of(Rev *R, const Node *n, Region *reg) {
   loop_inside(n, inside);
   Val *memo = SCRATCH(Val, R->pf->nvals);
   int nreg = 0;
-  loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg);
+  loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg, 0);
   return nreg;
 }
 
