@@ -459,8 +459,10 @@ def run_cuda(args, name):
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
     translate(args, name, src, "cuda", cu)
+    # (a large output, e.g. the general hist rule's sorts and scans, takes nvcc minutes on a
+    # loaded 2-core machine)
     sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(),
-       "nvcc -c")
+       "nvcc -c", timeout=1200)
     return []
 
 
