@@ -216,10 +216,12 @@ static void fold_block(Fn *f, Block *b, Node **def) {
     const Type *from = f->vals[c->out].type, *to = f->vals[n->out].type;
     if (to->kind == TY_PTR || to->kind == TY_STRUCT) continue;
     double v = ty_is_float(from) ? c->u.cst.f : (double)c->u.cst.i;
-    long long iv = ty_is_float(from) ? (long long)c->u.cst.f : c->u.cst.i;
+    if (!ty_is_float(to) && ty_is_float(from) && !(v > -9.2e18 && v < 9.2e18))
+      continue; // (an infinity or NaN converted to an integer: left to the C compiler)
+    long long iv = ty_is_float(to) ? 0 : ty_is_float(from) ? (long long)v : c->u.cst.i;
     n->kind = IR_CONST;
-    n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : v;
-    n->u.cst.i = ty_is_float(to) ? (long long)v : iv;
+    n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : ty_is_float(to) ? v : (double)iv;
+    n->u.cst.i = ty_is_float(to) ? 0 : iv;
   }
 }
 
