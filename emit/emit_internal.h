@@ -24,6 +24,9 @@ typedef struct {
   int nkernels;
   int par_depth; // parallel loops around the one being emitted (nested: sequential)
   const Node *par; // the innermost parallel loop whose body is being emitted
+  const Node *hist_par; // the loop whose hist clauses the updates being emitted name: the
+                        // innermost one with clauses (a nested loop without any updates the
+                        // outer loop's histograms: the adjoints f_vjp accumulates per thread)
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
 } Emit;
 

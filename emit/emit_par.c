@@ -170,8 +170,9 @@ static const char *pname(Emit *e, int r) {
 static void emit_body(Emit *e, const Node *n) {
   bool host = e->host;
   int ifd = e->if_depth;
-  const Node *par = e->par;
+  const Node *par = e->par, *hist_par = e->hist_par;
   e->par = n;
+  if (n->u.par.nhists || !e->par_depth) e->hist_par = n;
   e->host = false;
   e->if_depth = 0;
   declare_hoisted(e, n->u.par.body, false);
@@ -182,6 +183,7 @@ static void emit_body(Emit *e, const Node *n) {
     line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, n->u.par.body->yields + red->slot)));
   }
   e->par = par;
+  e->hist_par = hist_par;
   e->host = host;
   e->if_depth = ifd;
 }
@@ -236,7 +238,7 @@ static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, c
 // the operator's atomic where there is one (C: omp atomic for + and *; CUDA: atomicAdd),
 // else a compare-and-swap loop.
 void emit_update(Emit *e, const Node *n) {
-  const Hist *h = &e->par->u.par.hists[n->u.mem.hist];
+  const Hist *h = &e->hist_par->u.par.hists[n->u.mem.hist];
   Red r = hist_red(h, &n->u.mem.v);
   const Type *t = e->f->vals[n->u.mem.v].type;
   const char *a = ref(e, n->u.mem.arr), *v = ref(e, n->u.mem.v), *ty = tname(e, t);
@@ -251,7 +253,7 @@ void emit_update(Emit *e, const Node *n) {
       line(e, "atomicAdd(&%s[adsoac_j], %s);", a, v);
     else
       line(e, "adsoac_atomic_op(&%s[adsoac_j], %s, %s());", a, v, cub_op(e, &r));
-  } else if (private_hist(e, e->par, n->u.mem.hist)) { // (emit_par_c)
+  } else if (private_hist(e, e->hist_par, n->u.mem.hist)) { // (emit_par_c)
     const char *ph = arena_printf(e->a, "adsoac_ph%d", n->u.mem.hist);
     const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, ref(e, h->lo));
     line(e, "if (%s) {", ph);

@@ -72,6 +72,12 @@ typedef struct {
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
+  struct Shared *shared; // the top-level reverse loop's per-thread adjoints (acc_shared)
+  int nshared;
+  Block *top_host;       // the block the top-level reverse loop goes into
+  const Node *top_par;   // the primal loop it reverses
+  unsigned char *top_in; // values defined in that loop's body
+  const Node **loop_of;  // index of a loop nested in it -> that loop
   struct Offsets *offs;  // the reverse loop's stencil-read arrays (see plan_offsets)
   int noffs;
   int depth;             // parallel loops being reversed (> 1: nested)
@@ -222,6 +228,117 @@ typedef struct Offsets {
   Val tmp[MAX_OFFSETS];   // vjp: per-iteration adjoints of class k >= 1
 } Offsets;
 
+// Adjoints of an array that every iteration of the top-level loop may update at the same
+// elements (a parameter read in nested loops at indices the loop index does not decide:
+// GMM's means[k*D + d]).  Instead of atomics on the array, the reverse loop gets a hist(+)
+// clause over the elements those indices can reach, an interval computed before the loop
+// from the nested loops' bounds: the C target gives each thread its own copy of a small
+// one (emit_par.c), CUDA updates it with atomicAdd as before.
+typedef struct Shared {
+  Val arr;    // primal array
+  Val lo, hi; // vjp (long): the least and the greatest index the updates can reach
+} Shared;
+
+#define MAX_SHARED 16
+
+// The least and greatest value of primal index expression v over the iterations of the
+// top-level loop (its index excluded), as long values computed in the block before it.
+static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int depth) {
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  if (v == R->top_par->u.par.idx || depth > 48) return false;
+  if (!R->top_in[v]) {
+    if (!ty_is_int(R->pf->vals[v].type)) return false;
+    *lo = *hi = b_cast(&hb, &ty_long, P(v));
+    return true;
+  }
+  const Node *lp = R->loop_of[v];
+  if (lp) { // a nested loop's index: [lo, hi - 1]
+    Val a, b, c, d;
+    Val llo = lp->kind == IR_LOOP ? lp->u.loop.lo : lp->u.par.lo;
+    Val lhi = lp->kind == IR_LOOP ? lp->u.loop.hi : lp->u.par.hi;
+    if (!index_interval(R, llo, &a, &b, depth + 1) || !index_interval(R, lhi, &c, &d, depth + 1))
+      return false;
+    *lo = a;
+    *hi = b_binop(&hb, BIN_SUB, d, b_const_i(&hb, &ty_long, 1));
+    return true;
+  }
+  const Node *d = R->def[v];
+  if (!d || !ty_is_int(R->pf->vals[v].type)) return false;
+  Val a, b, c, e;
+  switch (d->kind) {
+  case IR_CONST: *lo = *hi = b_const_i(&hb, &ty_long, d->u.cst.i); return true;
+  case IR_CAST: return index_interval(R, d->u.cast.a, lo, hi, depth + 1);
+  case IR_BINOP:
+    if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
+    if (!index_interval(R, d->u.bin.a, &a, &b, depth + 1) ||
+        !index_interval(R, d->u.bin.b, &c, &e, depth + 1))
+      return false;
+    if (d->u.bin.op == BIN_ADD) {
+      *lo = b_add(&hb, a, c), *hi = b_add(&hb, b, e);
+    } else if (d->u.bin.op == BIN_SUB) {
+      *lo = b_sub(&hb, a, e), *hi = b_sub(&hb, b, c);
+    } else { // the least and the greatest of the four corner products
+      Val p[4] = {b_mul(&hb, a, c), b_mul(&hb, a, e), b_mul(&hb, b, c), b_mul(&hb, b, e)};
+      *lo = *hi = p[0];
+      for (int k = 1; k < 4; k++) {
+        *lo = b_select(&hb, b_binop(&hb, BIN_LT, p[k], *lo), p[k], *lo);
+        *hi = b_select(&hb, b_binop(&hb, BIN_GT, p[k], *hi), p[k], *hi);
+      }
+    }
+    return true;
+  default: return false;
+  }
+}
+
+// abar[idx] += g from inside the top-level reverse loop, as an update of a hist(+) clause
+// of that loop where the elements idx reaches can be bounded; false: use an atomic.
+static bool acc_shared(Rev *R, Val arr, Val idx, Val g) {
+  if (!R->shared || !ty_is_float(R->pf->vals[arr].type->elem)) return false;
+  int s = 0;
+  while (s < R->nshared && R->shared[s].arr != arr) s++;
+  if (s == R->nshared && s == MAX_SHARED) return false;
+  Val lo, hi;
+  if (!index_interval(R, idx, &lo, &hi, 0)) return false;
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  if (s == R->nshared) {
+    R->shared[R->nshared++] = (Shared){arr, lo, hi};
+  } else { // the union with the earlier updates' interval
+    Shared *x = &R->shared[s];
+    x->lo = b_select(&hb, b_binop(&hb, BIN_LT, lo, x->lo), lo, x->lo);
+    x->hi = b_select(&hb, b_binop(&hb, BIN_GT, hi, x->hi), hi, x->hi);
+  }
+  Node *u = node_new(R->a, IR_UPDATE, R->b.loc);
+  u->u.mem.arr = R->abar[arr];
+  u->u.mem.idx = P(idx);
+  u->u.mem.v = val_type(R->f, g) == R->pf->vals[arr].type->elem ? g : b_cast(&R->b, R->pf->vals[arr].type->elem, g);
+  u->u.mem.hist = s;
+  b_push(&R->b, u);
+  return true;
+}
+
+// The hist(+) clauses of the top-level reverse loop m (acc_shared), before it is pushed.
+static void finish_shared(Rev *R, Node *m) {
+  if (!R->nshared) return;
+  Builder hb = {R->f, R->top_host, m->loc};
+  m->u.par.hists = ARENA_ARRAY(R->a, Hist, R->nshared);
+  for (int s = 0; s < R->nshared; s++) {
+    const Shared *x = &R->shared[s];
+    Val len = b_add(&hb, b_sub(&hb, x->hi, x->lo), b_const_i(&hb, &ty_long, 1));
+    m->u.par.hists[s] = (Hist){.op = RED_ADD, .arr = R->abar[x->arr], .lo = x->lo, .len = len,
+                               .var = arena_printf(R->a, "%s_bar", R->pf->vals[x->arr].hint)};
+  }
+  m->u.par.nhists = R->nshared;
+}
+
+static void note_loops(const Block *b, const Node **loop_of) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_IF) note_loops(n->u.ifs.then, loop_of), note_loops(n->u.ifs.els, loop_of);
+    if (n->kind == IR_LOOP) loop_of[n->u.loop.idx] = n, note_loops(n->u.loop.body, loop_of);
+    if (n->kind == IR_PAR) loop_of[n->u.par.idx] = n, note_loops(n->u.par.body, loop_of);
+  }
+}
+
 // Pending adjoints of loop-invariant elements: reduced by the reverse loop, added after it.
 typedef struct {
   Val arr, idx; // primal
@@ -259,11 +376,12 @@ static void rev_read(Rev *R, const Node *n) {
   }
   Val idx = n->u.mem.idx;
   if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
-    b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    if (!acc_shared(R, n->u.mem.arr, idx, g)) b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
     return;
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx) && R->seq_depth) { // every thread
-    b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC); // (a per-loop sum would leave the loop's scope)
+    if (!acc_shared(R, n->u.mem.arr, idx, g)) // (a per-loop sum would leave the loop's scope)
+      b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
     return;
   }
   for (int o = 0; o < R->noffs && !is_invariant(R, idx); o++) {
@@ -298,7 +416,8 @@ static void rev_read(Rev *R, const Node *n) {
   }
   Val first = 0;
   bool plain = reads_injective(R, R->par->u.par.body, n->u.mem.arr, &first);
-  b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
+  if (plain || !acc_shared(R, n->u.mem.arr, idx, g))
+    b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
 }
 
 // y[idx] = v: the seed of the element flows to v; the element's adjoint becomes 0.
@@ -1071,6 +1190,16 @@ static void rev_par(Rev *R, const Node *n) {
   ninv_acc = 0;
 
   Block *host = R->b.blk;
+  bool top = R->depth == 1;
+  if (top) { // per-thread adjoints of shared elements (acc_shared)
+    R->shared = SCRATCH(Shared, MAX_SHARED);
+    R->nshared = 0;
+    R->top_host = host;
+    R->top_par = n;
+    R->top_in = R->in_par;
+    R->loop_of = SCRATCH(const Node *, nv);
+    note_loops(n->u.par.body, R->loop_of);
+  }
   // min/max: which element holds the extremum (a pass before the reverse loop)
   Val *k = SCRATCH(Val, n->u.par.nreds + 1), *init_wins = SCRATCH(Val, n->u.par.nreds + 1);
   for (int r = 0; r < n->u.par.nreds; r++) {
@@ -1145,6 +1274,10 @@ static void rev_par(Rev *R, const Node *n) {
   for (int i = 0; i < ninv_acc; i++)
     inv_total[i] = add_sum_reduction(R, m, inv_acc[i].sum, val_type(R->f, inv_acc[i].sum), host);
   R->b.blk = host;
+  if (top) {
+    finish_shared(R, m);
+    R->shared = NULL;
+  }
   b_push(&R->b, m);
   finish_offsets(R, n);
   R->offs = outer_offs;

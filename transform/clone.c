@@ -112,8 +112,9 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
       ns->excl = clone_vals(a, b->fn, sf, ss->excl, ss->nf, map);
       ns->lam = clone_lambda(b, sf, ss->lam, map);
     }
+    if (drop) n->u.par.nhists = 0; // re-executed without its updates (emit.c's hist_par)
     n->u.par.hists = ARENA_ARRAY(a, Hist, s->u.par.nhists + 1);
-    for (int k = 0; k < s->u.par.nhists; k++) {
+    for (int k = 0; k < n->u.par.nhists; k++) {
       n->u.par.hists[k] = s->u.par.hists[k];
       n->u.par.hists[k].arr = M(map, s->u.par.hists[k].arr);
       n->u.par.hists[k].lo = M(map, s->u.par.hists[k].lo);

@@ -142,6 +142,7 @@ static void renumber_updates(Block *b, int by) {
     if (n->kind == IR_UPDATE) n->u.mem.hist += by;
     if (n->kind == IR_IF) renumber_updates(n->u.ifs.then, by), renumber_updates(n->u.ifs.els, by);
     if (n->kind == IR_LOOP) renumber_updates(n->u.loop.body, by);
+    if (n->kind == IR_PAR && !n->u.par.nhists) renumber_updates(n->u.par.body, by); // (emit.c)
   }
 }
 

@@ -5,6 +5,8 @@
 
 double f_vjp(int n, int k, const double *a, double *a_bar, const double *x, double *x_bar,
              double ret_bar);
+double g_vjp(int n, int k, const double *a, double *a_bar, const double *x, double *x_bar,
+             double ret_bar);
 
 int main(void) {
   enum { N = 400000, K = 4 };
@@ -22,6 +24,22 @@ int main(void) {
         bad = 1;
       }
     }
+  }
+  // g: small and large sections of a_bar (a copy per thread; atomics)
+  int ks[2] = {K, 70000}, ns[2] = {N, 64};
+  for (int c = 0; c < 2; c++) {
+    double *a2 = malloc((size_t)ks[c] * sizeof *a2), *ab2 = calloc((size_t)ks[c], sizeof *ab2);
+    for (int j = 0; j < ks[c]; j++) a2[j] = 1.0 + j % 7;
+    g_vjp(ns[c], ks[c], a2, ab2, x, xb, 1.0);
+    for (int j = 0; j < ks[c]; j++)
+      if (ab2[j] != (double)ns[c]) {
+        printf("FAIL: g, k = %d: a_bar[%d] = %.17g, expected %d (lost updates)\n", ks[c], j,
+               ab2[j], ns[c]);
+        bad = 1;
+        break;
+      }
+    free(a2);
+    free(ab2);
   }
   free(x);
   free(xb);
