@@ -58,5 +58,10 @@ typedef struct {
 // not read back from memory later in it (the front end forwards the value).
 // body: the loop's body; acc: its accesses in program order; i: the loop index; inside as
 // for index_form. Returns the first dependence found, or DEP_NONE.
+// idx is i*M + j (j + M*i, ...) with j the index of a loop nested in body over [0, M), M the
+// same in every iteration of i: distinct (i, j) give distinct elements (rows of a matrix).
+bool index_row_major(Node *const *def, const unsigned char *inside, const Block *body, Val idx,
+                     Val i);
+
 Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
                    const Access *acc, int nacc, const Val *injective, int ninjective);

@@ -44,7 +44,8 @@ static Val strip_casts(Node *const *def, Val v) {
 static const Node *loop_of(const Block *b, Val j) {
   for (int k = 0; k < b->n; k++) {
     const Node *n = b->stmts[k], *in = NULL;
-    if (n->kind == IR_PAR && n->u.par.idx == j) return n;
+    if ((n->kind == IR_PAR && n->u.par.idx == j) || (n->kind == IR_LOOP && n->u.loop.idx == j))
+      return n;
     if (n->kind == IR_PAR) in = loop_of(n->u.par.body, j);
     if (n->kind == IR_IF && !(in = loop_of(n->u.ifs.then, j))) in = loop_of(n->u.ifs.els, j);
     if (n->kind == IR_LOOP) in = loop_of(n->u.loop.body, j);
@@ -53,11 +54,11 @@ static const Node *loop_of(const Block *b, Val j) {
   return NULL;
 }
 
-// i*M + j (or j + M*i, ...) with j the index of a parallel loop nested in the body running
-// over [0, M), M the same in every iteration of i: row i of a row-major matrix, so distinct
-// (i, j) give distinct elements.
-static bool row_major(Node *const *def, const unsigned char *inside, const Block *body, Val idx,
-                      Val i) {
+// i*M + j (or j + M*i, ...) with j the index of a loop (parallel or sequential) nested in the
+// body running over [0, M), M the same in every iteration of i: row i of a row-major matrix,
+// so distinct (i, j) give distinct elements.
+bool index_row_major(Node *const *def, const unsigned char *inside, const Block *body, Val idx,
+                     Val i) {
   const Node *d = def[strip_casts(def, idx)];
   if (!d || d->kind != IR_BINOP || d->u.bin.op != BIN_ADD) return false;
   for (int side = 0; side < 2; side++) {
@@ -65,12 +66,14 @@ static bool row_major(Node *const *def, const unsigned char *inside, const Block
     Val j = strip_casts(def, side ? d->u.bin.a : d->u.bin.b);
     const Node *inner = loop_of(body, j), *mul = def[row];
     if (!inner || !mul || mul->kind != IR_BINOP || mul->u.bin.op != BIN_MUL) continue;
-    const Node *lo = def[strip_casts(def, inner->u.par.lo)];
+    Val ilo = inner->kind == IR_PAR ? inner->u.par.lo : inner->u.loop.lo;
+    Val ihi = inner->kind == IR_PAR ? inner->u.par.hi : inner->u.loop.hi;
+    const Node *lo = def[strip_casts(def, ilo)];
     if (!lo || lo->kind != IR_CONST || lo->u.cst.i != 0) continue;
     Val a = strip_casts(def, mul->u.bin.a), b = strip_casts(def, mul->u.bin.b);
     Val m = a == i ? b : b == i ? a : 0;
     if (m && index_invariant(def, inside, m, i) &&
-        index_same(def, m, strip_casts(def, inner->u.par.hi)))
+        index_same(def, m, strip_casts(def, ihi)))
       return true;
   }
   return false;
@@ -81,7 +84,7 @@ Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *b
   for (int w = 0; w < nacc; w++) {
     if (!acc[w].write) continue;
     IndexForm f = index_form(def, inside, acc[w].idx, i);
-    if ((!f.affine || !f.coef) && !row_major(def, inside, body, acc[w].idx, i) &&
+    if ((!f.affine || !f.coef) && !index_row_major(def, inside, body, acc[w].idx, i) &&
         !asserted(acc[w].arr, injective, ninjective))
       return (Dep){DEP_NOT_INJECTIVE, w, w};
     for (int r = 0; r < nacc; r++) {

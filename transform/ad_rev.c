@@ -367,6 +367,30 @@ void ad_release_scratch(void) {
 
 #define SCRATCH(T, n) ARENA_ARRAY(ad_scratch(), T, (n))
 
+// Is every read of arr in b (of the top-level loop being reversed) in row i of a row-major
+// matrix, i*M + j with i the top loop's index and j a nested loop's over [0, M)?  Then each
+// iteration of the top loop (one thread) updates its own elements of arr's adjoint.
+static bool reads_rows(Rev *R, const Block *b, Val arr) {
+  const Node *top = R->top_par;
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_READ && n->u.mem.arr == arr &&
+        !index_row_major(R->def, R->top_in, top->u.par.body, n->u.mem.idx, top->u.par.idx))
+      return false;
+    if (n->kind == IR_IF && (!reads_rows(R, n->u.ifs.then, arr) || !reads_rows(R, n->u.ifs.els, arr)))
+      return false;
+    if ((n->kind == IR_LOOP && !reads_rows(R, n->u.loop.body, arr)) ||
+        (n->kind == IR_PAR && !reads_rows(R, n->u.par.body, arr)))
+      return false;
+  }
+  return true;
+}
+
+static bool row_of_top(Rev *R, Val arr) {
+  return R->shared && // (the top-level reverse loop's context is set)
+         !ir_writes(R->top_par->u.par.body, arr) && reads_rows(R, R->top_par->u.par.body, arr);
+}
+
 static void rev_read(Rev *R, const Node *n) {
   Val g = R->adj[n->out], abar = R->abar[n->u.mem.arr];
   if (!g || !abar) return;
@@ -375,6 +399,10 @@ static void rev_read(Rev *R, const Node *n) {
     return;
   }
   Val idx = n->u.mem.idx;
+  if (row_of_top(R, n->u.mem.arr)) { // a row of the thread's own
+    b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    return;
+  }
   if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
     if (!acc_shared(R, n->u.mem.arr, idx, g)) b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
     return;

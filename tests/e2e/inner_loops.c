@@ -54,3 +54,19 @@ double scalar_loops(int n, int d, double x0, const double *w) {
   }
   return s * p;
 }
+
+// Rows of a matrix written by a sequential loop in a map (A[i*d + j], j over [0, d)): each
+// iteration owns row i, also for the adjoint updates of the row reads of B.
+// e2e: func outer
+// e2e: array u[n] range(-1,1)
+// e2e: array v[d] range(-1,1)
+// e2e: array B[n*d] range(-1,1)
+// e2e: array O[n*d] range(-1,1)
+// e2e: written O
+#pragma adsoac grad
+void outer(int n, int d, const double *u, const double *v, const double *B, double *O) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < d; j++)
+      O[i * d + j] = u[i] * sin(v[j]) + B[i * d + j] * B[i * d + j];
+}
