@@ -151,6 +151,11 @@ static Type *operator_type(Arena *a, const Src *src, const Defs *defs, TSNode de
 
 static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TSNode def) {
   TSNode decl = ts_field(def, "declarator");
+  if (ts_node_is_null(decl) || !ts_is(decl, "function_declarator") ||
+      ts_node_is_null(ts_field(decl, "declarator")))
+    diag_error(ts_loc(src, def), "an operator is a function T op(T a, T b) with T float, double, "
+               "or a struct of them", "#pragma adsoac operator is not followed by a function "
+               "definition with a parameter list");
   const char *name = ts_text(a, src, ts_field(decl, "declarator"));
   UserOp op = {name, def, NULL, pr->neutral, pr->neutral_loc, ts_loc(src, def), pr->commutative,
                pr->inverse};

@@ -1,0 +1,2 @@
+#pragma adsoac operator neutral()
+s a{}
