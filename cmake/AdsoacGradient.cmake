@@ -54,7 +54,21 @@ function(adsoac_add_gradient tgt src)
   if(A_STRIPMINE)
     list(APPEND args --stripmine=${A_STRIPMINE})
   endif()
-  list(APPEND args ${A_OPTIONS})
+  # relative -I DIR of OPTIONS: from the calling directory, for adsoac as for the compiler (and
+  # absolute in the depfile)
+  set(next "")
+  foreach(o IN LISTS A_OPTIONS)
+    if(next)
+      get_filename_component(o "${o}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      set(next "")
+    elseif(o STREQUAL "-I")
+      set(next 1)
+    elseif(o MATCHES "^-I(.+)$")
+      get_filename_component(o "${CMAKE_MATCH_1}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      set(o "-I${o}")
+    endif()
+    list(APPEND args "${o}")
+  endforeach()
   add_custom_command(
     OUTPUT "${out}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"

@@ -303,14 +303,20 @@ static void private_open(Emit *e, const Node *n, int h) {
 }
 
 // Merges a thread's copy into the histogram (inside the loop's critical section).
+// A thread's copy merged into the histogram, atomically: a thread whose copy could not be
+// allocated, or an update outside any copy, may still be adding atomically.
 static void private_close(Emit *e, const Node *n, int h) {
   const Hist *hc = &n->u.par.hists[h];
   const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *a = ref(e, hc->arr);
   Red r = hist_red(hc, &hc->arr);
-  const char *at = arena_printf(e->a, "%s[(long long)%s + adsoac_b]", a, ref(e, hc->lo));
   line(e, "if (%s) {", ph);
-  line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++)", ref(e, hc->len));
-  line(e, "    %s = %s;", at, combine(e, &r, at, arena_printf(e->a, "%s[adsoac_b]", ph)));
+  line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) {", ref(e, hc->len));
+  e->depth += 2;
+  line(e, "long long adsoac_j = (long long)%s + adsoac_b;", ref(e, hc->lo));
+  emit_atomic_c(e, hc, &r, a, arena_printf(e->a, "%s[adsoac_b]", ph),
+                tname(e, e->f->vals[hc->arr].type->elem));
+  e->depth -= 2;
+  line(e, "  }");
   line(e, "  free(%s);", ph);
   line(e, "}");
 }

@@ -37,14 +37,14 @@ for gen in "${gens[@]}"; do
     echo "[$gen] CUDA output translated and compiled"
   fi
   # rebuild after: nothing, an unrelated source, the header, the annotated source
-  for touch in none other.c energy.h energy.c; do
+  for touch in none other.c include/energy.h energy.c; do
     sleep 1
     [ "$touch" = none ] || touch "$tmp/src/$touch"
     cmake --build "$b" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
     ran=no
     grep -q 'adsoac energy.c' "$tmp/build.log" && ran=yes
     want=no
-    case $touch in energy.h|energy.c) want=yes ;; esac
+    case $touch in include/energy.h|energy.c) want=yes ;; esac
     if [ "$ran" != "$want" ]; then
       echo "[$gen] after touching $touch: adsoac ran: $ran, expected: $want" >&2
       cat "$tmp/build.log" >&2

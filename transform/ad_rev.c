@@ -267,7 +267,13 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int depth) {
   Val a, b, c, e;
   switch (d->kind) {
   case IR_CONST: *lo = *hi = b_const_i(&hb, &ty_long, d->u.cst.i); return true;
-  case IR_CAST: return index_interval(R, d->u.cast.a, lo, hi, depth + 1);
+  case IR_CAST: { // only casts that keep every value (to a signed 64-bit type, or same type)
+    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
+    bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
+                                (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
+                                 !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
+    return keeps && index_interval(R, d->u.cast.a, lo, hi, depth + 1);
+  }
   case IR_BINOP:
     if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
     if (!index_interval(R, d->u.bin.a, &a, &b, depth + 1) ||
@@ -1111,9 +1117,9 @@ static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long
     if ((n->kind == IR_LOOP || n->kind == IR_PAR) && block_reads_in_par(n->kind == IR_LOOP ?
         n->u.loop.body : n->u.par.body, arr, true))
       return false;
-    if (n->kind == IR_IF && (!stencil_reads(R, n->u.ifs.then, arr, x, coef) ||
-                             !stencil_reads(R, n->u.ifs.els, arr, x, coef)))
-      return false;
+    if (n->kind == IR_IF && (block_reads_in_par(n->u.ifs.then, arr, true) ||
+                             block_reads_in_par(n->u.ifs.els, arr, true)))
+      return false; // (a guarded x[i-1] may not exist where the later loops would add to it)
     if (n->kind != IR_READ || n->u.mem.arr != arr || is_invariant(R, n->u.mem.idx)) continue;
     IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
     if (!f.affine || !f.coef || (*coef && f.coef != *coef) ||
@@ -1849,6 +1855,11 @@ static void rev_seq_loop(Rev *R, const Node *n) {
     diag_error(n->loc, "move the loop out of the if, to the function's level",
                "reverse mode of a sequential loop that writes arrays inside an if at the "
                "function's level is not supported");
+  if (!x && ir_updates_in_place(n->u.loop.body)) // its iterations are re-run without writes
+    diag_error(n->loc, "carry the value in a local variable through the loop and write the "
+               "element once after it (double v = y[i]; for (...) v = ...; y[i] = v;)",
+               "reverse mode of a sequential loop inside a parallel loop that reads an array "
+               "element it writes is not supported");
   Builder *b = &R->b;
   int nv = R->pf->nvals, nc = n->u.loop.ncarry;
   const Block *body = n->u.loop.body;

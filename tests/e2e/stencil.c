@@ -38,3 +38,19 @@ void grid(int m, const double *u, double *v) {
   for (int k = m; k < m * m - m; k++)
     v[k] = u[k - 1] + u[k + 1] + u[k - m] * u[k + m] - 4.0 * u[k];
 }
+
+// Stencil reads under ifs (x[i-1] only for i > 0): their adjoints stay in the reverse loop
+// (atomic), since a later loop over every index would touch x_bar[-1] and x_bar[n].
+// e2e: func guarded_reads
+// e2e: array x[n] range(-1,1)
+// e2e: array y[n] range(-1,1)
+#pragma adsoac grad
+void guarded_reads(int n, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = x[i] * x[i];
+    if (i > 0) s += x[i - 1];
+    if (i < n - 1) s += 2.0 * x[i + 1];
+    y[i] = s;
+  }
+}
