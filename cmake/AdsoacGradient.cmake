@@ -11,12 +11,37 @@
 # to <target>'s sources.  The custom command has a depfile (adsoac -MD -MF): editing the
 # source or a header it includes re-runs adsoac, nothing else does.  TARGET c: the output is
 # C11, compiled with OpenMP when CMake finds it, linked with libm.  TARGET cuda: the output is
-# CUDA; the project must have CUDA enabled (project(... LANGUAGES C CUDA) or
-# enable_language(CUDA)) before the call.  The target also gets adsoac.h's include directory
-# (adsoac_last_error(), adsoac_checkpoint_peak()).
+# CUDA; CUDA is enabled if the project has not done so (enable_language must run at file
+# scope: call adsoac_add_gradient there, not from inside a function, or enable CUDA first).
+# The target also gets adsoac.h's include directory (adsoac_last_error(),
+# adsoac_checkpoint_peak()).
 cmake_minimum_required(VERSION 3.20) # DEPFILE with the Makefile generators
 
-function(adsoac_add_gradient tgt src)
+# A macro, so that enable_language(CUDA) runs in the caller's (file) scope.
+macro(adsoac_add_gradient tgt src)
+  set(_adsoac_cuda TRUE)
+  set(_adsoac_a ${ARGN})
+  list(FIND _adsoac_a TARGET _adsoac_i)
+  if(_adsoac_i GREATER -1)
+    math(EXPR _adsoac_i "${_adsoac_i} + 1")
+    list(LENGTH _adsoac_a _adsoac_n)
+    if(_adsoac_i LESS _adsoac_n)
+      list(GET _adsoac_a ${_adsoac_i} _adsoac_t)
+      if(NOT _adsoac_t STREQUAL "cuda")
+        set(_adsoac_cuda FALSE)
+      endif()
+    endif()
+  endif()
+  if(_adsoac_cuda)
+    get_property(_adsoac_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT "CUDA" IN_LIST _adsoac_langs)
+      enable_language(CUDA)
+    endif()
+  endif()
+  _adsoac_add_gradient(${tgt} ${src} ${ARGN})
+endmacro()
+
+function(_adsoac_add_gradient tgt src)
   cmake_parse_arguments(PARSE_ARGV 2 A "" "TARGET;STRIPMINE;OUTPUT_VAR" "OPTIONS")
   if(A_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "adsoac_add_gradient: unknown arguments: ${A_UNPARSED_ARGUMENTS}")
@@ -41,9 +66,9 @@ function(adsoac_add_gradient tgt src)
     set(ext cu)
     get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
     if(NOT "CUDA" IN_LIST langs)
-      message(FATAL_ERROR "adsoac_add_gradient(${tgt} ${src} TARGET cuda): CUDA is not enabled "
-                          "in this project; add enable_language(CUDA) (or LANGUAGES CUDA in "
-                          "project()) before the call, or use TARGET c")
+      message(FATAL_ERROR "adsoac_add_gradient(${tgt} ${src} TARGET cuda): CUDA could not be "
+                          "enabled; add enable_language(CUDA) (or LANGUAGES CUDA in project()) "
+                          "before the call, or use TARGET c")
     endif()
   else()
     set(ext c)
