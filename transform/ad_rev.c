@@ -1996,7 +1996,9 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
   for (int k = body->n - 1; k >= 0; k--) {
     R->b.loc = body->stmts[k]->loc;
     si -= save_at[k];
-    for (int s = 0; s < save_at[k]; s++) emit_swap(R, &saves[si + s]); // pre-k contents back
+    // pre-k contents back; in the reverse order of the epilogue's swaps, which undo these
+    // (two saved sections of one array may overlap: a loop's histogram and its map)
+    for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s]);
     rev_node(R, body->stmts[k]);
   }
 

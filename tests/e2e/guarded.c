@@ -24,5 +24,6 @@ void guarded(int n, int steps, double c, double *u) {
   if (n > 2) {
     u[n - 1] = u[n - 2] * c;
     u[0] = u[0] + 1.0;
+    u[0] = u[0] * u[n - 1]; // the same element twice: two overlapping saved sections
   }
 }

@@ -55,3 +55,31 @@ void hists(int n, int k, int steps, const int *bin, const double *w, const doubl
     }
   }
 }
+
+// A time loop around hist with a declared operator without inverse (the general rule: the
+// updates sorted by bin) and a scan(*) (the general scan rule).
+// e2e: func general
+// e2e: array bin[n] range(-1,5)
+// e2e: array w[n] range(0.5,1.5)
+// e2e: array h[k] range(0.5,1.5)
+#pragma adsoac operator neutral(0.0) commutative
+static double norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+#pragma adsoac grad
+void general(int n, int k, int steps, const int *bin, const double *w, double *h) {
+  for (int t = 0; t < steps; t++) {
+#pragma adsoac hist(norm2: h[0:k])
+    for (int i = 0; i < n; i++) {
+#ifdef ADSOAC_E2E_REFERENCE
+      if (bin[i] < 0 || bin[i] >= k) continue;
+#endif
+      h[bin[i]] = norm2(h[bin[i]], w[i] * (1.0 + 0.1 * t));
+    }
+    double p = 1.0;
+#pragma adsoac scan(*: p)
+    for (int i = 0; i < k; i++) {
+      p *= 0.5 + 0.25 * h[i];
+      h[i] = p;
+    }
+  }
+}
