@@ -1749,7 +1749,6 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
 }
 
 // The forward run of host-level loop n: each iteration first saves its state.
-static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x);
 static void fwd_seq_loop(Rev *R, const Node *n) {
   Builder *b = &R->b;
   int nv = R->pf->nvals, nc = n->u.loop.ncarry;
