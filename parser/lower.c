@@ -386,6 +386,17 @@ static bool always_returns(TSNode s) {
   return false;
 }
 
+// The first return statement in s (the one a diagnostic about s's returns points at).
+static TSNode first_return(TSNode s) {
+  if (ts_is(s, "return_statement")) return s;
+  uint32_t k = ts_node_named_child_count(s);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode r = first_return(ts_node_named_child(s, i));
+    if (!ts_node_is_null(r)) return r;
+  }
+  return (TSNode){0};
+}
+
 // if (c) A else B.  In a function body, `if (c) return x; REST` is lowered as
 // `if (c) return x; else { REST }`, so that a return may stand inside an if.
 // Returns true if it consumed the statements after s.
@@ -434,8 +445,13 @@ static bool lower_if(Lower *L, TSNode s) {
     while (ts_is(alt, "comment")) alt = ts_node_next_named_sibling(alt);
     rest = !ts_node_is_null(alt);
   }
-  if (L->par && L->inline_depth <= L->par->inline_base && (always_returns(ts_field(s, "consequence")) || (!rest && !ts_node_is_null(alt) && always_returns(alt))))
-    diag_error(loc, NULL, "return inside a parallel loop");
+  if (L->par && L->inline_depth <= L->par->inline_base) {
+    TSNode ret = always_returns(ts_field(s, "consequence")) ? ts_field(s, "consequence")
+                 : !rest && !ts_node_is_null(alt) && always_returns(alt) ? alt
+                                                                        : (TSNode){0};
+    if (!ts_node_is_null(ret))
+      diag_error(node_loc(L, first_return(ret)), NULL, "return inside a parallel loop");
+  }
   Block *then = lower_branch(L, ts_field(s, "consequence"), false, tv, nv, &then_ret);
   Block *els = lower_branch(L, alt, rest, ev, nv, &else_ret);
   if (then_ret != else_ret)
