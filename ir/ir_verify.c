@@ -4,16 +4,32 @@
 //     enclosing one (IF and LOOP blocks do not open a scope: the emitters declare the values
 //     they define at the top of the enclosing function or kernel body, so that reverse code
 //     can read the forward values of a branch without recomputing them);
+//   - ... and only where its definition ran: a value defined under if (c) (on one side) may
+//     be used only under that side of c too, in that if or in a later if on the same c (the
+//     reverse of a branch reads its forward values); one defined in a loop's body only in
+//     that body.  A use where the definition may not have run would read a stale or
+//     uninitialized variable (the class of issue 23: an adjoint summed outside its branch);
 //   - yields match the statement that consumes them.
 #include <stdlib.h>
 
 #include "ir.h"
+
+// Where a definition runs: a chain of enclosing guards, each one side of an if (its
+// condition and the side) or one loop body (side 2, keyed by the loop's index).
+typedef struct {
+  int parent; // -1: the function's body
+  Val cond;
+  int side;
+} Guard;
 
 typedef struct {
   const Fn *f;
   const char *pass;
   unsigned char *live;  // live[v]: defined and in scope
   unsigned char *seen;  // seen[v]: defined anywhere
+  int *guard;           // guard[v]: the guard its definition runs under (-1: always)
+  Guard *guards;
+  int nguards, cap, cur; // cur: the guard of the statement being verified
 } Verifier;
 
 static _Noreturn void fail(Verifier *vf, const char *what, Val v) {
@@ -25,16 +41,44 @@ static _Noreturn void fail(Verifier *vf, const char *what, Val v) {
 
 static const Node *cur_node; // for the message
 
+// Does every guard of g hold wherever the guards of the current statement hold?
+static bool guard_holds(const Verifier *vf, int g) {
+  for (; g >= 0; g = vf->guards[g].parent) {
+    int c = vf->cur;
+    while (c >= 0 && (vf->guards[c].cond != vf->guards[g].cond || vf->guards[c].side != vf->guards[g].side))
+      c = vf->guards[c].parent;
+    if (c < 0) return false;
+  }
+  return true;
+}
+
 static void use(Verifier *vf, Val v) {
   if (!v) return;
   if ((int)v >= vf->f->nvals || !vf->live[v])
     fail(vf, cur_node ? node_kind_names[cur_node->kind] : "use of an undefined value", v);
+  if (!guard_holds(vf, vf->guard[v]))
+    fail(vf, "use of a value where its definition may not have run (defined in a branch or "
+             "a loop body)", v);
 }
 
 static void def(Verifier *vf, Val v) {
   if (!v) return;
   if ((int)v >= vf->f->nvals || vf->seen[v]) fail(vf, "value defined twice", v);
   vf->seen[v] = vf->live[v] = 1;
+  vf->guard[v] = vf->cur;
+}
+
+// Enters a guard (one side of an if, or a loop body); returns the one to restore after.
+static int enter(Verifier *vf, Val cond, int side) {
+  if (vf->nguards == vf->cap) {
+    vf->cap = vf->cap ? 2 * vf->cap : 64;
+    vf->guards = realloc(vf->guards, sizeof(Guard) * (size_t)vf->cap);
+    if (!vf->guards) diag_internal(__FILE__, __LINE__, "out of memory");
+  }
+  vf->guards[vf->nguards] = (Guard){vf->cur, cond, side};
+  int outer = vf->cur;
+  vf->cur = vf->nguards++;
+  return outer;
 }
 
 static void verify_block(Verifier *vf, const Block *b);
@@ -71,14 +115,20 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_WRITE:
   case IR_ACC:
   case IR_UPDATE: use(vf, n->u.mem.arr), use(vf, n->u.mem.idx), use(vf, n->u.mem.v); break;
-  case IR_IF:
+  case IR_IF: {
     use(vf, n->u.ifs.cond);
+    int outer = enter(vf, n->u.ifs.cond, 0);
     verify_block(vf, n->u.ifs.then);
+    vf->cur = outer;
+    enter(vf, n->u.ifs.cond, 1);
     verify_block(vf, n->u.ifs.els);
+    vf->cur = outer;
+    cur_node = n;
     if (n->u.ifs.then->nyields != n->u.ifs.nouts || n->u.ifs.els->nyields != n->u.ifs.nouts)
       fail(vf, "if: yields do not match outs", n->out);
     for (int i = 0; i < n->u.ifs.nouts; i++) def(vf, n->u.ifs.outs[i]);
     break;
+  }
   case IR_LOOP: {
     use(vf, n->u.loop.lo), use(vf, n->u.loop.hi);
     for (int i = 0; i < n->u.loop.ncarry; i++) use(vf, n->u.loop.init[i]);
@@ -86,8 +136,11 @@ static void verify_node(Verifier *vf, const Node *n) {
     int np = 0;
     pre[np++] = n->u.loop.idx;
     for (int i = 0; i < n->u.loop.ncarry && np < 64; i++) pre[np++] = n->u.loop.params[i];
+    int outer = enter(vf, n->u.loop.idx, 2);
     for (int i = 0; i < np; i++) def(vf, pre[i]);
     verify_block(vf, n->u.loop.body);
+    vf->cur = outer;
+    cur_node = n;
     if (n->u.loop.body->nyields != n->u.loop.ncarry) fail(vf, "loop: yields/carry mismatch", 0);
     for (int i = 0; i < n->u.loop.ncarry; i++) def(vf, n->u.loop.outs[i]);
     break;
@@ -141,9 +194,12 @@ static void verify_block(Verifier *vf, const Block *b) {
 }
 
 void ir_verify(const Fn *f, const char *after_pass) {
-  Verifier vf = {f, after_pass, calloc((size_t)f->nvals, 1), calloc((size_t)f->nvals, 1)};
+  Verifier vf = {f, after_pass, calloc((size_t)f->nvals, 1), calloc((size_t)f->nvals, 1),
+                 malloc(sizeof(int) * (size_t)(f->nvals + 1)), NULL, 0, 0, -1};
   for (int i = 0; i < f->nparams; i++) def(&vf, f->params[i].val);
   verify_block(&vf, f->body);
   free(vf.live);
   free(vf.seen);
+  free(vf.guard);
+  free(vf.guards);
 }

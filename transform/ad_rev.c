@@ -551,7 +551,20 @@ static void rev_update(Rev *R, const Node *n) {
   adj_add(R, n->u.mem.v, sel->u.ifs.outs[0]);
 }
 
+// One more result of the reversed if m: t from its then side, e from its else side (0: zero).
+static Val if_merge(Rev *R, Node *m, Block **blks, Val t, Val e, Type *ty) {
+  R->b.blk = blks[0];
+  block_yield(R->a, blks[0], t ? t : zero_of(R, ty));
+  R->b.blk = blks[1];
+  block_yield(R->a, blks[1], e ? e : zero_of(R, ty));
+  Val out = fn_val(R->f, ty, NULL);
+  m->u.ifs.outs[m->u.ifs.nouts++] = out;
+  return out;
+}
+
 // Reverse of an if: the same branch is taken; adjoints assigned in a branch merge into outs.
+// So do the pending sums of loop-invariant elements (inv_acc): a contribution made in a
+// branch counts only where the branch runs (the other side yields the sum as it was).
 static void rev_if(Rev *R, const Node *n) {
   int nv = R->pf->nvals;
   size_t sz = sizeof(Val) * (size_t)nv;
@@ -560,31 +573,39 @@ static void rev_if(Rev *R, const Node *n) {
   if_tmp[nif_tmp++] = tmp;
   Val *snap = arena_alloc(tmp, sz), *after_then = arena_alloc(tmp, sz);
   memcpy(snap, R->adj, sz);
+  int ninv0 = ninv_acc, ninv_then = 0;
+  Val *inv0 = arena_alloc(tmp, sizeof(Val) * (size_t)(ninv0 + 1)), *inv_then = NULL;
+  for (int i = 0; i < ninv0; i++) inv0[i] = inv_acc[i].sum;
   Block *outer = R->b.blk, *blks[2] = {block_new(R->a), block_new(R->a)};
   const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
   for (int side = 0; side < 2; side++) {
     memcpy(R->adj, snap, sz);
+    for (int i = 0; i < ninv_acc; i++) inv_acc[i].sum = i < ninv0 ? inv0[i] : 0;
     R->b.blk = blks[side];
     for (int k = 0; k < n->u.ifs.nouts; k++) adj_add(R, src[side]->yields[k], snap[n->u.ifs.outs[k]]);
     rev_block(R, src[side]);
-    if (side == 0) memcpy(after_then, R->adj, sz);
+    if (side == 0) {
+      memcpy(after_then, R->adj, sz);
+      ninv_then = ninv_acc;
+      inv_then = arena_alloc(tmp, sizeof(Val) * (size_t)(ninv_then + 1));
+      for (int i = 0; i < ninv_then; i++) inv_then[i] = inv_acc[i].sum;
+    }
   }
   Node *m = node_new(R->a, IR_IF, n->loc);
   m->u.ifs.cond = P(n->u.ifs.cond);
   m->u.ifs.then = blks[0];
   m->u.ifs.els = blks[1];
-  m->u.ifs.outs = ARENA_ARRAY(R->a, Val, nv);
+  m->u.ifs.outs = ARENA_ARRAY(R->a, Val, nv + ninv_acc);
   for (int v = 1; v < nv; v++) {
     Val t = after_then[v], e = R->adj[v];
     if (t == snap[v] && e == snap[v]) continue;
-    Type *ty = R->pf->vals[v].type;
-    R->b.blk = blks[0];
-    block_yield(R->a, blks[0], t ? t : zero_of(R, ty));
-    R->b.blk = blks[1];
-    block_yield(R->a, blks[1], e ? e : zero_of(R, ty));
-    Val out = fn_val(R->f, ty, NULL);
-    m->u.ifs.outs[m->u.ifs.nouts++] = out;
-    R->adj[v] = out;
+    R->adj[v] = if_merge(R, m, blks, t, e, R->pf->vals[v].type);
+  }
+  for (int i = 0; i < ninv_acc; i++) {
+    Val before = i < ninv0 ? inv0[i] : 0, t = i < ninv_then ? inv_then[i] : before;
+    Val e = inv_acc[i].sum;
+    if (t == before && e == before) continue;
+    inv_acc[i].sum = if_merge(R, m, blks, t, e, val_type(R->f, t ? t : e));
   }
   R->b.blk = outer;
   if (m->u.ifs.nouts || blks[0]->n || blks[1]->n) b_push(&R->b, m);
