@@ -119,22 +119,15 @@ static Options parse_options(int argc, char **argv) {
   return o;
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "adsoac: error: cannot open '%s': %s\n", path, strerror(errno));
+// The input: a regular file of at most 64 MiB (src_read), else "adsoac: error:".
+static char *read_input(Arena *a, const char *path, size_t *len) {
+  int err;
+  char *text = src_read(a, path, len, &err);
+  if (!text) {
+    fprintf(stderr, "adsoac: error: cannot read '%s': %s\n", path, src_error(err));
     exit(1);
   }
-  size_t cap = 1 << 16, n = 0;
-  char *s = malloc(cap);
-  for (size_t k; (k = fread(s + n, 1, cap - n, f)) > 0;) {
-    n += k;
-    if (n == cap) s = realloc(s, cap *= 2);
-  }
-  fclose(f);
-  s[n] = 0;
-  *len = n;
-  return s;
+  return text;
 }
 
 static const char *default_output(Arena *a, const Options *o) {
@@ -167,9 +160,7 @@ static int ndeps;
 
 static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
-  char *buf = read_file(o->input, &len);
-  char *text = arena_strndup(a, buf, len);
-  free(buf);
+  char *text = read_input(a, o->input, &len);
   Src src = {o->input, text, len, {0}};
   TranslateOptions to = {o->target, o->emit == EMIT_IR, o->emit == EMIT_DOT, o->line_directives,
                          strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};

@@ -60,6 +60,17 @@ _Noreturn void diag_internal(const char *file, int line, const char *msg);
 void (*diag_on_error(void (*hook)(void)))(void);
 // Diagnostics go to this stream (default stderr; the fuzz target silences them).
 void diag_set_stream(FILE *f);
+
+// ---- source.c ----
+#define SRC_MAX_BYTES ((size_t)64 << 20) // a bigger input or header is refused
+enum { SRC_NOT_REGULAR = -1, SRC_TOO_BIG = -2 }; // src_read's errors besides errno values
+// The text of the file at path (NUL-terminated, in a); NULL when it cannot be read, with
+// *err an errno value (EISDIR for a directory), SRC_NOT_REGULAR (a device, a fifo) or
+// SRC_TOO_BIG.
+char *src_read(Arena *a, const char *path, size_t *len, int *err);
+// src_read's *err in words ("No such file or directory", "not a regular file", ...).
+const char *src_error(int err);
+
 #define IR_ASSERT(c) ((c) ? (void)0 : diag_internal(__FILE__, __LINE__, #c))
 #define UNREACHABLE() diag_internal(__FILE__, __LINE__, "unreachable")
 

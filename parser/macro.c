@@ -2,6 +2,7 @@
 // #define/#undef with the offset where each takes effect, #include "file", and macro
 // expansion with Prosser's hide sets (as chibicc's preprocess.c does it).
 #define _XOPEN_SOURCE 700 // realpath
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1011,45 +1012,32 @@ static Loc pp_file_loc(const PpFile *f, size_t i) {
   return (Loc){f->path, (uint32_t)lo + 1, off - f->lines[lo] + 1};
 }
 
-// The contents of path, or NULL when it cannot be read (missing, a directory).
-static char *pp_file_read(Arena *a, const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  size_t cap = 1 << 16, n = 0, got;
-  char *data = malloc(cap);
-  while (data && (got = fread(data + n, 1, cap - n, fp)) > 0) {
-    n += got;
-    char *more = n < cap ? data : realloc(data, cap *= 2);
-    if (!more) free(data);
-    data = more;
-  }
-  bool ok = data && !ferror(fp);
-  fclose(fp);
-  char *text = ok ? arena_strndup(a, data, n) : NULL;
-  free(data);
-  *len = n;
-  return text;
-}
-
 // The File of path: one already read if it has the same canonical path, else read now.
-static PpFile *pp_file_open(MacroTable *t, const char *path) {
+// NULL when there is no file at path, or a directory (as in gcc, the search goes on); one
+// that is there but cannot be read (no permission, a device or fifo, too big) is an error.
+static PpFile *pp_file_open(MacroTable *t, const char *path, Loc loc) {
   char *real = realpath(path, NULL);
-  if (!real) return NULL;
+  if (!real && (errno == ENOENT || errno == ENOTDIR)) return NULL;
+  if (!real) macro_error(t, loc, NULL, "cannot read \"%s\": %s", path, strerror(errno));
   PpFile *f = t->files;
   while (f && strcmp(f->real, real) != 0)
     f = f->next;
   if (!f) {
     size_t len;
-    char *text = pp_file_read(t->a, path, &len);
-    if (text) {
-      f = ARENA_NEW(t->a, PpFile);
-      f->path = arena_strdup(t->a, path);
-      f->real = arena_strdup(t->a, real);
-      f->src = (Src){.path = f->path, .text = text, .len = len};
-      pp_file_prepare(t->a, f);
-      f->next = t->files;
-      t->files = f;
+    int err;
+    char *text = src_read(t->a, path, &len, &err);
+    if (!text) {
+      free(real);
+      if (err == EISDIR) return NULL;
+      macro_error(t, loc, NULL, "cannot read \"%s\": %s", path, src_error(err));
     }
+    f = ARENA_NEW(t->a, PpFile);
+    f->path = arena_strdup(t->a, path);
+    f->real = arena_strdup(t->a, real);
+    f->src = (Src){.path = f->path, .text = text, .len = len};
+    pp_file_prepare(t->a, f);
+    f->next = t->files;
+    t->files = f;
   }
   free(real);
   return f;
@@ -1057,16 +1045,30 @@ static PpFile *pp_file_open(MacroTable *t, const char *path) {
 
 // #include "name" (6.10.2p3 leaves the places to the implementation; as gcc): the directory
 // of the including file, then the -I directories in order.
-static PpFile *pp_file_find(MacroTable *t, const PpFile *from, const char *name) {
-  if (name[0] == '/') return pp_file_open(t, name);
-  const char *slash = strrchr(from->path, '/');
-  PpFile *f = pp_file_open(
-      t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path), from->path, name) : name);
-  for (int i = 0; !f && i < t->nincdirs; i++) {
-    const char *dir = t->incdirs[i];
-    size_t n = strlen(dir);
-    f = pp_file_open(t, arena_printf(t->a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name));
+// A header found nowhere is an error at loc, as in a C compiler (language.md §6).
+static PpFile *pp_file_find(MacroTable *t, const PpFile *from, const char *name, Loc loc) {
+  PpFile *f;
+  if (name[0] == '/') {
+    f = pp_file_open(t, name, loc);
+  } else {
+    const char *slash = strrchr(from->path, '/');
+    f = pp_file_open(t, slash ? arena_printf(t->a, "%.*s/%s", (int)(slash - from->path),
+                                             from->path, name)
+                              : name,
+                     loc);
+    for (int i = 0; !f && i < t->nincdirs; i++) {
+      const char *dir = t->incdirs[i];
+      size_t n = strlen(dir);
+      f = pp_file_open(
+          t, arena_printf(t->a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name), loc);
+    }
   }
+  if (!f)
+    macro_error(t, loc,
+                name[0] == '/' ? NULL
+                               : "headers are looked for beside the including file, then in "
+                                 "the -I directories: add one with -I DIR",
+                "cannot find \"%s\"", name);
   return f;
 }
 
@@ -1207,8 +1209,8 @@ static void dir_include(PpScan *s, PpTok *rest, size_t hash) {
   size_t n = rest && rest->kind == PP_STRING ? strlen(rest->text) : 0;
   if (n < 3 || rest->text[0] != '"' || rest->text[n - 1] != '"')
     macro_error(t, loc, NULL, "#include expects \"FILENAME\" or <FILENAME>");
-  PpFile *f = pp_file_find(t, s->f, arena_strndup(t->a, rest->text + 1, n - 2));
-  if (!f || f->once) return; // a missing file is left to the C compiler
+  PpFile *f = pp_file_find(t, s->f, arena_strndup(t->a, rest->text + 1, n - 2), loc);
+  if (f->once) return;
   if (s->depth + 1 >= MACRO_MAX_DEPTH)
     macro_error(t, loc, "guard the header with #ifndef or #pragma once",
                 "#include nested too deeply");

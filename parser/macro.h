@@ -20,7 +20,8 @@ typedef struct MacroTable MacroTable;
 
 // defines: the -D arguments, "NAME" (= 1), "NAME=VALUE" or "NAME(a,b)=a+b".
 // incdirs: the -I directories, searched in order after the including file's own directory.
-// Diagnoses malformed directives, #error in an active region and bad -D arguments.
+// Diagnoses malformed directives, #error in an active region, bad -D arguments, and an
+// #include "..." whose header is found nowhere or cannot be read (src_read).
 MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines, int ndefines,
                             const char *const *incdirs, int nincdirs);
 

@@ -1,0 +1,3 @@
+// included by include_dev_zero.c
+#define K 2
+  #include "/dev/zero"
