@@ -68,21 +68,31 @@ static void note_lambda(Emit *e, const Lambda *l) {
   if (l) note_defs(e, l->body);
 }
 
-// Values whose declarations go at the top of a body: on the host, all of them (CUDA code
-// is C++, and the error path jumps over them); in a loop body, those defined inside ifs.
-void declare_hoisted(Emit *e, const Block *b, bool all) {
+// The declaration of a value defined in a branch: with an initializer, since reverse code
+// reads it in a later if on the same condition (the IR verifier checks that it does so only
+// where the definition ran), which a C compiler cannot see.
+static void declare_in_branch(Emit *e, Val v) {
+  const Type *t = e->f->vals[v].type;
+  line(e, "%s%s%s = %s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, v),
+       t->kind == TY_STRUCT ? "{0}" : t->kind == TY_PTR ? "NULL" : "0");
+}
+
+static void declare_block(Emit *e, const Block *b, bool all, bool in_branch) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
     if (n->out && n->kind != IR_CONST && n->kind != IR_ALLOC && all) {
       const Type *t = e->f->vals[n->out].type;
-      line(e, "%s%s%s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, n->out));
+      if (in_branch)
+        declare_in_branch(e, n->out);
+      else
+        line(e, "%s%s%s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, n->out));
     }
     if (n->kind == IR_IF) {
       for (int k = 0; k < n->u.ifs.nouts; k++)
         line(e, "%s %s;", tname(e, e->f->vals[n->u.ifs.outs[k]].type),
              names_get(e->nm, n->u.ifs.outs[k]));
-      declare_hoisted(e, n->u.ifs.then, true);
-      declare_hoisted(e, n->u.ifs.els, true);
+      declare_block(e, n->u.ifs.then, true, true);
+      declare_block(e, n->u.ifs.els, true, true);
     }
     if (n->kind == IR_LOOP) {
       for (int k = 0; all && k < n->u.loop.ncarry; k++) {
@@ -93,7 +103,7 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
         else
           line(e, "%s %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]));
       }
-      declare_hoisted(e, n->u.loop.body, all);
+      declare_block(e, n->u.loop.body, all, in_branch);
     }
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
@@ -106,6 +116,12 @@ void declare_hoisted(Emit *e, const Block *b, bool all) {
           line(e, "%s %s;", tname(e, e->f->vals[n->u.par.scans[r].out[f]].type),
                names_get(e->nm, n->u.par.scans[r].out[f]));
   }
+}
+
+// Values whose declarations go at the top of a body: on the host, all of them (CUDA code
+// is C++, and the error path jumps over them); in a loop body, those defined inside ifs.
+void declare_hoisted(Emit *e, const Block *b, bool all) {
+  declare_block(e, b, all, false);
 }
 
 // "T x = expr;" where the value is declared here, else "x = expr;"
