@@ -25,7 +25,9 @@ void diag_set_source(const Src *src) {
   cur_src = src;
 }
 
-// Prints the source line of loc and a caret under its column.
+// Prints the source line of loc and a caret under its column.  The column counts bytes (as
+// gcc's does); the caret counts characters, so that it stands under the character on a line
+// with UTF-8 before it.
 static void show_line(Loc loc) {
   if (!cur_src || loc.line == 0) return;
   const char *p = cur_src->text, *end = p + cur_src->len;
@@ -34,8 +36,11 @@ static void show_line(Loc loc) {
   const char *eol = memchr(p, '\n', (size_t)(end - p));
   if (!eol) eol = end;
   fprintf(OUT, "%5u | %.*s\n      | ", loc.line, (int)(eol - p), p);
-  for (uint32_t c = 1; c < loc.col && p + c - 1 < eol; c++)
-    fputc(p[c - 1] == '\t' ? '\t' : ' ', OUT);
+  for (uint32_t c = 1; c < loc.col && p + c - 1 < eol; c++) {
+    unsigned char b = (unsigned char)p[c - 1];
+    if ((b & 0xC0) == 0x80) continue; // a continuation byte: its character has its space
+    fputc(b == '\t' ? '\t' : ' ', OUT);
+  }
   fputs("^\n", OUT);
 }
 

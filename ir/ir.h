@@ -64,9 +64,9 @@ void diag_set_stream(FILE *f);
 // ---- source.c ----
 #define SRC_MAX_BYTES ((size_t)64 << 20) // a bigger input or header is refused
 enum { SRC_NOT_REGULAR = -1, SRC_TOO_BIG = -2 }; // src_read's errors besides errno values
-// The text of the file at path (NUL-terminated, in a); NULL when it cannot be read, with
-// *err an errno value (EISDIR for a directory), SRC_NOT_REGULAR (a device, a fifo) or
-// SRC_TOO_BIG.
+// The text of the file at path (NUL-terminated, in a), with '\n' line ends and no UTF-8
+// byte-order mark; NULL when it cannot be read, with *err an errno value (EISDIR for a
+// directory), SRC_NOT_REGULAR (a device, a fifo) or SRC_TOO_BIG.
 char *src_read(Arena *a, const char *path, size_t *len, int *err);
 // src_read's *err in words ("No such file or directory", "not a regular file", ...).
 const char *src_error(int err);

@@ -1,7 +1,9 @@
 // ir/source.c: reading the input and its headers as source text.
 //
 // Only regular files of a sane size are read: /dev/zero or a fifo named as a header would
-// otherwise be read until memory runs out, or block forever.
+// otherwise be read until memory runs out, or block forever.  The text is normalized once
+// here so that no later stage sees anything but '\n' line ends: a UTF-8 byte-order mark is
+// dropped, and CR LF (DOS) and lone CR (old Mac) line ends become '\n', as gcc reads them.
 #define _XOPEN_SOURCE 700 // fstat, fileno
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +11,22 @@
 #include <sys/stat.h>
 
 #include "ir.h"
+
+// Drops the byte-order mark, turns every CR LF and lone CR into LF; returns the new length.
+// Columns stay as the user counts them: the mark is not a character of line 1.
+static size_t src_normalize(char *s, size_t n) {
+  size_t i = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0, k = 0;
+  for (; i < n; i++) {
+    if (s[i] == '\r') {
+      s[k++] = '\n';
+      if (i + 1 < n && s[i + 1] == '\n') i++;
+    } else {
+      s[k++] = s[i];
+    }
+  }
+  s[k] = 0;
+  return k;
+}
 
 // Reads at most SRC_MAX_BYTES + 1 bytes (a file may grow after fstat).
 static char *src_slurp(Arena *a, FILE *f, size_t *len, int *err) {
@@ -28,7 +46,7 @@ static char *src_slurp(Arena *a, FILE *f, size_t *len, int *err) {
   else
     text = arena_strndup(a, data, n);
   free(data);
-  *len = text ? n : 0;
+  *len = text ? src_normalize(text, n) : 0;
   return text;
 }
 

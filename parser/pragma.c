@@ -30,7 +30,7 @@ static Loc at(Lex *lx, size_t pos) {
   return l;
 }
 
-// Advances to the next token: an identifier, a number, or one punctuation character.
+// Advances to the next token: an identifier, a number, or one other character.
 static void next(Lex *lx) {
   while (lx->pos < lx->len && isspace((unsigned char)lx->s[lx->pos])) lx->pos++;
   size_t p = lx->pos;
@@ -43,8 +43,9 @@ static void next(Lex *lx) {
   if (isalnum((unsigned char)lx->s[p]) || lx->s[p] == '_' || lx->s[p] == '.') {
     while (p < lx->len && (isalnum((unsigned char)lx->s[p]) || lx->s[p] == '_' || lx->s[p] == '.'))
       p++;
-  } else {
+  } else { // one character: the whole of a UTF-8 one, never half of it in a message
     p++;
+    while (p < lx->len && ((unsigned char)lx->s[p] & 0xC0) == 0x80) p++;
   }
   lx->tok = lx->s + lx->pos;
   lx->tok_len = p - lx->pos;

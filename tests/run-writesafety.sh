@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run-writesafety.sh ADSOAC: adsoac reads and writes files like a compiler (issue 16).
 # Inputs and headers that are not regular files, or too big, are refused without reading
-# them.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
+# them; CR and CR LF line ends are read as LF, a UTF-8 byte-order mark is dropped.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
 set -u
 adsoac=$(realpath "$1")
 tmp=$(mktemp -d)
@@ -58,6 +58,17 @@ echo '#define K 2.0' >inc/hdr.h
 { echo '#include "hdr.h"'; sed 's/x\[i\] \* x\[i\]/K * x[i]/' k.c; } >sub/dirhdr.c
 ad dirhdr --target=c -I inc sub/dirhdr.c -o dirhdr_out.c
 check "a directory named like the header is passed over, as gcc does" test $rc = 0 -a -s dirhdr_out.c
+
+# ---- line ends and the byte-order mark (their diagnostics: diag/cr_only, crlf, bom) ----
+mkdir lf cr crlf bom
+cp k.c lf/k.c
+tr '\n' '\r' <k.c >cr/k.c
+sed 's/$/\r/' k.c >crlf/k.c
+{ printf '\357\273\277'; cat k.c; } >bom/k.c
+for d in lf cr crlf bom; do (cd $d && timeout 60 "$adsoac" --target=c k.c -o out.c 2>err); done
+check "CR-only line ends translate as LF ones do" cmp -s lf/out.c cr/out.c
+check "CR LF line ends translate as LF ones do" cmp -s lf/out.c crlf/out.c
+check "a byte-order mark is dropped, not copied into the output" cmp -s lf/out.c bom/out.c
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

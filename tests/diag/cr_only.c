@@ -1,0 +1,1 @@
+// CR-only line ends (old Mac files): lines are counted at every CR#pragma adsoac graddouble f(double x) {  double y = x;  goto end;end:  return y;}
