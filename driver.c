@@ -1,8 +1,10 @@
 // driver.c: the whole tool, top to bottom (language.md §9).
+#define _XOPEN_SOURCE 700 // stat, lstat, mkstemp, sigaction
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "translate.h"
 
@@ -137,6 +139,12 @@ static const char *default_output(Arena *a, const Options *o) {
   return arena_printf(a, "%.*s_grad.%s", (int)n, in, o->target == TARGET_CUDA ? "cu" : "c");
 }
 
+// Whether a and b name the same existing file: through links, and however spelled.
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 // Writes through a temporary file and renames it, so a failure never leaves a partial file.
 static void write_output(const char *path, const Buf *b) {
   if (!strcmp(path, "-")) {
@@ -200,6 +208,9 @@ int main(int argc, char **argv) {
   Arena *a = arena_new(0);
   Buf out = {0};
   const char *path = o.output ? o.output : o.emit != EMIT_CODE ? "-" : default_output(a, &o);
+  // before anything is read: an output over the input would destroy it (language.md §9)
+  if (strcmp(path, "-") && same_file(path, o.input))
+    usage_error("the output '%s' is the input file", path);
   bool ok = compile(&o, a, &out, path);
   if (ok || !strcmp(path, "-")) write_output(path, &out);
   if (ok && o.deps) {

@@ -70,5 +70,18 @@ check "CR-only line ends translate as LF ones do" cmp -s lf/out.c cr/out.c
 check "CR LF line ends translate as LF ones do" cmp -s lf/out.c crlf/out.c
 check "a byte-order mark is dropped, not copied into the output" cmp -s lf/out.c bom/out.c
 
+# ---- outputs ----
+# -o naming the input, however spelled (a symlink, a hard link): a usage error, nothing written
+cp k.c keep.c
+ln -s k.c k_link.c
+ln k.c k_hard.c
+for o in k.c ./k.c "$tmp/k.c" k_link.c k_hard.c; do
+  ad self --target=c k.c -o "$o"
+  check "-o $o (the input) is refused" test $rc = 2
+  check "  ... and the input is intact" cmp -s k.c keep.c
+done
+check "  ... and no temporary file is left" test -z "$(ls | grep '\.tmp')"
+check "  ... and the link is still a link" test -L k_link.c
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
