@@ -1,10 +1,14 @@
 // driver.c: the whole tool, top to bottom (language.md §9).
 #define _XOPEN_SOURCE 700 // stat, lstat, mkstemp, sigaction
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "translate.h"
 
@@ -145,22 +149,165 @@ static bool same_file(const char *a, const char *b) {
   return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-// Writes through a temporary file and renames it, so a failure never leaves a partial file.
-static void write_output(const char *path, const Buf *b) {
+// ---- writing the outputs (language.md §9: completely or not at all) ----
+//
+// A regular file, or one not there yet, is written to a temporary file beside it and renamed
+// over it, so that the old contents stay until the new ones are complete.  The temporary is
+// created by mkstemp (O_CREAT | O_EXCL, a name nobody can guess): a symlink planted under
+// its name is never followed.  It gets the old file's permission bits, or 0666 & ~umask.
+// A symlink is written through to its target, which the rename replaces (the link stays),
+// and a device or a fifo (-o /dev/null) is written in place: as cc does.
+
+typedef struct {
+  const char *path; // as named
+  const Buf *text;
+  const char *dest; // where the bytes go: path, or the file its symlinks lead to
+  char *tmp;        // the temporary file beside dest; NULL: dest is written in place
+  int fd;
+} Output;
+
+enum { MAX_OUTPUTS = 2 }; // the code and the dependency file
+
+// The temporary files that exist now: a fatal signal removes them before it kills us.
+static char *volatile pending[MAX_OUTPUTS];
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+
+static void on_fatal_signal(int sig) {
+  for (int i = 0; i < MAX_OUTPUTS; i++)
+    if (pending[i]) unlink(pending[i]);
+  signal(sig, SIG_DFL);
+  raise(sig); // delivered when the handler returns: we die of sig, as without the handler
+}
+
+// Installs on_fatal_signal, except for signals ignored when we started (nohup, a shell's
+// background jobs), which stay ignored.
+static void catch_fatal_signals(void) {
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    if (!sigaction(fatal_signals[i], &sa, &old) && old.sa_handler == SIG_IGN)
+      sigaction(fatal_signals[i], &old, NULL);
+  }
+}
+
+// Creating or renaming a temporary and recording it in pending[] happen as one step for
+// the handler.
+static void block_fatal_signals(bool block) {
+  int saved = errno; // a failure just before is reported with its errno
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+    sigaddset(&set, fatal_signals[i]);
+  sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+  errno = saved;
+}
+
+// The file that path's symlinks lead to: path itself when it is not a link.  A relative
+// link is relative to the link's directory; a dangling one leads to the file to create.
+static const char *follow_links(Arena *a, const char *path) {
+  const char *cur = path;
+  for (int hops = 0; hops < 40; hops++) {
+    struct stat st;
+    char target[PATH_MAX];
+    if (lstat(cur, &st) || !S_ISLNK(st.st_mode)) return cur;
+    ssize_t n = readlink(cur, target, sizeof target - 1);
+    if (n < 0) return NULL;
+    target[n] = 0;
+    const char *slash = strrchr(cur, '/');
+    cur = target[0] == '/' || !slash ? arena_strdup(a, target)
+                                     : arena_printf(a, "%.*s/%s", (int)(slash - cur), cur, target);
+  }
+  errno = ELOOP;
+  return NULL;
+}
+
+// Opens where out's bytes go: a new temporary file, or a device or fifo itself.
+static bool output_open(Arena *a, Output *out) {
+  out->fd = -1;
+  out->dest = follow_links(a, out->path);
+  if (!out->dest) return false;
+  struct stat st;
+  bool exists = !stat(out->dest, &st);
+  if (exists && !S_ISREG(st.st_mode)) { // cannot be renamed over; a directory fails here
+    out->fd = open(out->dest, O_WRONLY | O_NOCTTY);
+    return out->fd >= 0;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  mode_t mode = exists ? st.st_mode & 0777 : 0666 & ~mask;
+  char *tmp = arena_printf(a, "%s.tmpXXXXXX", out->dest);
+  block_fatal_signals(true);
+  out->fd = mkstemp(tmp); // mode 0600 until the fchmod below
+  for (int i = 0; out->fd >= 0 && i < MAX_OUTPUTS; i++)
+    if (!pending[i]) {
+      pending[i] = out->tmp = tmp;
+      break;
+    }
+  block_fatal_signals(false);
+  return out->fd >= 0 && !fchmod(out->fd, mode);
+}
+
+static bool output_write(Output *out) {
+  const char *p = out->text->data;
+  for (size_t left = out->text->len; left > 0;) {
+    ssize_t n = write(out->fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    p += n, left -= (size_t)n;
+  }
+  int fd = out->fd;
+  out->fd = -1;
+  return !close(fd);
+}
+
+// Removes out's temporary file (a failure: the destination is left as it was).
+static void output_abandon(Output *out) {
+  if (out->fd >= 0) close(out->fd);
+  block_fatal_signals(true);
+  for (int i = 0; i < MAX_OUTPUTS; i++)
+    if (out->tmp && pending[i] == out->tmp) {
+      unlink(out->tmp);
+      pending[i] = NULL;
+    }
+  block_fatal_signals(false);
+}
+
+static bool output_commit(Output *out) {
+  if (!out->tmp) return true;
+  block_fatal_signals(true);
+  bool ok = !rename(out->tmp, out->dest);
+  for (int i = 0; ok && i < MAX_OUTPUTS; i++)
+    if (pending[i] == out->tmp) pending[i] = NULL;
+  block_fatal_signals(false);
+  return ok;
+}
+
+// Writes every output, or on the first failure none: reports it, removes the temporary
+// files and exits 1.  The renames come last, after every byte is written (a rename that
+// fails after another succeeded cannot be undone, but needs the directory to change under us).
+static void write_outputs(Arena *a, Output *outs, int n) {
+  const Output *bad = NULL;
+  for (int i = 0; i < n; i++) outs[i].fd = -1, outs[i].tmp = NULL;
+  for (int i = 0; !bad && i < n; i++)
+    if (!output_open(a, &outs[i])) bad = &outs[i];
+  for (int i = 0; !bad && i < n; i++)
+    if (!output_write(&outs[i])) bad = &outs[i];
+  for (int i = 0; !bad && i < n; i++)
+    if (!output_commit(&outs[i])) bad = &outs[i];
+  if (!bad) return;
+  fprintf(stderr, "adsoac: error: cannot write '%s': %s\n", bad->path, strerror(errno));
+  for (int i = 0; i < n; i++) output_abandon(&outs[i]);
+  exit(1);
+}
+
+static void write_output(Arena *a, const char *path, const Buf *b) {
   if (!strcmp(path, "-")) {
     fwrite(b->data, 1, b->len, stdout);
     return;
   }
-  size_t n = strlen(path);
-  char *tmp = malloc(n + 16);
-  snprintf(tmp, n + 16, "%s.tmp%d", path, (int)(b->len % 9973));
-  FILE *f = fopen(tmp, "wb");
-  if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) || rename(tmp, path)) {
-    fprintf(stderr, "adsoac: error: cannot write '%s': %s\n", path, strerror(errno));
-    remove(tmp);
-    exit(1);
-  }
-  free(tmp);
+  Output out = {path, b};
+  write_outputs(a, &out, 1);
 }
 
 static const char *const *deps;
@@ -199,7 +346,7 @@ static void write_deps(Arena *a, const Options *o, const char *path) {
   for (int i = 0; i < ndeps; i++) buf_printf(&b, " \\\n  %s", deps[i]);
   buf_puts(&b, "\n");
   for (int i = 0; i < ndeps; i++) buf_printf(&b, "\n%s:\n", deps[i]);
-  write_output(df, &b);
+  write_output(a, df, &b);
   buf_free(&b);
 }
 
@@ -212,7 +359,8 @@ int main(int argc, char **argv) {
   if (strcmp(path, "-") && same_file(path, o.input))
     usage_error("the output '%s' is the input file", path);
   bool ok = compile(&o, a, &out, path);
-  if (ok || !strcmp(path, "-")) write_output(path, &out);
+  catch_fatal_signals();
+  if (ok || !strcmp(path, "-")) write_output(a, path, &out);
   if (ok && o.deps) {
     if (!strcmp(path, "-")) usage_error("%s needs an output file (-o)", "-MD");
     write_deps(a, &o, path);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/run-writesafety.sh ADSOAC: adsoac reads and writes files like a compiler (issue 16).
 # Inputs and headers that are not regular files, or too big, are refused without reading
-# them; CR and CR LF line ends are read as LF, a UTF-8 byte-order mark is dropped.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
+# them; CR and CR LF line ends are read as LF, a UTF-8 byte-order mark is dropped.  Outputs
+# are never the input, go through temporary files created exclusively (none left behind),
+# through symlinks to their targets, in place to devices and fifos, and keep their modes.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
 set -u
 adsoac=$(realpath "$1")
 tmp=$(mktemp -d)
@@ -82,6 +84,79 @@ for o in k.c ./k.c "$tmp/k.c" k_link.c k_hard.c; do
 done
 check "  ... and no temporary file is left" test -z "$(ls | grep '\.tmp')"
 check "  ... and the link is still a link" test -L k_link.c
+
+no_tmp() { test -z "$(ls -a "${1:-.}" | grep '\.tmp')"; } # no temporary file in a directory
+"$adsoac" --target=c --no-line k.c -o ref.c # the output every case below expects
+size=$(wc -c <ref.c)
+
+# a symlink planted under the old predictable name OUT.tmp<size % 9973> must not be followed
+echo victim >victim
+ln -s victim "out.c.tmp$((size % 9973))"
+ad plant --target=c --no-line k.c -o out.c
+check "a symlink planted at a temporary name is not followed" test "$(cat victim)" = victim
+check "  ... and the output is written" cmp -s ref.c out.c
+rm -f out.c.tmp* out.c
+
+# failures leave no temporary file, and an existing output as it was
+echo untouched >out.c
+printf '#pragma adsoac grad\ndouble f(double x) {\n  goto e;\ne:\n  return x;\n}\n' >bad.c
+ad bad --target=c bad.c -o out.c
+check "a failed translation leaves no temporary file" test $rc = 1 -a "$(cat out.c)" = untouched
+check "  ..." no_tmp
+(trap '' XFSZ; ulimit -f 1; "$adsoac" --target=c --no-line k.c -o out.c 2>xfsz.err)
+check "a failed write (file size limit: EFBIG) is an error" says xfsz "cannot write 'out.c': File too large"
+check "  ... that leaves no temporary file and the old output" test "$(cat out.c)" = untouched
+check "  ..." no_tmp
+# the same limit with SIGXFSZ not ignored kills adsoac in the middle of writing: the signal
+# handler (the same for SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes the temporary file
+bash -c 'ulimit -f 1; "$0" --target=c --no-line k.c -o out.c; echo $? >rc' "$adsoac" 2>/dev/null
+rc=$(cat rc)
+check "a fatal signal while writing kills adsoac (status $rc)" test $rc -gt 128
+check "  ... after removing the temporary file" no_tmp
+check "  ... and leaves the old output" test "$(cat out.c)" = untouched
+mkdir outdir
+ad isdir --target=c --no-line k.c -o outdir
+check "-o naming a directory is an error" says isdir "cannot write 'outdir': Is a directory"
+ad nodir --target=c --no-line k.c -o no/such/dir/out.c
+check "-o in a directory that does not exist is an error" test $rc = 1 -a ! -e no
+
+# -o naming a symlink writes its target, as cc does; the link stays a link
+mkdir -p real sub
+echo old >real/target.c
+ln -s ../real/target.c sub/link.c
+ad link --target=c --no-line k.c -o sub/link.c
+check "-o a symlink (relative, in another directory) writes its target" cmp -s ref.c real/target.c
+check "  ... and the link stays a link" test -L sub/link.c
+check "  ... and no temporary file is left" no_tmp sub
+ln -s real/dangling.c dangling.c
+ad dangling --target=c --no-line k.c -o dangling.c
+check "-o a dangling symlink creates its target" cmp -s ref.c real/dangling.c
+check "  ... and the link stays a link" test -L dangling.c
+
+# devices and fifos are written in place, never renamed over
+ad null --target=c --no-line k.c -o /dev/null
+check "-o /dev/null succeeds" test $rc = 0
+check "  ... and /dev/null is still a character device" test -c /dev/null
+mkfifo out.fifo
+timeout 60 cat out.fifo >got.c &
+reader=$!
+ad fifo --target=c --no-line k.c -o out.fifo
+if [ -p out.fifo ]; then wait $reader; else kill $reader; fi
+check "-o a fifo writes the output into it" cmp -s ref.c got.c
+check "  ... and it is still a fifo" test -p out.fifo
+
+# permissions: an existing output keeps its mode, a new one gets 0666 & ~umask
+echo old >mode.c
+chmod 0640 mode.c
+(umask 022; "$adsoac" --target=c --no-line k.c -o mode.c)
+check "an existing output's mode 0640 is kept" test "$(stat -c %a mode.c)" = 640
+chmod 0755 mode.c
+(umask 077; "$adsoac" --target=c --no-line k.c -o mode.c)
+check "an existing output's mode 0755 is kept" test "$(stat -c %a mode.c)" = 755
+(umask 027; "$adsoac" --target=c --no-line k.c -o new.c)
+check "a new output is 0666 & ~umask (0640 for umask 027)" test "$(stat -c %a new.c)" = 640
+(umask 0; "$adsoac" --target=c --no-line k.c -o new0.c)
+check "a new output is 0666 & ~umask (0666 for umask 0)" test "$(stat -c %a new0.c)" = 666
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
