@@ -332,40 +332,80 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   return ok;
 }
 
+// -MD: OUTPUT.d beside the output unless -MF names it.
+static const char *dep_file_name(Arena *a, const Options *o, const char *path) {
+  if (o->dep_file) return o->dep_file;
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  return arena_printf(a, "%.*s.d", (int)n, path);
+}
+
+// A file name as make reads it, escaped as gcc -MD escapes it: a space or a tab gets a
+// backslash (and the backslashes right before it are doubled, GNU make's rule), '#' (a
+// comment) gets a backslash, '$' (a variable) is doubled.
+static void dep_name(Buf *b, const char *s) {
+  for (const char *p = s; *p; p++) {
+    if (*p == ' ' || *p == '\t') {
+      for (const char *q = p; q > s && q[-1] == '\\'; q--) buf_puts(b, "\\");
+      buf_puts(b, "\\");
+    } else if (*p == '#') {
+      buf_puts(b, "\\");
+    } else if (*p == '$') {
+      buf_puts(b, "$");
+    }
+    buf_printf(b, "%c", *p);
+  }
+}
+
 // -MD: "OUTPUT: INPUT HEADER...", and an empty rule per header (so a deleted header does not
 // break the build), as gcc -MD -MP writes.
-static void write_deps(Arena *a, const Options *o, const char *path) {
-  const char *df = o->dep_file;
-  if (!df) {
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-    df = arena_printf(a, "%.*s.d", (int)n, path);
+static void deps_text(const Options *o, const char *path, Buf *b) {
+  dep_name(b, path);
+  buf_puts(b, ": ");
+  dep_name(b, o->input);
+  for (int i = 0; i < ndeps; i++) {
+    buf_puts(b, " \\\n  ");
+    dep_name(b, deps[i]);
   }
-  Buf b = {0};
-  buf_printf(&b, "%s: %s", path, o->input);
-  for (int i = 0; i < ndeps; i++) buf_printf(&b, " \\\n  %s", deps[i]);
-  buf_puts(&b, "\n");
-  for (int i = 0; i < ndeps; i++) buf_printf(&b, "\n%s:\n", deps[i]);
-  write_output(a, df, &b);
-  buf_free(&b);
+  buf_puts(b, "\n");
+  for (int i = 0; i < ndeps; i++) {
+    buf_puts(b, "\n");
+    dep_name(b, deps[i]);
+    buf_puts(b, ":\n");
+  }
+}
+
+// Usage errors in the file names, before anything is read or written: an output over the
+// input would destroy it (language.md §9), two outputs in one file would be a mix.  df: the
+// dependency file, NULL when the output is stdout.
+static void check_outputs(const Options *o, const char *path, const char *df) {
+  if (strcmp(path, "-") && same_file(path, o->input))
+    usage_error("the output '%s' is the input file", path);
+  if (!o->deps) return;
+  if (!df) usage_error("%s needs an output file (-o)", "-MD");
+  if (same_file(df, o->input)) usage_error("the dependency file '%s' is the input file", df);
+  if (!strcmp(df, path) || same_file(df, path))
+    usage_error("the dependency file '%s' is the output file", df);
 }
 
 int main(int argc, char **argv) {
   Options o = parse_options(argc, argv);
   Arena *a = arena_new(0);
-  Buf out = {0};
+  Buf out = {0}, dep = {0};
   const char *path = o.output ? o.output : o.emit != EMIT_CODE ? "-" : default_output(a, &o);
-  // before anything is read: an output over the input would destroy it (language.md §9)
-  if (strcmp(path, "-") && same_file(path, o.input))
-    usage_error("the output '%s' is the input file", path);
+  const char *df = o.deps && strcmp(path, "-") ? dep_file_name(a, &o, path) : NULL;
+  check_outputs(&o, path, df);
   bool ok = compile(&o, a, &out, path);
   catch_fatal_signals();
-  if (ok || !strcmp(path, "-")) write_output(a, path, &out);
-  if (ok && o.deps) {
-    if (!strcmp(path, "-")) usage_error("%s needs an output file (-o)", "-MD");
-    write_deps(a, &o, path);
+  if (ok && df) { // both files, or neither
+    deps_text(&o, path, &dep);
+    Output outs[] = {{path, &out}, {df, &dep}};
+    write_outputs(a, outs, 2);
+  } else if (ok || !strcmp(path, "-")) {
+    write_output(a, path, &out);
   }
   buf_free(&out);
+  buf_free(&dep);
   arena_free(a);
   return ok ? 0 : 1;
 }

@@ -3,7 +3,9 @@
 # Inputs and headers that are not regular files, or too big, are refused without reading
 # them; CR and CR LF line ends are read as LF, a UTF-8 byte-order mark is dropped.  Outputs
 # are never the input, go through temporary files created exclusively (none left behind),
-# through symlinks to their targets, in place to devices and fifos, and keep their modes.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
+# through symlinks to their targets, in place to devices and fifos, and keep their modes.
+# -MD writes file names as make reads them, and the code and its dependency file are written
+# together or not at all.  (Cases whose message is worth pinning down are golden tests in tests/diag.)
 set -u
 adsoac=$(realpath "$1")
 tmp=$(mktemp -d)
@@ -157,6 +159,48 @@ check "an existing output's mode 0755 is kept" test "$(stat -c %a mode.c)" = 755
 check "a new output is 0666 & ~umask (0640 for umask 027)" test "$(stat -c %a new.c)" = 640
 (umask 0; "$adsoac" --target=c --no-line k.c -o new0.c)
 check "a new output is 0666 & ~umask (0666 for umask 0)" test "$(stat -c %a new0.c)" = 666
+
+# ---- -MD: make syntax, and the code and the dependency file written together or not at all
+mkdir 'a b#c$d'
+echo '#define K 2.0' >'a b#c$d/h.h'
+{ echo '#include "h.h"'; sed 's/x\[i\] \* x\[i\]/K * x[i]/' k.c; } >kh.c
+ad esc --target=c --no-line -I 'a b#c$d' kh.c -o 'o p.c' -MD -MF kh.d
+expected='o\ p.c: kh.c \
+  a\ b\#c$$d/h.h
+
+a\ b\#c$$d/h.h:'
+check "-MD escapes ' ', '#' and '\$' as gcc does" test "$(cat kh.d)" = "$expected"
+sed 's/^o\\ p\.c:/o.c:/' kh.d >o.d # make reads it: o.c depends on the header
+printf 'include o.d\no.c:\n\t@:\n' >probe.mk
+touch -d '-2 hours' kh.c 'a b#c$d/h.h'
+touch o.c
+make -q -f probe.mk o.c 2>make.err
+check "  ... make reads it: the target is up to date" test $? = 0
+touch -d '-1 hour' o.c
+touch 'a b#c$d/h.h'
+make -q -f probe.mk o.c 2>make.err
+check "  ... and out of date once the header changes" test $? = 1
+echo untouched >out.c
+echo untouched >out.d
+ad mfbad --target=c --no-line k.c -o out.c -MD -MF /nonexistent/x.d
+check "-MF in a directory that does not exist is an error" test $rc = 1
+check "  ... and the output is left as it was" test "$(cat out.c)" = untouched
+check "  ... and no temporary file is left" no_tmp
+ad obad --target=c --no-line k.c -o no/such/out.c -MD -MF out.d
+check "an output that cannot be written leaves the dependency file as it was" \
+  test $rc = 1 -a "$(cat out.d)" = untouched
+bash -c 'ulimit -f 1; "$0" --target=c --no-line k.c -o out.c -MD; echo $? >rc' "$adsoac" 2>/dev/null
+check "a fatal signal while writing with -MD leaves neither temporary file" test "$(cat rc)" -gt 128
+check "  ..." no_tmp
+check "  ... and both old files" test "$(cat out.c)$(cat out.d)" = untoucheduntouched
+ad mdstdout --emit=ir k.c -MD >mdstdout.out
+check "-MD with the output on stdout is a usage error" test $rc = 2
+check "  ... before anything is printed" test ! -s mdstdout.out
+ad mfout --target=c k.c -o out.c -MD -MF out.c
+check "-MF naming the output is a usage error" test $rc = 2 -a "$(cat out.c)" = untouched
+ad mfin --target=c k.c -o out.c -MD -MF k.c
+check "-MF naming the input is a usage error" test $rc = 2 -a "$(cat out.c)" = untouched
+check "  ... and the input is intact" cmp -s k.c keep.c
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
