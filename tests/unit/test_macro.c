@@ -467,7 +467,7 @@ static void test_directive_scanning(void **state) {
                         "#pragma adsoac map\n"
                         "#line 40\n"
                         "#include <stdio.h>\n"
-                        "#include \"no_such_header.h\"\n"
+                        "#if 0\n#include \"no_such_header.h\"\n#endif\n"
                         "#ident \"x\"\n");
   const char *no[] = {"A1", "A2", "A3", "A4", "A5"};
   for (size_t i = 0; i < sizeof no / sizeof *no; i++)
@@ -507,20 +507,21 @@ static int include_setup(void **state) {
                         "#include \"sub/inner.h\"\n#endif\n");
   write_file("sub/inner.h", "#pragma once\n#define INNER 2\n#include \"sibling.h\"\n");
   write_file("sub/sibling.h", "#define SIBLING 3\n");
-  write_file("inc/dir.h", "#define DIR 4\n#include \"local.h\"\n#undef GONE\n");
+  write_file("inc/dir.h", "#define DIR 4\n#include \"../local.h\"\n#undef GONE\n");
   write_file("inc/shadow.h", "#define SHADOW from_inc\n");
   write_file("shadow.h", "#define SHADOW from_next_to_file\n");
   write_file("inc/cond.h", "#if defined(LOCAL) && LOCAL == 1\n#define COND_OK\n#endif\n");
   write_file("self.h", "#include \"self.h\"\n");
   write_file("bad.h", "#define\n");
   write_file("err.h", "\n#if 1\n#error from a header\n#endif\n");
+  write_file("miss_in.h", "#define M 1\n#include \"missing.h\"\n");
   return 0;
 }
 
 static int include_teardown(void **state) {
   const char *files[] = {"local.h",      "sub/inner.h", "sub/sibling.h", "inc/dir.h",
                          "inc/shadow.h", "shadow.h",    "inc/cond.h",    "self.h",
-                         "bad.h",        "err.h",       "main.c"};
+                         "bad.h",        "err.h",       "miss_in.h",     "main.c"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++)
     remove(tmp_path(files[i]));
   rmdir(tmp_path("inc"));
@@ -539,7 +540,7 @@ static void test_includes(void **state) {
                      "#include \"sub/inner.h\"\n"
                      "#include \"shadow.h\"\n"
                      "#define HDR \"cond.h\"\n#include HDR\n"
-                     "#include \"missing.h\"\n#include <stdio.h>\n"
+                     "#include <stdio.h>\n"
                      "int a2;\n";
   const char *inc[] = {tmp_path("inc")};
   MacroTable *t = table_full(tmp_path("main.c"), text, NULL, 0, inc, 1);
@@ -575,6 +576,11 @@ static void test_include_errors(void **state) {
       {"#include \"bad.h\"\n", "bad.h:1:1: error: macro name missing"},
       {"\n#include \"err.h\"\n", "err.h:3:1: error: #error from a header"},
       {"#include\n", "main.c:1:1: error: #include expects"},
+      // a header found nowhere, or not a file to read, is an error at its #include
+      {"\n#include \"missing.h\"\n", "main.c:2:1: error: cannot find \"missing.h\""},
+      {"#include \"miss_in.h\"\n", "miss_in.h:2:1: error: cannot find \"missing.h\""},
+      {"#include \"/dev/zero\"\n", "main.c:1:1: error: cannot read \"/dev/zero\": not a regular"},
+      {"#include \"sub\"\n", "main.c:1:1: error: cannot find \"sub\""}, // a directory
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     void (*prev)(void);
