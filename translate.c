@@ -10,14 +10,22 @@ static jmp_buf ad_failed;
 
 // After differentiation, the distributed loops (and each primal loop with its reverse loop)
 // are fused again; the primal last, since differentiation read it.
+// Then what fusion made constant or unused goes (no set-but-unused variables in the output).
 static void fuse(const TranslateOptions *o, Marked *m) {
   scan_drop_unread(m->primal);
   scan_drop_unread(m->vjp);
   scan_drop_unread(m->jvp);
-  if (o->no_fuse) return;
-  fuse_loops(m->vjp);
-  fuse_loops(m->jvp);
-  fuse_loops(m->primal);
+  if (!o->no_fuse) {
+    fuse_loops(m->vjp);
+    fuse_loops(m->jvp);
+    fuse_loops(m->primal);
+  }
+  Fn *fns[3] = {m->primal, m->vjp, m->jvp};
+  for (int k = 0; k < 3; k++) {
+    simplify_fold(fns[k]);
+    simplify_dce(fns[k]);
+    ir_verify(fns[k], "simplify");
+  }
 }
 
 // Reverse mode differentiates a copy of the primal whose sequential loops are strip-mined

@@ -108,12 +108,12 @@ static void declare_block(Emit *e, const Block *b, bool all, bool in_branch) {
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
         for (int f = 0; f < n->u.par.reds[r].nf; f++)
-          line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
+          if (e->uses[n->u.par.reds[r].out[f]] || n->u.par.reds[r].nf == 1) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
                names_get(e->nm, n->u.par.reds[r].out[f]));
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nscans; r++)
         for (int f = 0; f < n->u.par.scans[r].nf; f++)
-          line(e, "%s %s;", tname(e, e->f->vals[n->u.par.scans[r].out[f]].type),
+          if (e->uses[n->u.par.scans[r].out[f]]) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.scans[r].out[f]].type),
                names_get(e->nm, n->u.par.scans[r].out[f]));
   }
 }
@@ -316,6 +316,10 @@ static void emit_passthrough(Emit *e, Buf *out) {
   uint32_t pos = 0;
   buf_printf(out, "// ---- %s, without the functions marked #pragma adsoac grad ----\n",
              e->opt->input_name);
+  // the helpers that only the marked functions called are inlined into the generated ones
+  buf_puts(out, "#if defined(__NVCC__)\n#pragma nv_diagnostic push\n#pragma nv_diag_suppress 177\n"
+                "#endif\n#if defined(__GNUC__)\n#pragma GCC diagnostic push\n"
+                "#pragma GCC diagnostic ignored \"-Wunused-function\"\n#endif\n");
   if (e->opt->line_directives) buf_printf(out, "#line 1 \"%s\"\n", e->opt->input_name);
   for (int i = 0; i <= p->ndrop; i++) {
     uint32_t end = i < p->ndrop ? p->drop_start[i] : (uint32_t)p->src.len;
@@ -328,6 +332,8 @@ static void emit_passthrough(Emit *e, Buf *out) {
     }
   }
   if (p->src.len && p->src.text[p->src.len - 1] != '\n') buf_puts(out, "\n");
+  buf_puts(out, "#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n"
+                "#if defined(__NVCC__)\n#pragma nv_diagnostic pop\n#endif\n");
   if (e->opt->line_directives && e->opt->output_name) { // back to the generated file's lines
     int lines = 2;
     for (size_t k = 0; k < out->len; k++) lines += out->data[k] == '\n';

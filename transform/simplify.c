@@ -158,7 +158,24 @@ static bool prune_reductions(Node *n, const int *uses) {
   return true;
 }
 
-// Unused outs of an if are dropped with their yields.
+// Carried values of a sequential loop that nothing reads (neither the body nor after the
+// loop) are dropped with their initial values and yields.
+static bool prune_carried(Node *n, const int *uses) {
+  int k = 0;
+  for (int j = 0; j < n->u.loop.ncarry; j++) {
+    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]]) continue;
+    n->u.loop.init[k] = n->u.loop.init[j];
+    n->u.loop.params[k] = n->u.loop.params[j];
+    n->u.loop.outs[k] = n->u.loop.outs[j];
+    n->u.loop.body->yields[k] = n->u.loop.body->yields[j];
+    k++;
+  }
+  bool changed = k != n->u.loop.ncarry;
+  n->u.loop.ncarry = n->u.loop.body->nyields = k;
+  return changed;
+}
+
+// Unused outs of an if (and of the loops inside) are dropped with their yields.
 static bool prune_if_outs(Block *b, const int *uses) {
   bool changed = false;
   for (int i = 0; i < b->n; i++) {
@@ -182,6 +199,10 @@ static bool prune_if_outs(Block *b, const int *uses) {
       changed |= prune_reductions(n, uses);
       changed |= prune_if_outs(n->u.par.body, uses);
     }
+    if (n->kind == IR_LOOP) {
+      changed |= prune_carried(n, uses);
+      changed |= prune_if_outs(n->u.loop.body, uses);
+    }
   }
   return changed;
 }
@@ -199,7 +220,8 @@ void simplify_dce(Fn *f) {
   free(uses);
 }
 
-// Casts of constants become constants: (double)0 -> 0.0.
+// Casts of constants become constants: (double)0 -> 0.0; integer comparisons of a value
+// with itself become 0 or 1.
 static void fold_block(Fn *f, Block *b, Node **def) {
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
@@ -210,6 +232,14 @@ static void fold_block(Fn *f, Block *b, Node **def) {
     }
     if (n->kind == IR_PAR) fold_block(f, n->u.par.body, def);
     if (n->kind == IR_LOOP) fold_block(f, n->u.loop.body, def);
+    if (n->kind == IR_BINOP && binop_is_compare(n->u.bin.op) && n->u.bin.a == n->u.bin.b &&
+        !ty_is_float(f->vals[n->u.bin.a].type)) { // i < i (bounds that fusion made equal)
+      BinOp op = n->u.bin.op;
+      n->kind = IR_CONST;
+      n->u.cst.f = 0;
+      n->u.cst.i = op == BIN_EQ || op == BIN_LE || op == BIN_GE;
+      continue;
+    }
     if (n->kind != IR_CAST) continue;
     Node *c = def[n->u.cast.a];
     if (!c || c->kind != IR_CONST) continue;

@@ -67,6 +67,9 @@ void scan_drop_unread(Fn *f);
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
                  Val len, const Val *init, const Val *out, Loc loc, const char *pragma);
 Val scan_alloc(Builder *b, Type *elem, Val len, const char *hint); // a zeroed array
+// The trip count of [lo, hi) as a long: 0 when hi <= lo, else hi - lo computed in long (the
+// difference of two ints wraps in int: 1 - INT_MIN).
+Val b_trip(Builder *b, Val lo, Val hi);
 void scan_free(Builder *b, Val arr);
 
 // ---- fuse.c ----
@@ -76,7 +79,7 @@ void fuse_loops(Fn *f);
 
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
-void simplify_fold(Fn *f); // casts of constants become constants
+void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0
 void count_uses(const Fn *f, int *uses);
 void count_block(const Block *b, int *uses);
 

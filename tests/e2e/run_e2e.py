@@ -13,7 +13,8 @@ build directory, built on e2e_driver.h) that checks, for each size case and seed
   jvp       f_jvp gives the same outputs, tangents match finite differences along a random
             direction, and <y_dot, y_bar> == <x_dot, x_bar> against the f_vjp result;
   memory    no write outside any array (canaries), read-only arrays and tangents unchanged;
-  signature the generated f, f_vjp, f_jvp have the prototypes of language.md 2.1/2.2.
+  signature the generated f, f_vjp, f_jvp have the prototypes of language.md 2.1/2.2;
+  warnings  adsoac's output compiles with -Wall -Werror (no unused or uninitialized variables).
 The reference is compiled with -DADSOAC_E2E_REFERENCE: `#ifdef ADSOAC_E2E_REFERENCE` can add,
 for plain C only, the guard that adsoac's hist semantics imply (out-of-section bins skipped).
 At a point where the one-sided differences disagree (a kink or a jump, e.g. log(x) guarded by
@@ -361,6 +362,10 @@ class Fail(Exception):
     pass
 
 
+class Refused(Fail):
+    """adsoac rejected the program with a diagnostic (exit 1): not a wrong answer."""
+
+
 def sh(cmd, what, timeout=300, env=None):
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
@@ -382,15 +387,21 @@ def translate(args, name, src, target, out):
         return
     if os.path.exists(out):
         os.remove(out)
-    sh([args.adsoac, "--target=" + target] + args.adsoac_flag + [src, "-o", out],
-       "adsoac --target=" + target)
+    cmd = [args.adsoac, "--target=" + target] + args.adsoac_flag + [src, "-o", out]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode == 1 and ": error: " in p.stderr:
+        raise Refused("adsoac --target=%s refused the program:\n%s" % (target, p.stderr.rstrip()[-4000:]))
+    if p.returncode != 0:
+        raise Fail("adsoac --target=%s failed (exit %d):\n  %s\n%s" % (
+            target, p.returncode, " ".join(cmd), (p.stderr + p.stdout).rstrip()[-4000:]))
     if not os.path.exists(out):
         raise Fail("adsoac exited 0 but wrote no %s" % out)
 
 
 def run_c(args, name):
     """Translate, compile and check one program; returns the driver's PASS/FAIL lines."""
-    src, bdir = os.path.join(HERE, name + ".c"), os.path.join(args.build_dir, name)
+    sdir = getattr(args, "src_dir", None) or HERE
+    src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
     os.makedirs(bdir, exist_ok=True)
     try:
         funcs = parse_program(src)
@@ -398,7 +409,7 @@ def run_c(args, name):
     except SpecError as e:
         raise Fail("bad test spec: %s" % e)
     # the output keeps the program's #include "..." lines: its headers are found with -I
-    cc, o = [args.cc, "-std=c11", "-I", HERE], lambda n: os.path.join(bdir, n)
+    cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir], lambda n: os.path.join(bdir, n)
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
     extra_objs, link = [], []
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
@@ -421,8 +432,10 @@ def run_c(args, name):
             fh.write('#include "prog_grad.c"\n' + "\n".join(
                 prototypes(f, w) for f in funcs for w in ("f", "vjp", "jvp")) + "\n")
         sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
-        sh(cc + ["-O2", "-fopenmp"] + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
-           "compiling adsoac's output")
+        # adsoac's output compiles without a warning (no unused or uninitialized variables)
+        strict = [] if args.fake is not None else ["-Wall", "-Werror"]
+        sh(cc + ["-O2", "-fopenmp"] + strict + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
+           "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
     ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
     sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
     objs = [o("driver.o"), o("grad.o"), o("ref.o")] + extra_objs
@@ -455,13 +468,14 @@ def run_c(args, name):
 
 
 def run_cuda(args, name):
-    src, bdir = os.path.join(HERE, name + ".c"), os.path.join(args.build_dir, name)
+    sdir = getattr(args, "src_dir", None) or HERE
+    src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
     translate(args, name, src, "cuda", cu)
     # (a large output, e.g. the general hist rule's sorts and scans, takes nvcc minutes on a
     # loaded 2-core machine)
-    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(),
+    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(),
        "nvcc -c", timeout=1200)
     return []
 

@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""Differential tester: random programs inside the contract, checked end to end.
+
+Each program is a marked function of one or two annotated loops (map, reduce, scan, hist with
+every operator), whose bodies mix branches (if/else, nested ifs, ?:) around reads of every
+kind (the loop's own element, a loop-invariant element p[3] or p[k], an indirect element
+x[idx[i]], a free scalar, a local, a struct field), math calls, helper functions, sequential
+inner loops and nested annotated reductions; with inputs that reach the special cases (exact
+zeros for *, ties for min/max, bins outside the section, n = 0, 1 and odd sizes).  Each is
+checked by tests/e2e/run_e2e.py: f against the original C, f_vjp against central finite
+differences of the original, f_jvp against finite differences and <jvp(u), w> = <u, vjp(w)>,
+adsoac's output compiled with -Wall -Werror; with --nvcc the CUDA output is compiled too.
+
+A refusal (adsoac exits 1 with a diagnostic) is not a failure: it is counted and summarized.
+Anything else (a wrong number, an internal error, output that does not compile) fails, and the
+program is kept in --keep DIR (default: the build directory's failed/).
+
+  tests/difftest/difftest.py --adsoac build/adsoac [--seed S] [--count N] [-j J]
+                             [--nvcc NVCC --nvcc-every K] [--keep DIR] [--print-only]
+
+The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))
+import run_e2e  # noqa: E402
+
+NP = 8    # length of p, the parameter array read at loop-invariant indices
+NB = 5    # bins of h
+K = 3     # the int parameter k (an invariant index into p)
+
+
+class Gen:
+    """One random program."""
+
+    def __init__(self, rng, name):
+        self.r, self.name = rng, name
+        self.helpers = []      # helper function definitions
+        self.lines = []
+        self.ntmp = 0
+        self.uses_struct = False
+
+    # ---- expressions ----
+
+    def const(self):
+        return self.r.choice(["0.5", "1.5", "2.0", "0.25", "3.0", "-1.0", "0.0"])
+
+    def leaf(self, ctx):
+        """A read: own element, invariant element, indirect element, free scalar, local."""
+        i, opts = ctx["i"], []
+        opts += ["x[%s]" % i] * 4
+        opts += ["p[%d]" % self.r.randrange(NP), "p[k]"] * 2
+        opts += ["x[idx[%s]]" % i]
+        opts += ["a"] * 2
+        opts += ["(double)%s" % i] if self.r.random() < 0.1 else []
+        if ctx.get("j"):
+            j = ctx["j"]
+            opts += ["p[%s]" % j, "x[%s]" % i]
+        opts += ctx["locals"] * 3
+        opts += [self.const()]
+        return self.r.choice(opts)
+
+    def expr(self, ctx, depth=2):
+        if depth <= 0 or self.r.random() < 0.25:
+            return self.leaf(ctx)
+        e1, e2 = self.expr(ctx, depth - 1), self.expr(ctx, depth - 1)
+        k = self.r.randrange(16)
+        if k < 3:
+            return "%s * %s" % (e1, e2)
+        if k < 5:
+            return "(%s + %s)" % (e1, e2)
+        if k < 6:
+            return "(%s - %s)" % (e1, e2)
+        if k < 7:
+            return "%s(%s)" % (self.r.choice(["sin", "cos", "tanh", "atan", "erf"]), e1)
+        if k < 8:
+            return self.r.choice(["sqrt(1.0 + %s * %s)" % (e1, e1), "log(1.0 + %s * %s)" % (e1, e1),
+                                  "exp(0.5 * sin(%s))" % e1, "%s / (2.0 + cos(%s))" % (e1, e2)])
+        if k < 9:
+            return "%s(%s, %s)" % (self.r.choice(["fmax", "fmin"]), e1, e2)
+        if k < 10:
+            return "fabs(%s)" % e1
+        if k < 12:  # a read under a branch of ?:
+            return "(%s ? %s : %s)" % (self.cond(ctx), e1, e2)
+        if k < 13 and self.helpers:
+            return "%s(%s, %s)" % (self.r.choice(self.helpers)[0], e1, e2)
+        if k < 14 and ctx.get("struct"):
+            return "%s.%s" % (ctx["struct"], self.r.choice(["u", "v"]))
+        return "%s * %s" % (self.const(), e1)
+
+    def body_expr(self, ctx):
+        """The expression an update or output is made of: it uses the locals defined so far."""
+        e = self.expr(ctx)
+        for t in ctx["locals"]:
+            if self.r.random() < 0.7:
+                e = self.r.choice(["%s * %s", "(%s + %s)"]) % (t, e)
+        return e
+
+    def cond(self, ctx):
+        i, c = ctx["i"], self.r.choice(["0.0", "0.3", "-0.5", "-0.05"])
+        opts = ["x[%s] > %s" % (i, c), "x[idx[%s]] > %s" % (i, c), "p[1] >= %s" % c,
+                "a > %s" % c, "%s %% 2 == 0" % i, "%s == 0" % i, "%s < 0" % i, "%s >= 0" % i,
+                "%s > %s" % (self.expr(ctx, 1), c), "n > 3", "p[k] < %s" % c]
+        if ctx["locals"]:
+            opts.append("%s > %s" % (self.r.choice(ctx["locals"]), c))
+        return self.r.choice(opts)
+
+    # ---- statements ----
+
+    def tmp(self):
+        self.ntmp += 1
+        return "t%d" % self.ntmp
+
+    def emit(self, ind, s):
+        self.lines.append("  " * ind + s)
+
+    def locals_block(self, ctx, ind, n):
+        """n statements defining locals (with branches, inner loops, nested reductions)."""
+        for _ in range(n):
+            k, t = self.r.randrange(10), self.tmp()
+            if k < 3:
+                self.emit(ind, "double %s = %s;" % (t, self.expr(ctx)))
+            elif k < 6:
+                self.emit(ind, "double %s = %s;" % (t, self.r.choice(["0.0", self.leaf(ctx)])))
+                self.emit(ind, "if (%s) {" % self.cond(ctx))
+                if self.r.random() < 0.3:  # nested if
+                    self.emit(ind + 1, "if (%s) %s = %s;" % (self.cond(ctx), t, self.expr(ctx)))
+                else:
+                    self.emit(ind + 1, "%s = %s;" % (t, self.expr(ctx)))
+                if self.r.random() < 0.5:
+                    self.emit(ind, "} else {")
+                    self.emit(ind + 1, "%s = %s;" % (t, self.expr(ctx)))
+                self.emit(ind, "}")
+            elif k < 8:  # a sequential inner loop, a branch inside
+                j = "j%d" % self.ntmp
+                self.emit(ind, "double %s = 0.0;" % t)
+                self.emit(ind, "for (int %s = 0; %s < 3; %s++) {" % (j, j, j))
+                c = dict(ctx, j=j)
+                if self.r.random() < 0.6:
+                    self.emit(ind + 1, "if (%s) %s += %s;" % (self.cond(c), t, self.expr(c, 1)))
+                else:
+                    self.emit(ind + 1, "%s += p[%s] * %s;" % (t, j, self.expr(c, 1)))
+                self.emit(ind, "}")
+            elif k < 9 and not ctx.get("nested"):  # a nested annotated reduction
+                j = "j%d" % self.ntmp
+                op = self.r.choice(["+", "+", "max", "*"])
+                init = {"+": "0.0", "*": "1.0", "max": "-1e30"}[op]
+                self.emit(ind, "double %s = %s;" % (t, init))
+                self.emit(ind, "#pragma adsoac reduce(%s: %s)" % (op, t))
+                self.emit(ind, "for (int %s = 0; %s < 4; %s++) {" % (j, j, j))
+                c = dict(ctx, j=j, nested=True)
+                e = self.expr(c, 1)
+                upd = {"+": "%s += %s;" % (t, e), "*": "%s *= (1.0 + 0.5 * %s);" % (t, e),
+                       "max": "%s = fmax(%s, %s);" % (t, t, e)}[op]
+                if self.r.random() < 0.4:
+                    upd = "if (%s) %s" % (self.cond(c), upd)
+                self.emit(ind + 1, upd)
+                self.emit(ind, "}")
+            else:  # a struct local
+                self.uses_struct = True
+                self.emit(ind, "Pair %s = {%s, %s};" % (t, self.expr(ctx, 1), self.expr(ctx, 1)))
+                ctx["struct"] = t
+                continue
+            ctx["locals"].append(t)
+
+    def helper(self):
+        name = "hf%d" % (len(self.helpers) + 1)
+        body = self.r.choice(["u * sin(v) + 0.5 * v", "u > v ? u * v : u - v",
+                              "tanh(u) * (1.0 + v * v)", "fmax(u, v) + 0.25 * u"])
+        self.helpers.append((name, "static double %s(double u, double v) { return %s; }" % (name, body)))
+
+    def loop(self, kind, op, ind, state):
+        """One annotated loop over [0, n); state: what earlier loops produced."""
+        r, i = self.r, "i"
+        ctx = {"i": i, "locals": []}
+        if kind == "map":
+            self.emit(ind, "#pragma adsoac map")
+        elif kind == "reduce":
+            s = "s%d" % (len(state["scalars"]) + 1)
+            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30"}[op]
+            if r.random() < 0.3:
+                init = r.choice(["a", "p[2]"])  # the initial value may win (min/max ties)
+            self.emit(ind, "double %s = %s;" % (s, init))
+            self.emit(ind, "#pragma adsoac reduce(%s: %s)" % (op, s))
+        elif kind == "scan":
+            s = "acc%d" % (len(state["scalars"]) + 1)
+            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30"}[op]
+            if r.random() < 0.3:
+                init = "a"
+            self.emit(ind, "double %s = %s;" % (s, init))
+            self.emit(ind, "#pragma adsoac scan(%s: %s)" % (op, s))
+        else:
+            self.emit(ind, "#pragma adsoac hist(%s: h[0:%d])" % (op, NB))
+        self.emit(ind, "for (int %s = 0; %s < n; %s++) {" % (i, i, i))
+        if state["y_written"] and r.random() < 0.5:
+            ctx["locals"].append("y[%s]" % i)  # the earlier loop's output
+        self.locals_block(ctx, ind + 1, r.randrange(0, 3))
+        b = ind + 1
+        if kind == "map":
+            k = r.randrange(5)
+            if k == 0:
+                self.emit(b, "y[%s] = %s;" % (i, self.body_expr(ctx)))
+            elif k == 1:
+                self.emit(b, "if (%s) y[%s] = %s;" % (self.cond(ctx), i, self.body_expr(ctx)))
+                self.emit(b, "else y[%s] = %s;" % (i, self.body_expr(ctx)))
+            elif k == 2:
+                self.emit(b, "y[%s] = y[%s] + %s;" % (i, i, self.body_expr(ctx)))
+            elif k == 3:
+                self.emit(b, "if (%s) y[%s] = %s;" % (self.cond(ctx), i, self.body_expr(ctx)))
+            else:
+                self.emit(b, "y[%s] = (%s) ? %s : %s;" % (i, self.cond(ctx), self.body_expr(ctx), self.body_expr(ctx)))
+            state["y_written"] = True
+        elif kind == "reduce":
+            e = self.body_expr(ctx)
+            if op == "*":
+                e = r.choice([e, "(1.0 + 0.5 * %s)" % e])
+            upd = {"+": "%s += %s;", "*": "%s *= %s;"}.get(op)
+            if upd:
+                upd = upd % (s, e)
+            elif r.random() < 0.5:
+                upd = "%s = %s(%s, %s);" % (s, "fmax" if op == "max" else "fmin", s, e)
+            else:
+                v = self.tmp()
+                self.emit(b, "double %s = %s;" % (v, e))
+                upd = "if (%s %s %s) %s = %s;" % (v, ">" if op == "max" else "<", s, s, v)
+            if r.random() < 0.4:
+                upd = "if (%s) { %s }" % (self.cond(ctx), upd)
+            self.emit(b, upd)
+            state["scalars"].append(s)
+        elif kind == "scan":
+            e = self.body_expr(ctx)
+            upd = {"+": "%s += %s;" % (s, e), "*": "%s *= %s;" % (s, e),
+                   "max": "%s = fmax(%s, %s);" % (s, s, e), "min": "%s = fmin(%s, %s);" % (s, s, e)}[op]
+            if r.random() < 0.3:
+                upd = "if (%s) { %s }" % (self.cond(ctx), upd)
+            read = "y[%s] = %s;" % (i, r.choice([s, "%s * %s" % (s, self.leaf(ctx)), "%s + %s" % (s, self.leaf(ctx))]))
+            if r.random() < 0.3:  # exclusive: read before the update
+                self.emit(b, read)
+                self.emit(b, upd)
+            else:
+                self.emit(b, upd)
+                self.emit(b, read)
+            state["y_written"] = True
+            state["scalars"].append(s)
+        else:
+            bins = r.choice(["bin[%s]" % i, "idx[%s] %% %d" % (i, NB), "%s %% %d" % (i, NB)])
+            for u in range(r.choice([1, 1, 2])):  # two updates of one bin in one iteration
+                e = self.body_expr(ctx)
+                if op == "*":
+                    e = r.choice([e, "(1.0 + 0.5 * %s)" % e])
+                bv = "b%d" % self.ntmp
+                self.ntmp += 1
+                self.emit(b, "int %s = %s;" % (bv, bins))
+                upd = {"+": "h[%s] += %s;" % (bv, e), "*": "h[%s] *= %s;" % (bv, e),
+                       "max": "h[%s] = fmax(h[%s], %s);" % (bv, bv, e),
+                       "min": "h[%s] = fmin(h[%s], %s);" % (bv, bv, e)}[op]
+                guard = r.random() < 0.5
+                if guard:
+                    upd = "if (%s >= 0 && %s < %d) %s" % (bv, bv, NB, upd)
+                if r.random() < 0.3:
+                    upd = "if (%s) { %s }" % (self.cond(ctx), upd)
+                if not guard:  # plain C must skip the bins outside the section too
+                    self.emit(0, "#ifdef ADSOAC_E2E_REFERENCE")
+                    self.emit(b, "if (%s >= 0 && %s < %d)" % (bv, bv, NB))
+                    self.emit(0, "#endif")
+                self.emit(b, upd)
+        self.emit(ind, "}")
+
+    def program(self):
+        r = self.r
+        for _ in range(r.choice([0, 0, 1, 2])):
+            self.helper()
+        state = {"scalars": [], "y_written": False}
+        kinds = [("map", None)] * 3 + [("reduce", o) for o in "+ * max min".split()] + \
+                [("scan", o) for o in "+ * max min".split()] + [("hist", o) for o in "+ * max min".split()]
+        loops = [r.choice(kinds) for _ in range(r.choice([1, 1, 2]))]
+        for kind, op in loops:
+            self.loop(kind, op, 1, state)
+        ret = "void"
+        if state["scalars"]:
+            ret = "double"
+            self.emit(1, "return %s;" % " + ".join(state["scalars"]) if r.random() < 0.7 else
+                      "return %s * %s;" % (state["scalars"][0], "a"))
+        zeros = r.random() < 0.4   # exact zeros (the * rules)
+        ties = r.random() < 0.3    # repeated values (min/max ties)
+        xfill = "fill(i % 4 == 1 ? 0.0 : r)" if zeros else "fill(floor(r * 3.0) / 2.0)" if ties else ""
+        hfill = "fill(i == 2 ? 0.0 : r)" if zeros else "fill(floor(r * 2.0) / 2.0)" if ties else ""
+        head = ["// %s: a random program of tests/difftest/difftest.py" % self.name,
+                "// e2e: sizes n=0,1,2,7,33",
+                "// e2e: seeds 2",
+                "// e2e: int k = %d" % K,
+                "// e2e: array x[n] range(-1,1) %s" % xfill,
+                "// e2e: array p[%d] range(-1,1) %s" % (NP, "fill(floor(r * 3.0) / 2.0)" if ties else ""),
+                "// e2e: array idx[n] range(0,n)",
+                "// e2e: array bin[n] range(-1,%d)" % (NB + 1),
+                "// e2e: array y[n] range(-1,1)",
+                "// e2e: array h[%d] range(-1,1) %s" % (NB, hfill),
+                "// e2e: scalar a range(-1,1)",
+                "// e2e: tol grad_rtol=1e-5 grad_atol=1e-6",
+                "#include <math.h>", ""]
+        if self.uses_struct:
+            head += ["typedef struct { double u, v; } Pair;", ""]
+        head += [h for _, h in self.helpers] + ([""] if self.helpers else [])
+        head += ["#pragma adsoac grad",
+                 "%s %s(int n, int k, double a, const double *x, const double *p, const int *idx,"
+                 % (ret, self.name),
+                 "    const int *bin, double *y, double *h) {"]
+        return "\n".join([l.rstrip() for l in head] + self.lines + ["}", ""])
+
+
+def generate(seed, count):
+    out = []
+    for k in range(count):
+        name = "d%d_%d" % (seed, k)
+        out.append((name, Gen(random.Random("%d/%d" % (seed, k)), name).program()))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--adsoac", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=40)
+    ap.add_argument("--nvcc", help="also compile the CUDA output of some programs")
+    ap.add_argument("--nvcc-every", type=int, default=10, help="with --nvcc: every K-th program")
+    ap.add_argument("--build-dir")
+    ap.add_argument("--keep", help="copy failing programs here (default BUILD_DIR/failed)")
+    ap.add_argument("--adsoac-flag", action="append", default=[])
+    ap.add_argument("--print-only", action="store_true", help="print the programs, run nothing")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    a = ap.parse_args()
+    progs = generate(a.seed, a.count)
+    if a.print_only:
+        for _, text in progs:
+            print(text)
+        return 0
+    root = os.path.abspath(a.build_dir or tempfile.mkdtemp(prefix="difftest-"))
+    src = os.path.join(root, "src")
+    os.makedirs(src, exist_ok=True)
+    for name, text in progs:
+        with open(os.path.join(src, name + ".c"), "w") as fh:
+            fh.write(text)
+    args = argparse.Namespace(adsoac=os.path.abspath(a.adsoac), adsoac_flag=a.adsoac_flag,
+                              build_dir=os.path.join(root, "build"), src_dir=src, nvcc=a.nvcc,
+                              nvcc_flags="", cc=os.environ.get("CC", "cc"), cflags="", fake=None,
+                              sanitize=False, cuda_run=False)
+    todo = [(run_e2e.run_c, n) for n, _ in progs]
+    if a.nvcc:
+        todo += [(run_e2e.run_cuda, n) for k, (n, _) in enumerate(progs) if k % a.nvcc_every == 0]
+
+    def one(fn, name):
+        try:
+            fn(args, name)
+            return "pass", ""
+        except run_e2e.Refused as e:
+            return "refused", str(e)
+        except run_e2e.Fail as e:
+            return "fail", str(e)
+        except Exception as e:  # a harness bug is a failure too
+            return "fail", "harness error: %r" % e
+
+    keep = a.keep or os.path.join(root, "failed")
+    counts, refusals = {"pass": 0, "refused": 0, "fail": 0}, {}
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+        futs = [(fn, n, ex.submit(one, fn, n)) for fn, n in todo]
+        for fn, n, fut in futs:
+            status, msg = fut.result()
+            counts[status] += 1
+            label = n + (" [cuda]" if fn is run_e2e.run_cuda else "")
+            if status == "refused":
+                why = next((l for l in msg.splitlines() if ": error: " in l), msg.splitlines()[-1])
+                why = why.split(": error: ", 1)[-1]
+                refusals.setdefault(why, []).append(n)
+            elif status == "fail":
+                os.makedirs(keep, exist_ok=True)
+                shutil.copy(os.path.join(src, n + ".c"), keep)
+                print("FAIL %s (kept in %s)\n    %s" % (label, keep, msg.replace("\n", "\n    ")[:3000]))
+            sys.stdout.flush()
+    print("refusals (%d):" % counts["refused"])
+    for why, names in sorted(refusals.items(), key=lambda kv: -len(kv[1])):
+        print("  %3d  %s  (e.g. %s)" % (len(names), why, names[0]))
+    print("%d programs, seed %d: %d passed, %d refused, %d failed"
+          % (len(progs), a.seed, counts["pass"], counts["refused"], counts["fail"]))
+    # the closing line: a refusal is not a failure
+    print("%d passed, %d failed" % (counts["pass"] + counts["refused"], counts["fail"]))
+    return 1 if counts["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
