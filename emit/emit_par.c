@@ -74,7 +74,8 @@ static void finish_red(Emit *e, const Red *r, const char *partial) {
   }
   line(e, "{");
   line(e, "  %s adsoac_v = %s;", tup_name(e, r), v);
-  for (int f = 0; f < r->nf; f++) line(e, "  %s = adsoac_v.f%d;", ref(e, r->out[f]), f);
+  for (int f = 0; f < r->nf; f++)
+    if (e->uses[r->out[f]]) line(e, "  %s = adsoac_v.f%d;", ref(e, r->out[f]), f);
   line(e, "}");
 }
 
@@ -557,7 +558,7 @@ static void emit_par_seq(Emit *e, const Node *n) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
     for (int f = 0; !e->if_depth && f < n->u.par.reds[r].nf; f++) // declared where the body sees them
-      line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
+      if (e->uses[n->u.par.reds[r].out[f]] || n->u.par.reds[r].nf == 1) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
            ref(e, n->u.par.reds[r].out[f]));
   }
   comment(e, n);
@@ -617,10 +618,10 @@ static void scan_store(Emit *e, const Red *r, const Val *dst, const char *k, con
   }
 }
 
-// The total of a scan into its output values.
+// The total of a scan into its output values (those that are read).
 static void scan_total(Emit *e, const Red *r, const char *v) {
   for (int f = 0; f < r->nf; f++)
-    line(e, r->nf == 1 ? "%s = %s;" : "%s = %s.f%d;", ref(e, r->out[f]), v, f);
+    if (e->uses[r->out[f]]) line(e, r->nf == 1 ? "%s = %s;" : "%s = %s.f%d;", ref(e, r->out[f]), v, f);
 }
 
 static const char *scan_what(Emit *e, const Scan *s, const Val *src) {
