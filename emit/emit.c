@@ -68,53 +68,40 @@ static void note_lambda(Emit *e, const Lambda *l) {
   if (l) note_defs(e, l->body);
 }
 
-// The declaration of a value defined in a branch: with an initializer, since reverse code
-// reads it in a later if on the same condition (the IR verifier checks that it does so only
-// where the definition ran), which a C compiler cannot see.
-static void declare_in_branch(Emit *e, Val v) {
+// The declaration of a hoisted value.  One defined in a branch gets an initializer: reverse
+// code reads it in a later if on the same condition (the IR verifier checks that it does so
+// only where the definition ran), which a C compiler cannot see.
+static void declare(Emit *e, Val v, bool in_branch) {
   const Type *t = e->f->vals[v].type;
-  line(e, "%s%s%s = %s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, v),
-       t->kind == TY_STRUCT ? "{0}" : t->kind == TY_PTR ? "NULL" : "0");
+  const char *init = !in_branch ? "" : t->kind == TY_STRUCT ? " = {0}" : t->kind == TY_PTR ? " = NULL" : " = 0";
+  line(e, "%s%s%s%s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, v), init);
 }
 
 static void declare_block(Emit *e, const Block *b, bool all, bool in_branch) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
-    if (n->out && n->kind != IR_CONST && n->kind != IR_ALLOC && all) {
-      const Type *t = e->f->vals[n->out].type;
-      if (in_branch)
-        declare_in_branch(e, n->out);
-      else
-        line(e, "%s%s%s;", tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, n->out));
-    }
+    if (n->out && n->kind != IR_CONST && n->kind != IR_ALLOC && all) declare(e, n->out, in_branch);
     if (n->kind == IR_IF) {
-      for (int k = 0; k < n->u.ifs.nouts; k++)
-        line(e, "%s %s;", tname(e, e->f->vals[n->u.ifs.outs[k]].type),
-             names_get(e->nm, n->u.ifs.outs[k]));
+      for (int k = 0; k < n->u.ifs.nouts; k++) declare(e, n->u.ifs.outs[k], in_branch);
       declare_block(e, n->u.ifs.then, true, true);
       declare_block(e, n->u.ifs.els, true, true);
     }
     if (n->kind == IR_LOOP) {
       for (int k = 0; all && k < n->u.loop.ncarry; k++) {
-        const Type *t = e->f->vals[n->u.loop.params[k]].type;
-        if (e->uses[n->u.loop.outs[k]])
-          line(e, "%s %s, %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]),
-               names_get(e->nm, n->u.loop.outs[k]));
-        else
-          line(e, "%s %s;", tname(e, t), names_get(e->nm, n->u.loop.params[k]));
+        declare(e, n->u.loop.params[k], in_branch);
+        if (e->uses[n->u.loop.outs[k]]) declare(e, n->u.loop.outs[k], in_branch);
       }
       declare_block(e, n->u.loop.body, all, in_branch);
     }
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nreds; r++)
         for (int f = 0; f < n->u.par.reds[r].nf; f++)
-          if (e->uses[n->u.par.reds[r].out[f]] || n->u.par.reds[r].nf == 1) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
-               names_get(e->nm, n->u.par.reds[r].out[f]));
+          if (e->uses[n->u.par.reds[r].out[f]] || n->u.par.reds[r].nf == 1)
+            declare(e, n->u.par.reds[r].out[f], in_branch);
     if (n->kind == IR_PAR && all)
       for (int r = 0; r < n->u.par.nscans; r++)
         for (int f = 0; f < n->u.par.scans[r].nf; f++)
-          if (e->uses[n->u.par.scans[r].out[f]]) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.scans[r].out[f]].type),
-               names_get(e->nm, n->u.par.scans[r].out[f]));
+          if (e->uses[n->u.par.scans[r].out[f]]) declare(e, n->u.par.scans[r].out[f], in_branch);
   }
 }
 
