@@ -33,6 +33,7 @@ typedef struct {
 typedef struct HistTan {
   int h;
   const Hist *hc;
+  const Node *par; // the primal loop
   Val lo, len, hdot, h0, h1, win, nz, pr, i;
   Val D, DI, k0; // the general rule's partials; the loop's first index
 } HistTan;
@@ -556,7 +557,7 @@ static void hist_tangent(Fwd *F, const Node *n) {
   Block *outer = b->blk;
   b->blk = sel->u.ifs.then;
   if (!x->D && (x->hc->op == RED_MIN || x->hc->op == RED_MAX)) {
-    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win, j), b_cast(b, &ty_long, x->i));
+    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win, j), hist_win_key(b, x->par, x->h, n, x->i, x->k0));
     Node *w = node_new(F->a, IR_IF, n->loc);
     w->u.ifs.cond = mine;
     w->u.ifs.then = block_new(F->a);
@@ -660,7 +661,7 @@ static void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     const Hist *hc = &n->u.par.hists[h];
     if (!hist_special(F, hc)) continue;
     Type *t = F->pf->vals[hc->arr].type->elem;
-    HistTan x = {h, hc, P(hc->lo), P(hc->len), F->adot[hc->arr], h0[h], 0, 0, 0, 0, 0};
+    HistTan x = {h, hc, n, P(hc->lo), P(hc->len), F->adot[hc->arr], h0[h], 0, 0, 0, 0, 0};
     x.k0 = P(n->u.par.lo);
     bool general = hist_by_general(F, hc);
     if (!general) x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));

@@ -95,9 +95,49 @@ static Builder map_over(Builder *b, Val n, const char *pragma, Node **loop) {
 }
 
 // ---- min/max: the winner of each bin ----
+//
+// The winner is an update, not an iteration: an iteration may update one bin twice
+// (h[b] = fmax(h[b], v); h[b] = fmax(h[b], w);), and only one of its updates gets the bin's
+// adjoint (language.md §7: the earliest that attains the final value).  Each update is keyed
+// (i - lo) * U + u, with u its site among the clause's U update sites in program order (the
+// order in which rewrite() visits them), so the least key is the earliest update.
+
+// The site of update upd of clause h in b (program order, then-side first), counting in *u;
+// returns whether it was found.  A site inside a loop nested in the body runs several times
+// per iteration: refused (its runs would share one key).
+static bool site_of(const Block *b, int h, const Node *upd, long long *u) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_UPDATE && n->u.mem.hist == h) {
+      if (n == upd) return true;
+      ++*u;
+    }
+    if (n->kind == IR_IF && (site_of(n->u.ifs.then, h, upd, u) || site_of(n->u.ifs.els, h, upd, u)))
+      return true;
+    if (n->kind == IR_LOOP) {
+      long long inner = 0;
+      site_of(n->u.loop.body, h, NULL, &inner);
+      if (inner)
+        diag_error(n->loc, "update the histogram in the loop's own body (one update per site and iteration)",
+                   "reverse mode of hist(min/max: ...) updated inside a loop nested in the "
+                   "histogram loop's body is not supported yet");
+    }
+  }
+  return false;
+}
+
+Val hist_win_key(Builder *b, const Node *p, int h, const Node *upd, Val i, Val lo) {
+  long long u = 0, U = 0;
+  site_of(p->u.par.body, h, upd, &u);
+  site_of(p->u.par.body, h, NULL, &U);
+  Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, i), b_cast(b, &ty_long, lo));
+  return b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, it, b_const_i(b, &ty_long, U)), b_const_i(b, &ty_long, u));
+}
 
 typedef struct {
   Val h1, lo, len, win; // the final section, the bounds, the winners (hist clause 0, from 0)
+  Val plo;              // the loop's first index
+  long long site, nsites;
 } WinCtx;
 
 static void win_visit(Builder *b, Val k, Val v, Val i, void *ctx) {
@@ -106,7 +146,10 @@ static void win_visit(Builder *b, Val k, Val v, Val i, void *ctx) {
   Val j = b_binop(b, BIN_SUB, b_cast(b, &ty_long, k), b_cast(b, &ty_long, c->lo));
   Val fin = hist_guarded(b, in, c->h1, j, v); // out of the section: v itself (then skipped)
   Val big = b_const_i(b, &ty_long, LLONG_MAX);
-  Val cand = b_select(b, b_binop(b, BIN_EQ, v, fin), b_cast(b, &ty_long, i), big);
+  Val it = b_binop(b, BIN_SUB, b_cast(b, &ty_long, i), b_cast(b, &ty_long, c->plo));
+  Val key = b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, it, b_const_i(b, &ty_long, c->nsites)),
+                    b_const_i(b, &ty_long, c->site++));
+  Val cand = b_select(b, b_binop(b, BIN_EQ, v, fin), key, big);
   Node *u = node_new(b->fn->arena, IR_UPDATE, b->loc);
   u->u.mem.arr = c->win, u->u.mem.idx = j, u->u.mem.v = cand, u->u.mem.hist = 0;
   b_push(b, u);
@@ -124,7 +167,9 @@ Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0
   b_write(&ib, win, init->u.par.idx,
           b_select(&ib, same, b_const_i(&ib, &ty_long, -1), b_const_i(&ib, &ty_long, LLONG_MAX)));
   b_push(b, init);
-  WinCtx c = {h1, lo, len, win};
+  long long nsites = 0;
+  site_of(p->u.par.body, h, NULL, &nsites);
+  WinCtx c = {h1, lo, len, win, pv[p->u.par.lo], 0, nsites};
   Hist wh = {.op = RED_MIN, .arr = win, .lo = b_const_i(b, &ty_long, 0), .len = len, .var = hc->var};
   hist_pass(b, pf, p, pv, h, win_visit, &c, &wh, 1);
   return win;

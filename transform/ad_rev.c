@@ -523,7 +523,8 @@ static void rev_update(Rev *R, const Node *n) {
   switch (general ? RED_USER : h->op) {
   case RED_ADD: break;
   case RED_MIN: case RED_MAX: {
-    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win[hi], j), b_cast(b, &ty_long, P(R->par->u.par.idx)));
+    Val key = hist_win_key(b, R->par, hi, n, P(R->par->u.par.idx), P(R->par->u.par.lo));
+    Val mine = b_binop(b, BIN_EQ, b_read(b, x->win[hi], j), key);
     g = b_select(b, mine, g, b_const_f(b, t, 0));
     break;
   }
