@@ -250,6 +250,7 @@ class Gen:
             state["y_written"] = True
             state["scalars"].append(s)
         else:
+            state["h_written"] = True
             bins = r.choice(["bin[%s]" % i, "idx[%s] %% %d" % (i, NB), "%s %% %d" % (i, NB)])
             for u in range(r.choice([1, 1, 2])):  # two updates of one bin in one iteration
                 e = self.body_expr(ctx)
@@ -277,7 +278,7 @@ class Gen:
         r = self.r
         for _ in range(r.choice([0, 0, 1, 2])):
             self.helper()
-        state = {"scalars": [], "y_written": False}
+        state = {"scalars": [], "y_written": False, "h_written": False}
         kinds = [("map", None)] * 3 + [("reduce", o) for o in "+ * max min".split()] + \
                 [("scan", o) for o in "+ * max min".split()] + [("hist", o) for o in "+ * max min".split()]
         loops = [r.choice(kinds) for _ in range(r.choice([1, 1, 2]))]
@@ -311,7 +312,8 @@ class Gen:
         head += ["#pragma adsoac grad",
                  "%s %s(int n, int k, double a, const double *x, const double *p, const int *idx,"
                  % (ret, self.name),
-                 "    const int *bin, double *y, double *h) {"]
+                 "    const int *bin, %sdouble *y, %sdouble *h) {"
+                 % ("" if state["y_written"] else "const ", "" if state["h_written"] else "const ")]
         return "\n".join([l.rstrip() for l in head] + self.lines + ["}", ""])
 
 
