@@ -272,12 +272,7 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op) {
   Val v = convert(L, rhs, et);
   b_write(&L->b, arr->val, idx, v);
   par_note_access(L, arr->val, idx, true, node_loc(L, lhs));
-  ParCtx *p = L->par;
-  if (p && idx == p->idx) {
-    if (p->nfwd == 64) diag_error(node_loc(L, lhs), NULL, "too many array writes in one loop");
-    p->fwd_arr[p->nfwd] = arr->val;
-    p->fwd_val[p->nfwd++] = v;
-  }
+  if (L->par && idx == L->par->idx) fwd_push(L, arr->val, v, false, node_loc(L, lhs));
 }
 
 static void lower_assignment(Lower *L, TSNode asg) {
@@ -336,11 +331,44 @@ static void lower_update(Lower *L, TSNode e) {
 
 // ---- if / else: SSA merge of the variables the branches assign ----
 
+// The elements this iteration wrote in a branch of if n (fw: per side, the last value written
+// to arr[i] there): after the if, arr[i] reads as the if's out, the value of the side that
+// ran; a side that did not write it yields its value before the if (written earlier in the
+// iteration, or the element as the iteration found it, read before the if).  Unused outs
+// and reads go with dead code.
+static void merge_elements(Lower *L, Node *n, const Fwd *tf, const Fwd *ef) {
+  ParCtx *p = L->par;
+  if (!p) return;
+  for (int side = 0; side < 2; side++) {
+    const Fwd *w = side ? ef : tf;
+    for (int k = 0; k < w->n; k++) {
+      Val arr = w->arr[k], t = 0, e = 0;
+      if (side && fwd_find(tf, arr)) continue; // merged with the then side's
+      t = side ? 0 : w->val[k];
+      e = side ? w->val[k] : fwd_find(ef, arr);
+      Val before = 0;
+      bool initial = false; // the value is the element as the iteration found it
+      for (int i = p->nfwd - 1; i >= 0 && !before; i--)
+        if (p->fwd_arr[i] == arr) before = p->fwd_val[i], initial = p->fwd_initial[i];
+      if (!before) {
+        before = b_read(&L->b, arr, p->idx);
+        initial = true;
+      }
+      Type *ty = val_type(L->fn, side ? e : t);
+      block_yield(L->a, n->u.ifs.then, t ? t : before);
+      block_yield(L->a, n->u.ifs.els, e ? e : before);
+      Val out = fn_val(L->fn, ty, NULL);
+      n->u.ifs.outs[n->u.ifs.nouts++] = out;
+      fwd_push(L, arr, out, initial, n->loc);
+    }
+  }
+}
+
 // Lowers one branch: the statement stmt, or (rest) stmt and every statement after it in its
 // block.  Afterwards the variables hold their values from before the branch again, and saved[]
 // their values at the end of the branch; *returned says whether the branch returned.
 static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nvars,
-                           bool *returned) {
+                           bool *returned, Fwd *fw) {
   Block *outer = L->b.blk, *blk = block_new(L->a);
   L->b.blk = blk;
   int nfwd = L->par ? L->par->nfwd : 0;
@@ -352,9 +380,18 @@ static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nva
   *returned = L->returned;
   L->returned = false;
   L->b.blk = outer;
-  if (L->par) { // writes inside the branch: later reads cannot be forwarded
+  if (L->par) { // the elements the branch wrote, for lower_if to merge
     ParCtx *p = L->par;
-    for (int i = nfwd; i < p->nfwd && p->ndirty < 64; i++) p->dirty[p->ndirty++] = p->fwd_arr[i];
+    fw->n = 0;
+    fw->arr = ARENA_ARRAY(L->a, Val, p->nfwd - nfwd + 1);
+    fw->val = ARENA_ARRAY(L->a, Val, p->nfwd - nfwd + 1);
+    for (int i = p->nfwd - 1; i >= nfwd; i--) { // the last value written to each array
+      int k = 0;
+      while (k < fw->n && fw->arr[k] != p->fwd_arr[i]) k++;
+      if (k < fw->n) continue;
+      fw->arr[fw->n] = p->fwd_arr[i];
+      fw->val[fw->n++] = p->fwd_val[i];
+    }
     p->nfwd = nfwd;
   }
   L->nvars = nvars; // drop the branch's declarations
@@ -452,8 +489,9 @@ static bool lower_if(Lower *L, TSNode s) {
     if (!ts_node_is_null(ret))
       diag_error(node_loc(L, first_return(ret)), NULL, "return inside a parallel loop");
   }
-  Block *then = lower_branch(L, ts_field(s, "consequence"), false, tv, nv, &then_ret);
-  Block *els = lower_branch(L, alt, rest, ev, nv, &else_ret);
+  Fwd tf = {0}, ef = {0};
+  Block *then = lower_branch(L, ts_field(s, "consequence"), false, tv, nv, &then_ret, &tf);
+  Block *els = lower_branch(L, alt, rest, ev, nv, &else_ret, &ef);
   if (then_ret != else_ret)
     diag_error(loc, "return on every path of the if, or only after it",
                "only one branch of this if returns");
@@ -462,7 +500,7 @@ static bool lower_if(Lower *L, TSNode s) {
   n->u.ifs.cond = cond;
   n->u.ifs.then = then;
   n->u.ifs.els = els;
-  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv);
+  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv + tf.n + ef.n);
   for (int i = 0; i < nv; i++) {
     if (tv[i] == before[i] && ev[i] == before[i]) continue;
     Var *v = &L->vars[i];
@@ -475,6 +513,7 @@ static bool lower_if(Lower *L, TSNode s) {
     n->u.ifs.outs[n->u.ifs.nouts++] = out;
     v->val = out;
   }
+  merge_elements(L, n, &tf, &ef);
   b_push(&L->b, n);
   return rest;
 }

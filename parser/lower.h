@@ -34,17 +34,25 @@ typedef struct ParCtx {
   Access *acc;
   int nacc, capacc;
   const char *pragma;
-  // store-to-load forwarding: the value this iteration last wrote to arr[i] (newest last);
-  // an array written inside an if is "dirty": reading it afterwards is refused
-  Val fwd_arr[64], fwd_val[64];
-  int nfwd;
-  Val dirty[64];
-  int ndirty;
+  // store-to-load forwarding: the value this iteration last wrote to arr[i] (newest last;
+  // after an if that wrote it, the if's out); fwd_initial: the value is (in some branch) the
+  // element as the iteration found it, read before the if (a read of the array, noted when
+  // a later read takes it)
+  Val *fwd_arr, *fwd_val;
+  bool *fwd_initial;
+  int nfwd, capfwd;
   int inline_base; // inline depth at the loop
   Hist *hists;      // the loop's hist clauses (arrays updated only through OP)
   int nhists;
   const struct UserOp **hist_user;
 } ParCtx;
+
+// The elements a branch wrote at the loop index: the last value per array.
+typedef struct {
+  Val *arr, *val;
+  int n;
+} Fwd;
+
 
 // A function defined in the file, callable (inlined) from marked functions.
 typedef struct {
@@ -96,6 +104,9 @@ typedef struct {
   struct MacroTable *macros;
   const char *inline_stack[32];
 } Lower;
+
+Val fwd_find(const Fwd *w, Val arr); // 0: not written
+void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
 
 // ---- lower.c ----
 void check_not_macro(Lower *L, TSNode name);

@@ -106,6 +106,28 @@ static Val lower_subscript(Lower *L, TSNode e) {
   return read_element(L, arr->val, idx, node_loc(L, e));
 }
 
+Val fwd_find(const Fwd *w, Val arr) {
+  for (int k = 0; k < w->n; k++)
+    if (w->arr[k] == arr) return w->val[k];
+  return 0;
+}
+
+// Records that this iteration's arr[i] now holds v.
+void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc) {
+  ParCtx *p = L->par;
+  (void)loc;
+  if (p->nfwd == p->capfwd) {
+    int cap = p->capfwd ? 2 * p->capfwd : 16;
+    Val *a = ARENA_ARRAY(L->a, Val, cap), *w = ARENA_ARRAY(L->a, Val, cap);
+    bool *in = ARENA_ARRAY(L->a, bool, cap);
+    for (int i = 0; i < p->nfwd; i++) a[i] = p->fwd_arr[i], w[i] = p->fwd_val[i], in[i] = p->fwd_initial[i];
+    p->fwd_arr = a, p->fwd_val = w, p->fwd_initial = in, p->capfwd = cap;
+  }
+  p->fwd_arr[p->nfwd] = arr;
+  p->fwd_val[p->nfwd] = v;
+  p->fwd_initial[p->nfwd++] = initial;
+}
+
 // arr[idx]; inside a parallel loop, an element this iteration wrote is its written value.
 Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
   for (ParCtx *q = L->par; q; q = q->up)
@@ -116,12 +138,10 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
   ParCtx *p = L->par;
   if (p && idx == p->idx) {
     for (int i = p->nfwd - 1; i >= 0; i--)
-      if (p->fwd_arr[i] == arr) return p->fwd_val[i];
-    for (int i = 0; i < p->ndirty; i++)
-      if (p->dirty[i] == arr)
-        diag_error(loc, "keep the value in a local variable, and write the element once at the "
-                   "end of the body", "reading '%s[...]' after a conditional write to it in the "
-                   "same iteration is not supported yet", L->fn->vals[arr].hint);
+      if (p->fwd_arr[i] == arr) {
+        if (p->fwd_initial[i]) par_note_access(L, arr, idx, false, loc);
+        return p->fwd_val[i];
+      }
   }
   L->b.loc = loc;
   Val v = b_read(&L->b, arr, idx);
