@@ -297,8 +297,8 @@ static void private_open(Emit *e, const Node *n, int h) {
   const Type *t = e->f->vals[hc->arr].type->elem;
   const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *len = ref(e, hc->len);
   line(e, "%s *%s = NULL;", tname(e, t), ph);
-  line(e, "if ((long long)%s <= ADSOAC_PRIVATE_BINS && (%s = (%s *)malloc(((size_t)%s + 1) * sizeof *%s)))",
-       len, ph, tname(e, t), len, ph);
+  line(e, "if ((long long)%s > 0 && (long long)%s <= ADSOAC_PRIVATE_BINS &&", len, len);
+  line(e, "    (%s = (%s *)malloc((size_t)%s * sizeof *%s)))", ph, tname(e, t), len, ph);
   const char *ne = private_neutral(e, hc);
   line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) %s[adsoac_b] = %s;", len, ph, ne);
 }
@@ -345,6 +345,10 @@ static void emit_par_c(Emit *e, const Node *n) {
          manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r), neutral(e, &n->u.par.reds[r]));
     buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
   }
+  // the loop runs only where C's does: OpenMP computes its trip count from lo and hi
+  // (GCC as hi - 1 - lo + 1), which wraps when hi <= lo near the ends of the type
+  line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
+  e->depth++;
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_puts(e->out, "#pragma omp parallel\n");
     line(e, "{");
@@ -380,6 +384,8 @@ static void emit_par_c(Emit *e, const Node *n) {
     e->depth--;
     line(e, "}");
   }
+  e->depth--;
+  line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
     finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->private_par = outer_private;
@@ -456,8 +462,8 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   buf_puts(e->out, "\n");
   comment(e, n);
   Buf sig = {0};
-  buf_printf(&sig, "static __global__ void __launch_bounds__(ADSOAC_BLOCK)\n%s(%s adsoac_lo, %s adsoac_hi",
-             kname, tname(e, it), tname(e, it));
+  buf_printf(&sig, "static __global__ void __launch_bounds__(ADSOAC_BLOCK)\n%s(%s adsoac_lo, long long adsoac_n",
+             kname, tname(e, it));
   for (int k = 0; k < nargs; k++) {
     const Type *t = e->f->vals[args[k]].type;
     buf_printf(&sig, ", %s%s%s", tname(e, t), t->kind == TY_PTR ? "" : " ", ref(e, args[k]));
@@ -469,10 +475,11 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   e->depth = 1;
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s adsoac_r%d = %s;", red_ctype(e, &n->u.par.reds[r]), r, neutral(e, &n->u.par.reds[r]));
-  line(e, "for (%s %s = adsoac_lo + (%s)(blockIdx.x * blockDim.x + threadIdx.x); %s < adsoac_hi;",
-       tname(e, it), i, tname(e, it), i);
-  line(e, "     %s += (%s)(gridDim.x * blockDim.x)) {", i, tname(e, it));
+  // the iterations counted in 64 bits: lo + k never passes hi, so never wraps
+  line(e, "for (long long adsoac_k = (long long)(blockIdx.x * blockDim.x + threadIdx.x); adsoac_k < adsoac_n;");
+  line(e, "     adsoac_k += (long long)gridDim.x * blockDim.x) {");
   e->depth++;
+  line(e, "%s %s = (%s)(adsoac_lo + adsoac_k);", tname(e, it), i, tname(e, it));
   emit_body(e, n);
   e->depth--;
   line(e, "}");
@@ -514,7 +521,8 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   comment(e, n);
   line(e, "{");
   e->depth++;
-  line(e, "long long adsoac_n = (long long)%s - (long long)%s;", ref(e, n->u.par.hi), ref(e, n->u.par.lo));
+  line(e, "long long adsoac_n = %s < %s ? (long long)%s - (long long)%s : 0;", ref(e, n->u.par.lo),
+       ref(e, n->u.par.hi), ref(e, n->u.par.hi), ref(e, n->u.par.lo));
   const char **part = ARENA_ARRAY(e->a, const char *, n->u.par.nreds + 1);
   for (int r = 0; r < n->u.par.nreds; r++) {
     const char *ct = red_ctype(e, &n->u.par.reds[r]);
@@ -530,7 +538,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
     line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, \"%s\"));",
          part[r], part[r], fn);
   Buf call = {0};
-  buf_printf(&call, "%s<<<adsoac_g, ADSOAC_BLOCK>>>(%s, %s", kname, ref(e, n->u.par.lo), ref(e, n->u.par.hi));
+  buf_printf(&call, "%s<<<adsoac_g, ADSOAC_BLOCK>>>(%s, adsoac_n", kname, ref(e, n->u.par.lo));
   for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
   line(e, "%s);", call.data);
@@ -647,7 +655,7 @@ static void emit_scan_c(Emit *e, const Node *n) {
        rev ? "reverse" : "index");
   line(e, "{");
   e->depth++;
-  line(e, "long long adsoac_n = (long long)%s;", ref(e, n->u.par.hi));
+  line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", ref(e, n->u.par.hi), ref(e, n->u.par.hi));
   line(e, "%s adsoac_part[ADSOAC_CHUNKS];", t);
   line(e, "int adsoac_have[ADSOAC_CHUNKS];");
   buf_puts(e->out, "#pragma omp parallel for\n");
@@ -802,6 +810,15 @@ void emit_acc(Emit *e, const Node *n) {
   line(e, "%s += %s;", el, v);
 }
 
+// An element count as a size_t: a negative count (an empty range or section) is 0, never a
+// size near SIZE_MAX (and the C compiler sees that the size is bounded).
+static const char *count(Emit *e, Val n) {
+  const Node *d = e->def[n];
+  if (d && d->kind == IR_CONST) return arena_printf(e->a, "(size_t)%lld", d->u.cst.i > 0 ? d->u.cst.i : 0);
+  const char *v = ref(e, n);
+  return arena_printf(e->a, "(size_t)(%s > 0 ? %s : 0)", v, v);
+}
+
 void emit_memory(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
   const char *fn = e->f->name;
@@ -812,10 +829,10 @@ void emit_memory(Emit *e, const Node *n) {
     IR_ASSERT(e->ntemps < 64);
     e->temps[e->ntemps++] = arena_printf(e->a, "%s%s", tname(e, t), name);
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(%s((void **)&%s, (size_t)%s * sizeof *%s, \"%s\"));",
-         cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, ref(e, n->u.alloc.n), name, fn);
+    line(e, "ADSOAC_CHECK(%s((void **)&%s, %s * sizeof *%s, \"%s\"));",
+         cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, count(e, n->u.alloc.n), name, fn);
     if (n->u.alloc.tape)
-      line(e, "adsoac_checkpoint_add_((size_t)%s * sizeof *%s, 1);", ref(e, n->u.alloc.n), name);
+      line(e, "adsoac_checkpoint_add_(%s * sizeof *%s, 1);", count(e, n->u.alloc.n), name);
     return;
   }
   case IR_SORT:
@@ -829,13 +846,13 @@ void emit_memory(Emit *e, const Node *n) {
     const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);
     if (cuda && !n->u.copy.swap) {
       e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, (size_t)%s * sizeof *(%s), \"%s\"));", save, arr,
-           off, cnt, save, fn);
+      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, %s * sizeof *(%s), \"%s\"));", save, arr,
+           off, count(e, n->u.copy.n), save, fn);
     } else if (cuda) {
       e->uses_fail = true;
       line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, \"%s\"));", arr, off, save, cnt, fn);
     } else if (!n->u.copy.swap) {
-      line(e, "memcpy(%s, %s + %s, (size_t)%s * sizeof *(%s));", save, arr, off, cnt, save);
+      line(e, "memcpy(%s, %s + %s, %s * sizeof *(%s));", save, arr, off, count(e, n->u.copy.n), save);
     } else {
       line(e, "#pragma omp parallel for");
       line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);
@@ -848,8 +865,8 @@ void emit_memory(Emit *e, const Node *n) {
   }
   case IR_FREE:
     if (n->u.copy.tape)
-      line(e, "if (%s) adsoac_checkpoint_add_((size_t)%s * sizeof *%s, -1);", ref(e, n->u.copy.dst),
-           ref(e, n->u.copy.n), ref(e, n->u.copy.dst));
+      line(e, "if (%s) adsoac_checkpoint_add_(%s * sizeof *%s, -1);", ref(e, n->u.copy.dst),
+           count(e, n->u.copy.n), ref(e, n->u.copy.dst));
     line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;

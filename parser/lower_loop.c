@@ -183,6 +183,14 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
   h->len = lower_expr_text(L, c->len_text[j], c->len_loc[j], false);
   if (!ty_is_int(val_type(L->fn, h->lo)) || !ty_is_int(val_type(L->fn, h->len)))
     diag_error(c->lo_loc[j], NULL, "the section of a hist clause is [lo:len] with integer bounds");
+  // a negative length is an empty section (every update skipped, as the guarded C loop
+  // does): len * (len > 0), arithmetic that a checkpointed loop can recompute
+  const Node *d = L->fn->defs[h->len];
+  if (!d || d->kind != IR_CONST || d->u.cst.i < 0) {
+    Type *lt = val_type(L->fn, h->len);
+    Val pos = b_binop(&L->b, BIN_GT, h->len, b_const_i(&L->b, lt, 0));
+    h->len = b_binop(&L->b, BIN_MUL, h->len, convert(L, pos, lt));
+  }
   ctx->hist_user[ctx->nhists] = u;
   ctx->hists = n->u.par.hists;
   ctx->nhists = n->u.par.nhists;

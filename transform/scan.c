@@ -106,6 +106,18 @@ Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const 
   return p;
 }
 
+static Val as_long(Builder *b, Val v) {
+  return val_type(b->fn, v) == &ty_long ? v : b_cast(b, &ty_long, v);
+}
+
+Val b_trip(Builder *b, Val lo, Val hi) {
+  Val zero = b_const_i(b, &ty_long, 0);
+  const Node *d = b->fn->defs[lo];
+  bool from0 = d && d->kind == IR_CONST && d->u.cst.i == 0;
+  Val span = from0 ? as_long(b, hi) : b_binop(b, BIN_SUB, as_long(b, hi), as_long(b, lo));
+  return b_select(b, b_binop(b, BIN_GT, span, zero), span, zero);
+}
+
 Val scan_alloc(Builder *b, Type *elem, Val len, const char *hint) {
   Node *al = node_new(b->fn->arena, IR_ALLOC, b->loc);
   al->u.alloc.n = len;
@@ -156,10 +168,7 @@ static Val in_place(const Fn *f, const Node *p, Node *const *def, Val y) {
 static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   Arena *a = f->arena;
   Builder b = {f, out, p->loc};
-  Val span = rel_index(&b, def, p->u.par.hi, p->u.par.lo); // the length, 0 for hi < lo
-  Type *lt = val_type(f, span);
-  Val zero = b_const_i(&b, lt, 0);
-  Val len = b_select(&b, b_binop(&b, BIN_GT, span, zero), span, zero);
+  Val len = b_trip(&b, p->u.par.lo, p->u.par.hi); // the length, 0 for hi <= lo
   int ns = p->u.par.nscans;
   Val **ybuf = ARENA_ARRAY(a, Val *, ns), **ebuf = ARENA_ARRAY(a, Val *, ns);
   for (int s = 0; s < ns; s++) {
