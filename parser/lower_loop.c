@@ -2,6 +2,8 @@
 //
 //   for_statement: 'for' '(' initializer ';' condition ';' update ')' body
 //   canonical:     for (T i = lo; i < hi; i++)   (also <=, ++i, i += 1, i = i + 1)
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lower.h"
@@ -54,15 +56,171 @@ static void canon_init(Lower *L, TSNode s, Canon *c) {
   c->lo = convert(L, c->lo, c->type);
 }
 
+// ---- the loop bound: `i < x` as C compares (its usual arithmetic conversions) ----
+//
+// The loop runs the indices lo, lo+1, ... while (CT)i < (CT)x, CT the common type of the
+// index and the bound; the IR wants the first index hi where that fails (as the index type),
+// computed before the loop without branches (a checkpointed loop recomputes it, and arithmetic
+// is what it can recompute) and without overflow.
+
+typedef struct {
+  int bits;
+  bool sign;
+} IntInfo;
+
+// An integer type's width and signedness from its C name (LP64; plain char signed).
+static IntInfo int_info(const Type *t) {
+  if (t->kind == TY_BOOL) return (IntInfo){32, true}; // comparison results are C ints
+  const char *s = t->name;
+  if (!strcmp(s, "_Bool") || !strcmp(s, "bool")) return (IntInfo){1, false};
+  if (!strcmp(s, "size_t") || !strcmp(s, "uintptr_t")) return (IntInfo){64, false};
+  if (!strcmp(s, "ssize_t") || !strcmp(s, "ptrdiff_t") || !strcmp(s, "intptr_t"))
+    return (IntInfo){64, true};
+  if (!strncmp(s, "int", 3) && s[3] >= '1' && s[3] <= '9') return (IntInfo){atoi(s + 3), true};
+  if (!strncmp(s, "uint", 4) && s[4] >= '1' && s[4] <= '9') return (IntInfo){atoi(s + 4), false};
+  int bits = strstr(s, "char") ? 8 : strstr(s, "short") ? 16 : strstr(s, "long") ? 64 : 32;
+  return (IntInfo){bits, !strstr(s, "unsigned")};
+}
+
+static IntInfo int_promote(IntInfo a) {
+  return a.bits < 32 ? (IntInfo){32, true} : a;
+}
+
+// C's usual arithmetic conversions of two promoted integer types.
+static IntInfo int_common(IntInfo a, IntInfo b) {
+  if (a.sign == b.sign) return (IntInfo){a.bits > b.bits ? a.bits : b.bits, a.sign};
+  IntInfo u = a.sign ? b : a, sg = a.sign ? a : b;
+  return u.bits >= sg.bits ? u : sg;
+}
+
+static bool int_same(IntInfo a, IntInfo b) {
+  return a.bits == b.bits && a.sign == b.sign;
+}
+
+// A type with that width and signedness: one of the operands' when it has it.
+static Type *int_type_of(Lower *L, IntInfo k, Type *x, Type *y) {
+  if (int_same(int_info(x), k) && x->kind == TY_INT) return x;
+  if (int_same(int_info(y), k) && y->kind == TY_INT) return y;
+  if (k.sign) return k.bits == 64 ? &ty_long : &ty_int;
+  Type *t = ARENA_NEW(L->a, Type);
+  *t = (Type){TY_INT, k.bits == 64 ? "unsigned long" : "unsigned"};
+  return t;
+}
+
+static long long int_min(IntInfo k) {
+  return k.sign ? -(long long)((1ULL << (k.bits - 1)) - 1) - 1 : 0;
+}
+
+static unsigned long long int_max(IntInfo k) {
+  return k.sign ? (1ULL << (k.bits - 1)) - 1 : k.bits == 64 ? ~0ULL : (1ULL << k.bits) - 1;
+}
+
+// c ? a : b for integers of type t, without a branch: a * c + b * !c (no overflow: one
+// product is 0).
+static Val int_pick(Lower *L, Val c, Val a, Val b, Type *t) {
+  Val ct = convert(L, c, t), nc = convert(L, b_unop(&L->b, UN_NOT, c), t);
+  return b_binop(&L->b, BIN_ADD, b_binop(&L->b, BIN_MUL, a, ct), b_binop(&L->b, BIN_MUL, b, nc));
+}
+
+// The minimum of an integer type as a value (-max - 1 for 64 bits: C has no literal for it).
+static Val int_min_val(Lower *L, Type *it, IntInfo k) {
+  if (!k.sign || k.bits < 64) return b_const_i(&L->b, it, int_min(k));
+  Val m = b_unop(&L->b, UN_NEG, b_const_i(&L->b, it, (long long)int_max(k)));
+  return b_binop(&L->b, BIN_SUB, m, b_const_i(&L->b, it, 1));
+}
+
+// The bound of `i < x` (le: `i <= x`) for a floating x: the first index for which C's
+// comparison (FT)i < x fails (the index converted to x's type, which rounds where the index
+// type has more bits than FT's significand).  The indices i with (FT)i < x are those below
+// the midpoint mid of x's predecessor p in FT and x (ties as the conversion rounds them), so
+// the bound is mid + ((FT)mid < x) with mid = (T)p + (T)((x - p) / 2); where FT holds every
+// integer near x this is ceil(x).  For <=, (FT)i <= x fails from the midpoint of x and its
+// successor s on: mid + ((FT)mid <= x) with mid = (T)x + (T)((s - x) / 2).  NaN fails every
+// comparison: no iteration.  x is first clamped to [min, 2^bits) of the index type in floating
+// point (fmax(NaN, lo) is lo; for <=, below 2^bits); p (s) is x -(+) |x| * 2^-mant where that
+// goes toward zero and |x| * 1.5 * 2^-mant away from it, which rounds to the neighbour
+// exactly.  A loop that would run past the index type's maximum overflows its index in C
+// (undefined): its bound is the maximum.
+static Val float_bound(Lower *L, Val x, Type *it, bool le) {
+  Builder *b = &L->b;
+  Type *ft = val_type(L->fn, x);
+  IntInfo k = int_info(it);
+  bool f32 = ft->kind == TY_FLOAT;
+  int mant = f32 ? 24 : 53;
+  double top = ldexp(1.0, k.bits - k.sign); // the power of two above the index type
+  if (le) top = f32 ? (double)nextafterf((float)top, 0.0f) : nextafter(top, 0.0);
+  Val lo = b_const_f(b, ft, (double)int_min(k)), hi = b_const_f(b, ft, top);
+  Val xc = b_call(b, M_FMIN, b_call(b, M_FMAX, x, lo), hi);
+  Val zero = b_const_f(b, ft, 0.0), half = b_const_f(b, ft, 0.5);
+  Val away = b_const_f(b, ft, 1.5 * ldexp(1.0, -mant)), diff = b_const_f(b, ft, 0.5 * ldexp(1.0, -mant));
+  // the step's factor: away from zero (1.5 * 2^-mant) unless it goes toward zero (2^-mant)
+  Val toward = b_cast(b, ft, b_binop(b, le ? BIN_LT : BIN_GT, xc, zero));
+  Val step = b_binop(b, BIN_MUL, b_call(b, M_FABS, xc, 0),
+                     b_binop(b, BIN_SUB, away, b_binop(b, BIN_MUL, diff, toward)));
+  Val nb = le ? b_binop(b, BIN_ADD, xc, step) : b_call(b, M_FMAX, b_binop(b, BIN_SUB, xc, step), lo);
+  Val base = b_cast(b, it, le ? xc : nb); // the lower of the two neighbours
+  Val gap = b_binop(b, BIN_MUL, le ? b_binop(b, BIN_SUB, nb, xc) : b_binop(b, BIN_SUB, xc, nb), half);
+  Val mid = b_binop(b, BIN_ADD, base, b_cast(b, it, gap));
+  Val in = b_binop(b, le ? BIN_LE : BIN_LT, b_cast(b, ft, mid), xc);
+  Val below = b_binop(b, BIN_LT, mid, b_const_i(b, it, (long long)int_max(k)));
+  Val h = b_binop(b, BIN_ADD, mid, convert(L, b_binop(b, BIN_LAND, in, below), it));
+  if (!le) return h;
+  // no index satisfies i <= x where x is below the index type (or NaN)
+  return int_pick(L, b_binop(b, BIN_GE, x, lo), h, int_min_val(L, it, k), it);
+}
+
+// The bound of `i < x` (`i <= x`) for an integer x whose type is not the index type's.
+static Val int_bound(Lower *L, Val x, Val lo, Type *it, bool le) {
+  Type *xt = val_type(L->fn, x);
+  IntInfo ti = int_info(it), ci = int_common(int_promote(ti), int_promote(int_info(xt)));
+  if (int_same(ci, ti)) { // C compares in the index type itself
+    Val h = convert(L, x, it);
+    return le ? b_binop(&L->b, BIN_ADD, h, b_const_i(&L->b, it, 1)) : h;
+  }
+  Type *ct = int_type_of(L, ci, it, xt);
+  Val xc = convert(L, x, ct);
+  Val tmax = b_const_i(&L->b, ct, (long long)int_max(ti));
+  if (!ti.sign || ci.sign) { // (CT)i == i: the index runs up to x, clamped to its type
+    if (le) // i <= x is i < x + 1 (x + 1 taken only below the index type's maximum)
+      xc = b_binop(&L->b, BIN_ADD, xc, convert(L, b_binop(&L->b, BIN_LT, xc, tmax), ct));
+    Val tmin = int_min_val(L, ct, ti);
+    Val up = b_binop(&L->b, BIN_LT, xc, tmax);
+    Val h = int_pick(L, up, xc, tmax, ct);
+    h = int_pick(L, b_binop(&L->b, BIN_GT, h, tmin), h, tmin, ct);
+    return convert(L, h, it);
+  }
+  // a signed index against an unsigned common type: a negative index compares as i + 2^N,
+  // so from a negative lo the loop runs while i + 2^N < x (to hi = x - 2^N, the index type's
+  // value of x), or not at all when x <= (CT)lo; from lo >= 0 up to x, clamped to the maximum
+  if (le) { // i <= x is i < x + 1, x + 1 taken below the maximum of CT (x + 1 > x)
+    Val one = b_const_i(&L->b, ct, 1);
+    Val grows = b_binop(&L->b, BIN_GT, b_binop(&L->b, BIN_ADD, xc, one), xc);
+    xc = b_binop(&L->b, BIN_ADD, xc, convert(L, grows, ct));
+  }
+  Val wrapped = convert(L, xc, it); // x - 2^N where it matters: x > (CT)lo > 2^(N-1)
+  Val from_neg = int_pick(L, b_binop(&L->b, BIN_GT, xc, convert(L, lo, ct)), wrapped, lo, it);
+  Val below = b_binop(&L->b, BIN_LT, xc, tmax);
+  Val from_pos = convert(L, int_pick(L, below, xc, tmax, ct), it);
+  Val neg = b_binop(&L->b, BIN_LT, lo, b_const_i(&L->b, it, 0));
+  return int_pick(L, neg, from_neg, from_pos, it);
+}
+
 static void canon_cond(Lower *L, TSNode s, Canon *c) {
   TSNode cond = ts_field(s, "condition");
   const char *op = ts_is(cond, "binary_expression") ? node_text(L, ts_field(cond, "operator")) : "";
   if ((strcmp(op, "<") && strcmp(op, "<=")) || !is_var(L, ts_field(cond, "left"), c->name))
     diag_error(node_loc(L, ts_node_is_null(cond) ? s : cond), canon_hint,
                "loop condition must be '%s < hi' or '%s <= hi'", c->name, c->name);
-  Val hi = convert(L, lower_expr(L, ts_field(cond, "right")), c->type);
-  if (!strcmp(op, "<=")) hi = b_binop(&L->b, BIN_ADD, hi, b_const_i(&L->b, c->type, 1));
-  c->hi = hi;
+  Val x = lower_expr(L, ts_field(cond, "right"));
+  Type *xt = val_type(L->fn, x);
+  L->b.loc = node_loc(L, cond);
+  bool le = !strcmp(op, "<=");
+  if (ty_is_float(xt))
+    c->hi = float_bound(L, x, c->type, le);
+  else if (ty_is_int(xt))
+    c->hi = int_bound(L, x, c->lo, c->type, le);
+  else
+    c->hi = convert(L, x, c->type); // (an error)
 }
 
 static void canon_update(Lower *L, TSNode s, Canon *c) {
