@@ -1217,6 +1217,11 @@ static void rev_par(Rev *R, const Node *n) {
   int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
   Val src[nf], dst[nf];
   if (n->u.par.nscans == 1 && scan_canonical(n, src, dst)) {
+    const Scan *s = &n->u.par.scans[0];
+    bool varies = false; // a scan of constants from a constant (acc += 1.5): no adjoint flows
+    for (int f = 0; f < s->nf; f++)
+      varies |= R->varied[s->out[f]] || R->varied[s->excl[f]] || (dst[f] && R->abar[dst[f]]);
+    if (!varies) return;
     if (n->u.par.scans[0].op == RED_ADD && !R->general)
       rev_scan(R, n, src, dst);
     else
