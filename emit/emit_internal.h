@@ -19,8 +19,8 @@ typedef struct {
   bool host;     // host-level code (not inside a loop body)
   int if_depth;  // ifs entered since the enclosing function or loop body
   bool uses_fail; // the function needs the adsoac_fail label
-  const char *temps[64]; // "T *name" of temporaries freed on the error path
-  int ntemps;
+  const char **temps; // "T *name" of temporaries freed on the error path (emit_par.c add_temp)
+  int ntemps, captemps;
   int nkernels;
   int par_depth; // parallel loops around the one being emitted (nested: sequential)
   const Node *par; // the innermost parallel loop whose body is being emitted

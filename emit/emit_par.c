@@ -6,6 +6,18 @@
 #include "emit_internal.h"
 #include "../transform/transform.h"
 
+// A temporary ("T *name") that the function's error path frees.
+static void add_temp(Emit *e, const char *decl) {
+  if (e->ntemps == e->captemps) {
+    int cap = e->captemps ? 2 * e->captemps : 64;
+    const char **t = ARENA_ARRAY(e->a, const char *, cap);
+    if (e->ntemps) memcpy(t, e->temps, sizeof *t * (size_t)e->ntemps);
+    e->temps = t;
+    e->captemps = cap;
+  }
+  e->temps[e->ntemps++] = decl;
+}
+
 static const char *zero(Emit *e, const Type *t) {
   return ty_is_float(t) ? (t->kind == TY_FLOAT ? "0.0f" : "0.0") : arena_printf(e->a, "(%s)0", t->name);
 }
@@ -527,8 +539,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     const char *ct = red_ctype(e, &n->u.par.reds[r]);
     part[r] = arena_printf(e->a, "adsoac_p%d_%d", kn, r);
-    IR_ASSERT(e->ntemps < 64);
-    e->temps[e->ntemps++] = arena_printf(e->a, "%s *%s", ct, part[r]);
+    add_temp(e, arena_printf(e->a, "%s *%s", ct, part[r]));
     line(e, "%s adsoac_r%d = %s;", ct, r, neutral(e, &n->u.par.reds[r]));
   }
   line(e, "if (adsoac_n > 0) {");
@@ -826,8 +837,7 @@ void emit_memory(Emit *e, const Node *n) {
   case IR_ALLOC: {
     const Type *t = e->f->vals[n->out].type;
     const char *name = ref(e, n->out);
-    IR_ASSERT(e->ntemps < 64);
-    e->temps[e->ntemps++] = arena_printf(e->a, "%s%s", tname(e, t), name);
+    add_temp(e, arena_printf(e->a, "%s%s", tname(e, t), name));
     e->uses_fail = true;
     line(e, "ADSOAC_CHECK(%s((void **)&%s, %s * sizeof *%s, \"%s\"));",
          cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, count(e, n->u.alloc.n), name, fn);

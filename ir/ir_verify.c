@@ -96,10 +96,11 @@ static void scoped(Verifier *vf, const Block *b, const Val *pre, int npre) {
 // An operator's body sees only its parameters (and constants it defines).
 static void verify_lambda(Verifier *vf, const Lambda *l) {
   if (!l) return;
-  Val pre[128];
+  Val *pre = malloc(sizeof(Val) * (size_t)(2 * l->nf + 1));
   int np = 0;
-  for (int f = 0; f < l->nf && np < 126; f++) pre[np++] = l->pa[f], pre[np++] = l->pb[f];
+  for (int f = 0; f < l->nf; f++) pre[np++] = l->pa[f], pre[np++] = l->pb[f];
   scoped(vf, l->body, pre, np);
+  free(pre);
   if (l->body->nyields != l->nf) fail(vf, "operator: yields do not match its fields", 0);
 }
 
@@ -132,12 +133,9 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_LOOP: {
     use(vf, n->u.loop.lo), use(vf, n->u.loop.hi);
     for (int i = 0; i < n->u.loop.ncarry; i++) use(vf, n->u.loop.init[i]);
-    Val pre[64];
-    int np = 0;
-    pre[np++] = n->u.loop.idx;
-    for (int i = 0; i < n->u.loop.ncarry && np < 64; i++) pre[np++] = n->u.loop.params[i];
     int outer = enter(vf, n->u.loop.idx, 2);
-    for (int i = 0; i < np; i++) def(vf, pre[i]);
+    def(vf, n->u.loop.idx);
+    for (int i = 0; i < n->u.loop.ncarry; i++) def(vf, n->u.loop.params[i]);
     verify_block(vf, n->u.loop.body);
     vf->cur = outer;
     cur_node = n;
@@ -165,12 +163,15 @@ static void verify_node(Verifier *vf, const Node *n) {
     for (int k = 0; k < n->u.par.nhists; k++)
       use(vf, n->u.par.hists[k].arr), use(vf, n->u.par.hists[k].lo), use(vf, n->u.par.hists[k].len);
     {
-      Val pre[65];
-      int np = 0;
+      int np = 1;
+      for (int k = 0; k < n->u.par.nscans; k++) np += n->u.par.scans[k].nf;
+      Val *pre = malloc(sizeof(Val) * (size_t)np);
+      np = 0;
       pre[np++] = n->u.par.idx;
       for (int k = 0; k < n->u.par.nscans; k++)
-        for (int f = 0; f < n->u.par.scans[k].nf && np < 65; f++) pre[np++] = n->u.par.scans[k].excl[f];
+        for (int f = 0; f < n->u.par.scans[k].nf; f++) pre[np++] = n->u.par.scans[k].excl[f];
       scoped(vf, n->u.par.body, pre, np);
+      free(pre);
     }
     for (int r = 0; r < n->u.par.nreds; r++)
       for (int f = 0; f < n->u.par.reds[r].nf; f++) def(vf, n->u.par.reds[r].out[f]);
