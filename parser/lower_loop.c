@@ -519,6 +519,47 @@ static Val *set_results(Lower *L, Var *v) {
   return o;
 }
 
+// How many IR_UPDATEs of b (outside nested parallel loops, whose updates are their own
+// clauses') update hist clause h; with renumber, those of clauses after h are renumbered
+// as if h were gone.
+static int hist_updates(Block *b, int h, bool renumber) {
+  int k = 0;
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_UPDATE) {
+      k += n->u.mem.hist == h;
+      if (renumber && n->u.mem.hist > h) n->u.mem.hist--;
+    }
+    if (n->kind == IR_IF)
+      k += hist_updates(n->u.ifs.then, h, renumber) + hist_updates(n->u.ifs.els, h, renumber);
+    if (n->kind == IR_LOOP) k += hist_updates(n->u.loop.body, h, renumber);
+  }
+  return k;
+}
+
+// A hist clause whose loop never updates its histogram: the loop does nothing to the array
+// (it is not written, language.md §2), so the clause is dropped with a warning and the loop is
+// what remains (a map, or its other clauses).
+static void drop_unused_hists(Lower *L, const Pragma *pr, Node *n) {
+  int k = 0;
+  for (int i = 0; pr && i < pr->nclauses; i++) {
+    const Clause *c = &pr->clauses[i];
+    if (c->kind != CL_HIST) continue;
+    for (int j = 0; j < c->nvars; j++) {
+      if (hist_updates(n->u.par.body, k, false)) {
+        k++;
+        continue;
+      }
+      diag_warn(c->var_locs[j], "update the histogram in the loop (h[k] += e), or remove the "
+                "clause", "the loop never updates histogram '%s': hist(%s: ...) has no effect, "
+                "and '%s' is not written", c->vars[j], c->op, c->vars[j]);
+      hist_updates(n->u.par.body, k, true);
+      for (int m = k + 1; m < n->u.par.nhists; m++) n->u.par.hists[m - 1] = n->u.par.hists[m];
+      n->u.par.nhists--;
+    }
+  }
+}
+
 // injective(y, ...): arrays of the function that the loop writes.
 static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
   n->u.par.ninjective = pr->ninjective;
@@ -587,6 +628,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     slot += nf;
   }
   L->b.blk = outer;
+  drop_unused_hists(L, pr, n);
   set_injective(L, pr, n, &ctx);
   check_map_accesses(L, &ctx, n->u.par.body, n);
   b_push(&L->b, n);
