@@ -730,11 +730,15 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   e->uses_fail = true;
   comment(e, n);
   if (s->nf == 1) {
-    line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
-         ref(e, src[0]),
-         dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", tname(e, e->f->vals[s->out[0]].type)),
-         ref(e, n->u.par.hi), ref(e, s->init[0]), ref(e, s->out[0]),
+    const char *ty = tname(e, e->f->vals[s->out[0]].type);
+    bool read = e->uses[s->out[0]]; // an unread total is not declared: a local receives it
+    if (!read) line(e, "{");
+    if (!read) line(e, "  %s adsoac_total;", ty);
+    line(e, "%sADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
+         read ? "" : "  ", ref(e, src[0]), dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", ty),
+         ref(e, n->u.par.hi), ref(e, s->init[0]), read ? ref(e, s->out[0]) : "adsoac_total",
          s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
+    if (!read) line(e, "}");
     return;
   }
   // the functors that gather and scatter the fields
