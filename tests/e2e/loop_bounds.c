@@ -3,7 +3,7 @@
 // (n = 5: i < n * 0.5 runs 3 iterations), a NaN bound runs none, -INFINITY none; an int index
 // against an unsigned bound compares as unsigned (from lo = -1 no iteration), against a long
 // bound beyond int's range no iteration (not the bound's low 32 bits); the same in a
-// sequential (time) loop and a map writing an array.
+// sequential (time) loop, a map writing an array, and loops inside a parallel body.
 // e2e: sizes n=0,1,2,5,7,33 lo=-1,0,-1,0,-1,-1
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
@@ -106,5 +106,21 @@ void steps_half(int n, double *u) {
 #pragma adsoac map
     for (int i = 0; i < n; i++)
       u[i] = sin(u[i]) + 0.5 * u[i];
+  }
+}
+
+// floating bounds of loops inside a parallel body (computed per iteration, in the kernel on
+// CUDA): a nested reduction to ceil(n * 0.5), a sequential loop to floor(i * 0.5f) (<=)
+#pragma adsoac grad
+void nested_half(int n, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+#pragma adsoac reduce(+: s)
+    for (int j = 0; j < n * 0.5; j++)
+      s += x[j] * x[i];
+    for (unsigned k = 0; k <= i * 0.5f; k++)
+      s += sin(x[k]);
+    y[i] = s;
   }
 }
