@@ -37,6 +37,8 @@ typedef struct {
   Val arr, idx;
   bool write;
   Loc loc;
+  bool initial; // a read of the element as the iteration found it (before its writes): the
+                // value before an if that wrote it in one branch (parser/lower.c merge_elements)
 } Access;
 
 typedef enum {

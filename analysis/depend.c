@@ -90,7 +90,7 @@ Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *b
     for (int r = 0; r < nacc; r++) {
       if (acc[r].arr != acc[w].arr || r == w) continue;
       if (!index_same(def, acc[r].idx, acc[w].idx)) return (Dep){DEP_OTHER_INDEX, w, r};
-      if (!acc[r].write && r > w) return (Dep){DEP_READ_BACK, w, r};
+      if (!acc[r].write && !acc[r].initial && r > w) return (Dep){DEP_READ_BACK, w, r};
     }
   }
   return (Dep){DEP_NONE, -1, -1};

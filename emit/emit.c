@@ -303,10 +303,12 @@ static void emit_passthrough(Emit *e, Buf *out) {
   uint32_t pos = 0;
   buf_printf(out, "// ---- %s, without the functions marked #pragma adsoac grad ----\n",
              e->opt->input_name);
-  // the helpers that only the marked functions called are inlined into the generated ones
+  // the helpers that only the marked functions called are inlined into the generated ones;
+  // the loop pragmas of functions not marked are adsoac's, not the C compiler's
   buf_puts(out, "#if defined(__NVCC__)\n#pragma nv_diagnostic push\n#pragma nv_diag_suppress 177\n"
                 "#endif\n#if defined(__GNUC__)\n#pragma GCC diagnostic push\n"
-                "#pragma GCC diagnostic ignored \"-Wunused-function\"\n#endif\n");
+                "#pragma GCC diagnostic ignored \"-Wunused-function\"\n"
+                "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"\n#endif\n");
   if (e->opt->line_directives) buf_printf(out, "#line 1 \"%s\"\n", e->opt->input_name);
   for (int i = 0; i <= p->ndrop; i++) {
     uint32_t end = i < p->ndrop ? p->drop_start[i] : (uint32_t)p->src.len;

@@ -41,6 +41,8 @@ typedef struct ParCtx {
   Val *fwd_arr, *fwd_val;
   bool *fwd_initial;
   int nfwd, capfwd;
+  bool seq_seen;    // a sequential loop in the body reset the forwarding: unforwarded reads
+                    // may follow writes (not known to read the element as it was found)
   int inline_base; // inline depth at the loop
   Hist *hists;      // the loop's hist clauses (arrays updated only through OP)
   int nhists;
@@ -161,3 +163,5 @@ TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
 // ---- lower_loop.c ----
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
 void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
+// a read of arr[idx] as the iteration found it, taken before the writes noted so far
+void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);

@@ -139,13 +139,16 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
   if (p && idx == p->idx) {
     for (int i = p->nfwd - 1; i >= 0; i--)
       if (p->fwd_arr[i] == arr) {
-        if (p->fwd_initial[i]) par_note_access(L, arr, idx, false, loc);
+        if (p->fwd_initial[i]) par_note_initial(L, arr, idx, loc);
         return p->fwd_val[i];
       }
   }
   L->b.loc = loc;
   Val v = b_read(&L->b, arr, idx);
-  par_note_access(L, arr, idx, false, loc);
+  if (p && idx == p->idx && !p->seq_seen) // no write on this path: the element as found
+    par_note_initial(L, arr, idx, loc); // (one in the other branch of an if is not on it)
+  else
+    par_note_access(L, arr, idx, false, loc);
   return v;
 }
 

@@ -243,7 +243,7 @@ static void canon_update(Lower *L, TSNode s, Canon *c) {
                "loop must step its index by one ('%s++')", c->name);
 }
 
-static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, Loc loc) {
+static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, bool initial, Loc loc) {
   if (p->nacc == p->capacc) {
     int cap = p->capacc ? p->capacc * 2 : 16;
     Access *a = ARENA_ARRAY(L->a, Access, cap);
@@ -251,11 +251,19 @@ static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, Loc l
     p->acc = a;
     p->capacc = cap;
   }
-  p->acc[p->nacc++] = (Access){arr, idx, write, loc};
+  p->acc[p->nacc++] = (Access){arr, idx, write, loc, initial};
 }
 
 void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
-  for (ParCtx *p = L->par; p; p = p->up) note_access(L, p, arr, idx, write, loc);
+  for (ParCtx *p = L->par; p; p = p->up) {
+    note_access(L, p, arr, idx, write, false, loc);
+    if (write && p != L->par) p->seq_seen = true; // a write from a nested loop: not forwarded
+  }
+}
+
+void par_note_initial(Lower *L, Val arr, Val idx, Loc loc) {
+  note_access(L, L->par, arr, idx, false, true, loc);
+  for (ParCtx *p = L->par->up; p; p = p->up) note_access(L, p, arr, idx, false, false, loc);
 }
 
 // The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
@@ -475,7 +483,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   Block *outer = L->b.blk;
   n->u.loop.body = L->b.blk = block_new(L->a);
   var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.loop.idx, loc});
-  if (L->par) L->par->nfwd = 0; // no forwarding of element values into or out of the loop
+  if (L->par) L->par->nfwd = 0, L->par->seq_seen = true; // no forwarding into or out of the loop
   lower_stmt(L, ts_field(s, "body"));
   L->b.blk = outer;
   L->nvars = nv;

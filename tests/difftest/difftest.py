@@ -17,6 +17,8 @@ program is kept in --keep DIR (default: the build directory's failed/).
 
   tests/difftest/difftest.py --adsoac build/adsoac [--seed S] [--count N] [-j J]
                              [--nvcc NVCC --nvcc-every K] [--keep DIR] [--print-only]
+  tests/difftest/difftest.py --adsoac build/adsoac --shrink FAILED.c
+                             deletes lines while it still fails: FAILED.min.c
 
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
@@ -104,7 +106,10 @@ class Gen:
         return e
 
     def cond(self, ctx):
-        i, c = ctx["i"], self.r.choice(["0.0", "0.3", "-0.5", "-0.05"])
+        # thresholds that no input equals (the zeros and ties of the fills below): a branch on
+        # an exact tie is a kink, and several kinks along one direction defeat the
+        # directional differences of the jvp check
+        i, c = ctx["i"], self.r.choice(["0.1", "0.3", "-0.6", "-0.05"])
         opts = ["x[%s] > %s" % (i, c), "x[idx[%s]] > %s" % (i, c), "p[1] >= %s" % c,
                 "a > %s" % c, "%s %% 2 == 0" % i, "%s == 0" % i, "%s < 0" % i, "%s >= 0" % i,
                 "%s > %s" % (self.expr(ctx, 1), c), "n > 3", "p[k] < %s" % c]
@@ -204,7 +209,7 @@ class Gen:
         self.locals_block(ctx, ind + 1, r.randrange(0, 3))
         b = ind + 1
         if kind == "map":
-            k = r.randrange(5)
+            k = r.randrange(6)
             if k == 0:
                 self.emit(b, "y[%s] = %s;" % (i, self.body_expr(ctx)))
             elif k == 1:
@@ -214,8 +219,14 @@ class Gen:
                 self.emit(b, "y[%s] = y[%s] + %s;" % (i, i, self.body_expr(ctx)))
             elif k == 3:
                 self.emit(b, "if (%s) y[%s] = %s;" % (self.cond(ctx), i, self.body_expr(ctx)))
-            else:
+            elif k == 4:
                 self.emit(b, "y[%s] = (%s) ? %s : %s;" % (i, self.cond(ctx), self.body_expr(ctx), self.body_expr(ctx)))
+            else:  # the element updated step by step, some steps under branches
+                for _ in range(r.randrange(2, 4)):
+                    upd = "y[%s] = y[%s] %s %s;" % (i, i, r.choice("+*"), self.expr(ctx, 1))
+                    if r.random() < 0.6:
+                        upd = "if (%s) %s" % (self.cond(ctx), upd)
+                    self.emit(b, upd)
             state["y_written"] = True
         elif kind == "reduce":
             e = self.body_expr(ctx)
@@ -291,14 +302,14 @@ class Gen:
                       "return %s * %s;" % (state["scalars"][0], "a"))
         zeros = r.random() < 0.4   # exact zeros (the * rules)
         ties = r.random() < 0.3    # repeated values (min/max ties)
-        xfill = "fill(i % 4 == 1 ? 0.0 : r)" if zeros else "fill(floor(r * 3.0) / 2.0)" if ties else ""
-        hfill = "fill(i == 2 ? 0.0 : r)" if zeros else "fill(floor(r * 2.0) / 2.0)" if ties else ""
+        xfill = "fill(i % 4 == 1 ? 0.0 : r)" if zeros else "fill(floor(r * 3.0) / 2.0 + 0.125)" if ties else ""
+        hfill = "fill(i == 2 ? 0.0 : r)" if zeros else "fill(floor(r * 2.0) / 2.0 + 0.125)" if ties else ""
         head = ["// %s: a random program of tests/difftest/difftest.py" % self.name,
                 "// e2e: sizes n=0,1,2,7,33",
                 "// e2e: seeds 2",
                 "// e2e: int k = %d" % K,
                 "// e2e: array x[n] range(-1,1) %s" % xfill,
-                "// e2e: array p[%d] range(-1,1) %s" % (NP, "fill(floor(r * 3.0) / 2.0)" if ties else ""),
+                "// e2e: array p[%d] range(-1,1) %s" % (NP, "fill(floor(r * 3.0) / 2.0 + 0.125)" if ties else ""),
                 "// e2e: array idx[n] range(0,n)",
                 "// e2e: array bin[n] range(-1,%d)" % (NB + 1),
                 "// e2e: array y[n] range(-1,1)",
@@ -314,7 +325,11 @@ class Gen:
                  % (ret, self.name),
                  "    const int *bin, %sdouble *y, %sdouble *h) {"
                  % ("" if state["y_written"] else "const ", "" if state["h_written"] else "const ")]
-        return "\n".join([l.rstrip() for l in head] + self.lines + ["}", ""])
+        text = "\n".join([l.rstrip() for l in head] + self.lines + ["}", ""])
+        if r.random() < 0.2:  # single precision (the harness loosens its tolerances)
+            text = text.replace("// e2e: tol grad_rtol=1e-5 grad_atol=1e-6\n", "")
+            text = text.replace("double", "float").replace("(float)i", "(float)i")
+        return text
 
 
 def generate(seed, count):
@@ -323,6 +338,42 @@ def generate(seed, count):
         name = "d%d_%d" % (seed, k)
         out.append((name, Gen(random.Random("%d/%d" % (seed, k)), name).program()))
     return out
+
+
+def shrink(args, path, out):
+    """Deletes lines of a failing program while it still fails the same way (a wrong number,
+    not a refusal or a compile error); writes the smallest to out."""
+    lines = open(path).read().split("\n")
+    name = os.path.basename(path)[:-2]
+    work = os.path.join(args.build_dir, "shrink")
+    os.makedirs(work, exist_ok=True)
+    args.src_dir = work
+
+    def fails(ls):
+        with open(os.path.join(work, name + ".c"), "w") as fh:
+            fh.write("\n".join(ls))
+        try:
+            run_e2e.run_c(args, name)
+            return False
+        except run_e2e.Fail as e:
+            return "checks failed" in str(e) or "internal error" in str(e)
+
+    if not fails(lines):
+        print("%s does not fail" % path)
+        return 1
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(lines) - 1, -1, -1):
+            if lines[k].startswith(("// e2e", "#include", "#if", "#endif")) or not lines[k].strip():
+                continue
+            cand = lines[:k] + lines[k + 1:]
+            if fails(cand):
+                lines, changed = cand, True
+    with open(out, "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+    return 0
 
 
 def main():
@@ -335,9 +386,18 @@ def main():
     ap.add_argument("--build-dir")
     ap.add_argument("--keep", help="copy failing programs here (default BUILD_DIR/failed)")
     ap.add_argument("--adsoac-flag", action="append", default=[])
+    ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's output")
     ap.add_argument("--print-only", action="store_true", help="print the programs, run nothing")
+    ap.add_argument("--shrink", metavar="FILE", help="shrink a failing program (to FILE.min.c)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args()
+    if a.shrink:
+        root = os.path.abspath(a.build_dir or tempfile.mkdtemp(prefix="difftest-"))
+        args = argparse.Namespace(adsoac=os.path.abspath(a.adsoac), adsoac_flag=a.adsoac_flag,
+                                  build_dir=root, nvcc=None, nvcc_flags="", fake=None,
+                                  cc=os.environ.get("CC", "cc"), cflags=a.cflags, sanitize=False,
+                                  cuda_run=False)
+        return shrink(args, a.shrink, a.shrink[:-2] + ".min.c")
     progs = generate(a.seed, a.count)
     if a.print_only:
         for _, text in progs:
@@ -351,7 +411,7 @@ def main():
             fh.write(text)
     args = argparse.Namespace(adsoac=os.path.abspath(a.adsoac), adsoac_flag=a.adsoac_flag,
                               build_dir=os.path.join(root, "build"), src_dir=src, nvcc=a.nvcc,
-                              nvcc_flags="", cc=os.environ.get("CC", "cc"), cflags="", fake=None,
+                              nvcc_flags="", cc=os.environ.get("CC", "cc"), cflags=a.cflags, fake=None,
                               sanitize=False, cuda_run=False)
     todo = [(run_e2e.run_c, n) for n, _ in progs]
     if a.nvcc:

@@ -122,3 +122,27 @@ void inner(int n, int k, const double *r, const double *c, const double *x, doub
     y[i] = s + q + u;
   }
 }
+
+// an element updated step by step, the first write under a branch: the later reads see the
+// branch's value or the element as the iteration found it
+#pragma adsoac grad
+void steps(int n, const double *r, const double *c, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    if (c[i] > 0.0) y[i] = y[i] * x[i];
+    if (n > 3) y[i] = y[i] * r[0];
+    else if (x[i] > 0.0) y[i] = r[1] - y[i];
+    y[i] += r[2] * y[i];
+  }
+}
+
+// the element written in one branch and read (as the iteration found it) in the other
+#pragma adsoac grad
+void other_side(int n, const double *r, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.3) y[i] = 0.25 * x[i];
+    else y[i] = y[i] + r[4];
+    if (x[i] < 0.0) y[i] = y[i] * y[i];
+  }
+}

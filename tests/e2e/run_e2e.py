@@ -546,6 +546,7 @@ def main():
     ap.add_argument("--cuda-run", action="store_true",
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
+    ap.add_argument("--src-dir", help="take the programs from this directory (default: beside this script)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
@@ -561,7 +562,9 @@ def main():
         if not args.adsoac and args.fake is None:
             ap.error("--adsoac PATH (or --fake-translator DIR) is required")
         args.adsoac = args.adsoac and os.path.abspath(args.adsoac)
-        names = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(HERE, "*.c")))
+        sdir = os.path.abspath(args.src_dir) if args.src_dir else HERE
+        args.src_dir = sdir
+        names = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(sdir, "*.c")))
         if args.tests:
             names = [n for n in names if any(fnmatch.fnmatch(n, t) for t in args.tests)]
         todo = [(run_c, n, n) for n in names]
