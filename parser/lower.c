@@ -73,7 +73,7 @@ Type *lower_type(Lower *L, TSNode tn) {
     if ((t = int_type(L, x)) || (t = find_type(L, x))) return t;
   }
   if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
-    diag_error(node_loc(L, tn), "structs must have only float and double fields, and be "
+    diag_error(node_loc(L, tn), "structs must have only float and double fields (at most 64), and be "
                "defined in this file", "type '%s' is not supported", s);
   diag_error(node_loc(L, tn), NULL, "type '%s' is not supported", s);
 }

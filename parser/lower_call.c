@@ -29,7 +29,7 @@ static FormalParam formal(Lower *L, TSNode pd) {
   return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
 }
 
-static int formals(Lower *L, TSNode def, FormalParam *fp, const char **name) {
+static int formals(Lower *L, TSNode def, FormalParam **fpp, const char **name) {
   TSNode fdecl = ts_field(def, "declarator");
   while (ts_is(fdecl, "pointer_declarator")) fdecl = ts_field(fdecl, "declarator");
   const Src *caller_src = L->src;
@@ -38,7 +38,8 @@ static int formals(Lower *L, TSNode def, FormalParam *fp, const char **name) {
   TSNode params = ts_field(fdecl, "parameters");
   int np = 0;
   uint32_t k = ts_node_named_child_count(params);
-  for (uint32_t i = 0; i < k && np < 64; i++) {
+  FormalParam *fp = *fpp = ARENA_ARRAY(L->a, FormalParam, k + 1);
+  for (uint32_t i = 0; i < k; i++) {
     TSNode pd = ts_node_named_child(params, i);
     if (!ts_is(pd, "parameter_declaration")) continue;
     if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
@@ -99,11 +100,11 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
 // A call with values: args[i] points at the fields of argument i (one for a scalar); a struct
 // result goes to out[], a scalar one to out[0].
 void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out) {
-  FormalParam fp[64];
+  FormalParam *fp;
   const char *name;
-  int np = formals(L, def, fp, &name);
-  Val av[64], *sv[64] = {0};
-  Var *arrays[64] = {0};
+  int np = formals(L, def, &fp, &name);
+  Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
+  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
   for (int i = 0; i < np; i++) {
     if (fp[i].type->kind == TY_STRUCT)
       sv[i] = args[i];
@@ -118,25 +119,24 @@ void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out
 }
 
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc) {
-  FormalParam fp[64];
+  FormalParam *fp;
   const char *name;
-  int np = formals(L, def, fp, &name);
+  int np = formals(L, def, &fp, &name);
   IR_ASSERT(np == nargs);
-  Val av[64];
-  Var *arrays[64] = {0};
-  Val *sv[64] = {0};
+  Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
+  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
   for (int i = 0; i < np; i++) av[i] = convert(L, args[i], fp[i].type);
   return inline_body(L, def, name, fp, np, av, sv, arrays, loc, NULL);
 }
 
 static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
-  FormalParam fp[64];
+  FormalParam *fp;
   const char *name;
-  int np = formals(L, def, fp, &name);
+  int np = formals(L, def, &fp, &name);
   Loc loc = node_loc(L, call);
   TSNode args = ts_field(call, "arguments");
-  Val av[64], *sv[64] = {0};
-  Var *arrays[64];
+  Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
+  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
   if ((int)ts_node_named_child_count(args) != np)
     diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
   for (int i = 0; i < np; i++) {

@@ -35,6 +35,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "e2e"))
 import run_e2e  # noqa: E402
 
 NP = 8    # length of p, the parameter array read at loop-invariant indices
+# declared operators (language.md §4): commutative with an inverse (the invertible rule),
+# commutative without one (the general rules), and a non-commutative struct (a linear
+# recurrence: the general scan rule)
+OPERATORS = {
+    "plus": ["static double minus(double a, double b) { return a - b; }",
+             "#pragma adsoac operator neutral(0.0) commutative inverse(minus)",
+             "static double plus(double a, double b) { return a + b; }"],
+    "lse": ["#pragma adsoac operator neutral(-1e30) commutative",
+            "static double lse(double a, double b) {",
+            "  double m = fmax(a, b);",
+            "  return m + log(exp(a - m) + exp(b - m));",
+            "}"],
+    "lin": ["typedef struct { double a, b; } Lin; // x -> a*x + b",
+            "#pragma adsoac operator neutral((Lin){1.0, 0.0})",
+            "static Lin lin(Lin f, Lin g) { return (Lin){g.a * f.a, g.a * f.b + g.b}; }"],
+}
 NB = 5    # bins of h
 K = 3     # the int parameter k (an invariant index into p)
 
@@ -48,6 +64,7 @@ class Gen:
         self.lines = []
         self.ntmp = 0
         self.uses_struct = False
+        self.ops = []          # declared operators used
 
     # ---- expressions ----
 
@@ -189,17 +206,19 @@ class Gen:
             self.emit(ind, "#pragma adsoac map")
         elif kind == "reduce":
             s = "s%d" % (len(state["scalars"]) + 1)
-            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30"}[op]
-            if r.random() < 0.3:
+            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30", "plus": "0.0",
+                    "lse": "-1e30", "lin": "(Lin){1.0, 0.0}"}[op]
+            if r.random() < 0.3 and op != "lin":
                 init = r.choice(["a", "p[2]"])  # the initial value may win (min/max ties)
-            self.emit(ind, "double %s = %s;" % (s, init))
+            self.emit(ind, "%s %s = %s;" % ("Lin" if op == "lin" else "double", s, init))
             self.emit(ind, "#pragma adsoac reduce(%s: %s)" % (op, s))
         elif kind == "scan":
             s = "acc%d" % (len(state["scalars"]) + 1)
-            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30"}[op]
+            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30", "plus": "0.0",
+                    "lse": "-1e30", "lin": "(Lin){1.0, 0.0}"}[op]
             if r.random() < 0.3:
-                init = "a"
-            self.emit(ind, "double %s = %s;" % (s, init))
+                init = "(Lin){a, 0.5}" if op == "lin" else "a"
+            self.emit(ind, "%s %s = %s;" % ("Lin" if op == "lin" else "double", s, init))
             self.emit(ind, "#pragma adsoac scan(%s: %s)" % (op, s))
         else:
             self.emit(ind, "#pragma adsoac hist(%s: h[0:%d])" % (op, NB))
@@ -232,8 +251,13 @@ class Gen:
             e = self.body_expr(ctx)
             if op == "*":
                 e = r.choice([e, "(1.0 + 0.5 * %s)" % e])
-            upd = {"+": "%s += %s;", "*": "%s *= %s;"}.get(op)
-            if upd:
+            upd = {"+": "%s += %s;", "*": "%s *= %s;", "plus": "%s = plus(%s, %s);",
+                   "lse": "%s = lse(%s, %s);"}.get(op)
+            if op == "lin":  # a contraction, so that 33 steps stay of order one
+                upd = "%s = lin(%s, (Lin){0.5 + 0.4 * tanh(%s), %s});" % (s, s, e, self.expr(ctx, 1))
+            elif upd and op in ("plus", "lse"):
+                upd = upd % (s, s, e)
+            elif upd:
                 upd = upd % (s, e)
             elif r.random() < 0.5:
                 upd = "%s = %s(%s, %s);" % (s, "fmax" if op == "max" else "fmin", s, e)
@@ -245,13 +269,18 @@ class Gen:
                 upd = "if (%s) { %s }" % (self.cond(ctx), upd)
             self.emit(b, upd)
             state["scalars"].append(s)
+            if op == "lin":
+                state["lin"].add(s)
         elif kind == "scan":
             e = self.body_expr(ctx)
             upd = {"+": "%s += %s;" % (s, e), "*": "%s *= %s;" % (s, e),
-                   "max": "%s = fmax(%s, %s);" % (s, s, e), "min": "%s = fmin(%s, %s);" % (s, s, e)}[op]
+                   "max": "%s = fmax(%s, %s);" % (s, s, e), "min": "%s = fmin(%s, %s);" % (s, s, e),
+                   "plus": "%s = plus(%s, %s);" % (s, s, e), "lse": "%s = lse(%s, %s);" % (s, s, e),
+                   "lin": "%s = lin(%s, (Lin){0.5 + 0.4 * tanh(%s), %s});" % (s, s, e, self.expr(ctx, 1))}[op]
             if r.random() < 0.3:
                 upd = "if (%s) { %s }" % (self.cond(ctx), upd)
-            read = "y[%s] = %s;" % (i, r.choice([s, "%s * %s" % (s, self.leaf(ctx)), "%s + %s" % (s, self.leaf(ctx))]))
+            v = s + r.choice([".a", ".b"]) if op == "lin" else s
+            read = "y[%s] = %s;" % (i, r.choice([v, "%s * %s" % (v, self.leaf(ctx)), "%s + %s" % (v, self.leaf(ctx))]))
             if r.random() < 0.3:  # exclusive: read before the update
                 self.emit(b, read)
                 self.emit(b, upd)
@@ -260,6 +289,8 @@ class Gen:
                 self.emit(b, read)
             state["y_written"] = True
             state["scalars"].append(s)
+            if op == "lin":
+                state["lin"].add(s)
         else:
             state["h_written"] = True
             bins = r.choice(["bin[%s]" % i, "idx[%s] %% %d" % (i, NB), "%s %% %d" % (i, NB)])
@@ -272,7 +303,9 @@ class Gen:
                 self.emit(b, "int %s = %s;" % (bv, bins))
                 upd = {"+": "h[%s] += %s;" % (bv, e), "*": "h[%s] *= %s;" % (bv, e),
                        "max": "h[%s] = fmax(h[%s], %s);" % (bv, bv, e),
-                       "min": "h[%s] = fmin(h[%s], %s);" % (bv, bv, e)}[op]
+                       "min": "h[%s] = fmin(h[%s], %s);" % (bv, bv, e),
+                       "plus": "h[%s] = plus(h[%s], %s);" % (bv, bv, e),
+                       "lse": "h[%s] = lse(h[%s], %s);" % (bv, bv, e)}[op]
                 guard = r.random() < 0.5
                 if guard:
                     upd = "if (%s >= 0 && %s < %d) %s" % (bv, bv, NB, upd)
@@ -289,13 +322,18 @@ class Gen:
         r = self.r
         for _ in range(r.choice([0, 0, 1, 2])):
             self.helper()
-        state = {"scalars": [], "y_written": False, "h_written": False}
+        state = {"scalars": [], "y_written": False, "h_written": False, "lin": set()}
         kinds = [("map", None)] * 3 + [("reduce", o) for o in "+ * max min".split()] + \
                 [("scan", o) for o in "+ * max min".split()] + [("hist", o) for o in "+ * max min".split()]
+        if r.random() < 0.25:  # a declared operator
+            op = r.choice(["plus", "lse", "lin"])
+            self.ops.append(op)
+            kinds = [(k, op) for k in ("reduce", "scan") + (("hist",) if op != "lin" else ())]
         loops = [r.choice(kinds) for _ in range(r.choice([1, 1, 2]))]
         for kind, op in loops:
             self.loop(kind, op, 1, state)
         ret = "void"
+        state["scalars"] = [v + ".b" if v in state["lin"] else v for v in state["scalars"]]
         if state["scalars"]:
             ret = "double"
             self.emit(1, "return %s;" % " + ".join(state["scalars"]) if r.random() < 0.7 else
@@ -319,6 +357,8 @@ class Gen:
                 "#include <math.h>", ""]
         if self.uses_struct:
             head += ["typedef struct { double u, v; } Pair;", ""]
+        for op in dict.fromkeys(self.ops):
+            head += OPERATORS[op] + [""]
         head += [h for _, h in self.helpers] + ([""] if self.helpers else [])
         head += ["#pragma adsoac grad",
                  "%s %s(int n, int k, double a, const double *x, const double *p, const int *idx,"
