@@ -41,8 +41,9 @@ typedef struct ParCtx {
   Val *fwd_arr, *fwd_val;
   bool *fwd_initial;
   int nfwd, capfwd;
-  bool seq_seen;    // a sequential loop in the body reset the forwarding: unforwarded reads
-                    // may follow writes (not known to read the element as it was found)
+  Val *lost;        // arrays whose element this iteration may have written where forwarding
+  int nlost, caplost; // cannot follow (in a sequential or nested loop): an unforwarded read
+                      // of them is not known to see the element as the iteration found it
   int inline_base; // inline depth at the loop
   Hist *hists;      // the loop's hist clauses (arrays updated only through OP)
   int nhists;
@@ -108,6 +109,7 @@ typedef struct {
 } Lower;
 
 Val fwd_find(const Fwd *w, Val arr); // 0: not written
+void fwd_lose(Lower *L, ParCtx *p, Val arr);
 void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
 
 // ---- lower.c ----

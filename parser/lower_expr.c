@@ -112,6 +112,24 @@ Val fwd_find(const Fwd *w, Val arr) {
   return 0;
 }
 
+void fwd_lose(Lower *L, ParCtx *p, Val arr) {
+  for (int i = 0; i < p->nlost; i++)
+    if (p->lost[i] == arr) return;
+  if (p->nlost == p->caplost) {
+    int cap = p->caplost ? 2 * p->caplost : 8;
+    Val *v = ARENA_ARRAY(L->a, Val, cap);
+    for (int i = 0; i < p->nlost; i++) v[i] = p->lost[i];
+    p->lost = v, p->caplost = cap;
+  }
+  p->lost[p->nlost++] = arr;
+}
+
+static bool fwd_lost(const ParCtx *p, Val arr) {
+  for (int i = 0; i < p->nlost; i++)
+    if (p->lost[i] == arr) return true;
+  return false;
+}
+
 // Records that this iteration's arr[i] now holds v.
 void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc) {
   ParCtx *p = L->par;
@@ -145,7 +163,7 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
   }
   L->b.loc = loc;
   Val v = b_read(&L->b, arr, idx);
-  if (p && idx == p->idx && !p->seq_seen) // no write on this path: the element as found
+  if (p && idx == p->idx && !fwd_lost(p, arr)) // no write on this path: the element as found
     par_note_initial(L, arr, idx, loc); // (one in the other branch of an if is not on it)
   else
     par_note_access(L, arr, idx, false, loc);

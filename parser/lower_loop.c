@@ -257,7 +257,7 @@ static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, bool 
 void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
   for (ParCtx *p = L->par; p; p = p->up) {
     note_access(L, p, arr, idx, write, false, loc);
-    if (write && p != L->par) p->seq_seen = true; // a write from a nested loop: not forwarded
+    if (write && p != L->par) fwd_lose(L, p, arr); // a write from a nested loop: not forwarded
   }
 }
 
@@ -483,8 +483,30 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   Block *outer = L->b.blk;
   n->u.loop.body = L->b.blk = block_new(L->a);
   var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.loop.idx, loc});
-  if (L->par) L->par->nfwd = 0, L->par->seq_seen = true; // no forwarding into or out of the loop
+  // no forwarding of element values into the loop (a later iteration sees the writes of an
+  // earlier one); after it, only of the arrays it does not write
+  ParCtx *p = L->par;
+  int nfwd = p ? p->nfwd : 0;
+  Val *farr = NULL, *fval = NULL;
+  bool *finit = NULL;
+  if (p) {
+    farr = ARENA_ARRAY(L->a, Val, nfwd + 1), fval = ARENA_ARRAY(L->a, Val, nfwd + 1);
+    finit = ARENA_ARRAY(L->a, bool, nfwd + 1);
+    for (int i = 0; i < nfwd; i++) {
+      farr[i] = p->fwd_arr[i], fval[i] = p->fwd_val[i], finit[i] = p->fwd_initial[i];
+      fwd_lose(L, p, p->fwd_arr[i]); // read inside: not the value before the loop
+    }
+    p->nfwd = 0;
+  }
   lower_stmt(L, ts_field(s, "body"));
+  if (p) {
+    p->nfwd = 0;
+    for (int i = 0; i < nfwd; i++)
+      if (ir_writes(n->u.loop.body, farr[i])) fwd_lose(L, p, farr[i]);
+      else fwd_push(L, farr[i], fval[i], finit[i], loc);
+    for (int i = 0; i < p->nacc; i++)
+      if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
+  }
   L->b.blk = outer;
   L->nvars = nv;
   n->u.loop.init = ARENA_ARRAY(L->a, Val, nv + 1);

@@ -173,7 +173,7 @@ class Gen:
             elif k < 9 and not ctx.get("nested"):  # a nested annotated reduction
                 j = "j%d" % self.ntmp
                 op = self.r.choice(["+", "+", "max", "*"])
-                init = {"+": "0.0", "*": "1.0", "max": "-1e30"}[op]
+                init = {"+": "0.0", "*": "1.0", "max": "-1e3"}[op]
                 self.emit(ind, "double %s = %s;" % (t, init))
                 self.emit(ind, "#pragma adsoac reduce(%s: %s)" % (op, t))
                 self.emit(ind, "for (int %s = 0; %s < 4; %s++) {" % (j, j, j))
@@ -206,7 +206,7 @@ class Gen:
             self.emit(ind, "#pragma adsoac map")
         elif kind == "reduce":
             s = "s%d" % (len(state["scalars"]) + 1)
-            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30", "plus": "0.0",
+            init = {"+": "0.0", "*": "1.0", "max": "-1e3", "min": "1e3", "plus": "0.0",
                     "lse": "-1e30", "lin": "(Lin){1.0, 0.0}"}[op]
             if r.random() < 0.3 and op != "lin":
                 init = r.choice(["a", "p[2]"])  # the initial value may win (min/max ties)
@@ -214,7 +214,7 @@ class Gen:
             self.emit(ind, "#pragma adsoac reduce(%s: %s)" % (op, s))
         elif kind == "scan":
             s = "acc%d" % (len(state["scalars"]) + 1)
-            init = {"+": "0.0", "*": "1.0", "max": "-1e30", "min": "1e30", "plus": "0.0",
+            init = {"+": "0.0", "*": "1.0", "max": "-1e3", "min": "1e3", "plus": "0.0",
                     "lse": "-1e30", "lin": "(Lin){1.0, 0.0}"}[op]
             if r.random() < 0.3:
                 init = "(Lin){a, 0.5}" if op == "lin" else "a"
@@ -330,10 +330,25 @@ class Gen:
             self.ops.append(op)
             kinds = [(k, op) for k in ("reduce", "scan") + (("hist",) if op != "lin" else ())]
         loops = [r.choice(kinds) for _ in range(r.choice([1, 1, 2]))]
+        # a time loop around the annotated loops (checkpointed in reverse mode, maybe
+        # strip-mined): its steps read what the previous step wrote
+        steps = r.random() < 0.25
+        ind = 1
+        if steps:
+            self.emit(1, "double tot = 0.0;")
+            if r.random() < 0.4:
+                self.emit(1, "#pragma adsoac stripmine(%d)" % r.choice([2, 3]))
+            self.emit(1, "for (int t = 0; t < steps; t++) {")
+            ind = 2
         for kind, op in loops:
-            self.loop(kind, op, 1, state)
-        ret = "void"
+            self.loop(kind, op, ind, state)
         state["scalars"] = [v + ".b" if v in state["lin"] else v for v in state["scalars"]]
+        if steps:
+            if state["scalars"]:
+                self.emit(2, "tot += %s;" % " + ".join(state["scalars"]))
+            self.emit(1, "}")
+            state["scalars"] = ["tot"] if state["scalars"] else []
+        ret = "void"
         if state["scalars"]:
             ret = "double"
             self.emit(1, "return %s;" % " + ".join(state["scalars"]) if r.random() < 0.7 else
@@ -346,6 +361,7 @@ class Gen:
                 "// e2e: sizes n=0,1,2,7,33",
                 "// e2e: seeds 2",
                 "// e2e: int k = %d" % K,
+                "// e2e: int steps = 3",
                 "// e2e: array x[n] range(-1,1) %s" % xfill,
                 "// e2e: array p[%d] range(-1,1) %s" % (NP, "fill(floor(r * 3.0) / 2.0 + 0.125)" if ties else ""),
                 "// e2e: array idx[n] range(0,n)",
@@ -361,7 +377,7 @@ class Gen:
             head += OPERATORS[op] + [""]
         head += [h for _, h in self.helpers] + ([""] if self.helpers else [])
         head += ["#pragma adsoac grad",
-                 "%s %s(int n, int k, double a, const double *x, const double *p, const int *idx,"
+                 "%s %s(int n, int k, int steps, double a, const double *x, const double *p, const int *idx,"
                  % (ret, self.name),
                  "    const int *bin, %sdouble *y, %sdouble *h) {"
                  % ("" if state["y_written"] else "const ", "" if state["h_written"] else "const ")]

@@ -60,9 +60,10 @@ def body(f):
     if any(p.kind == E.IARR and p.written for p in P):
         raise E.SpecError("fd_fake: written int arrays are not supported")
 
-    def lens():
+    def lens():  # the spec's ints that array lengths need (others may use the case's sizes)
+        need = " ".join(s.arrays[p.name]["len"] for p in arrs)
         code = ["  long %s = (long)(%s); (void)%s;" % (n, e, n)
-                for n, e in s.ints if n not in [p.name for p in P]]
+                for n, e in s.ints if n not in [p.name for p in P] and re.search(r"\b%s\b" % n, need)]
         return code + ["  long L_%s = (long)(%s);" % (p.name, s.arrays[p.name]["len"]) for p in arrs]
 
     def setup():
@@ -86,10 +87,10 @@ def body(f):
 
     def finish():
         args = ", ".join(p.name for p in P)
-        code = ["  %s r = %s_orig(%s);" % (f.rtype, f.name, args)] if f.ret_kind else \
+        code = ["  %s e2e_ret = %s_orig(%s);" % (f.rtype, f.name, args)] if f.ret_kind else \
                ["  %s_orig(%s);" % (f.name, args)]
         code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs]
-        return code + (["  return r;"] if f.ret_kind else []) + ["}"]
+        return code + (["  return e2e_ret;"] if f.ret_kind else []) + ["}"]
 
     def elems(p):  # (count, lvalue of element i in the work copies)
         return ("1", "s_" + p.name) if p.kind == E.FSCAL else ("L_" + p.name, "w_%s[i]" % p.name)
