@@ -146,3 +146,21 @@ void other_side(int n, const double *r, const double *x, double *y) {
     if (x[i] < 0.0) y[i] = y[i] * y[i];
   }
 }
+
+// the other shapes: an array read at the loop index and, under a branch, at an
+// invariant index (x[5], x[0], x[1]) in a map, a scan and a hist
+#pragma adsoac grad
+void same_array(int n, int nb, const double *x, double *y, double *h) {
+  int i5 = n > 5 ? 5 : 0, i1 = n > 1 ? 1 : 0;
+#pragma adsoac map
+  for (int i = 0; i < n; i++) y[i] = (x[i] > 0) ? x[i] * x[i5] : x[i] + x[0];
+  double acc = 0.0;
+#pragma adsoac scan(+: acc)
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0) acc += x[i] * x[0];
+    y[i] += acc;
+  }
+#pragma adsoac hist(+: h[0:nb])
+  for (int i = 0; i < n; i++)
+    if (x[i] > 0) h[i % 3] += x[i] * x[i1];
+}
