@@ -32,6 +32,10 @@ bool ir_writes(const Block *b, Val arr);
 // that does would read the new elements, not the ones the first pass used.
 bool ir_updates_in_place(const Block *b);
 
+// Data and control dependence: on entry t[v] marks some values (e.g. a scan's running value);
+// on exit also every value b computes from them, or under a condition computed from them.
+void ir_taint(const Block *b, unsigned char *t);
+
 // An array access inside a parallel loop, for the map legality check.
 typedef struct {
   Val arr, idx;

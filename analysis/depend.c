@@ -95,3 +95,74 @@ Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *b
   }
   return (Dep){DEP_NONE, -1, -1};
 }
+
+// ---- data dependence: which values a block computes from given ones ----
+
+static bool any_tainted(const unsigned char *t, const Val *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (v[i] && t[v[i]]) return true;
+  return false;
+}
+
+static void taint_block(const Block *b, unsigned char *t, bool cond);
+
+// t[out] for the values node n computes from tainted operands (a branch on a tainted condition
+// taints everything the branch defines: control dependence).
+static void taint_node(const Node *n, unsigned char *t, bool cond) {
+  switch (n->kind) {
+  case IR_CONST: t[n->out] = cond; return;
+  case IR_UNOP: t[n->out] = cond || t[n->u.un.a]; return;
+  case IR_BINOP: t[n->out] = cond || t[n->u.bin.a] || t[n->u.bin.b]; return;
+  case IR_CALL: t[n->out] = cond || t[n->u.call.a] || (n->u.call.b && t[n->u.call.b]); return;
+  case IR_CAST: t[n->out] = cond || t[n->u.cast.a]; return;
+  case IR_READ: if (n->out) t[n->out] = cond || t[n->u.mem.idx]; return;
+  case IR_IF: {
+    bool c = cond || t[n->u.ifs.cond];
+    taint_block(n->u.ifs.then, t, c);
+    taint_block(n->u.ifs.els, t, c);
+    for (int k = 0; k < n->u.ifs.nouts; k++)
+      t[n->u.ifs.outs[k]] = c || t[n->u.ifs.then->yields[k]] || t[n->u.ifs.els->yields[k]];
+    return;
+  }
+  case IR_LOOP: { // twice: a carried value tainted in the body taints the next iteration
+    bool c = cond || t[n->u.loop.lo] || t[n->u.loop.hi];
+    for (int k = 0; k < n->u.loop.ncarry; k++) t[n->u.loop.params[k]] = c || t[n->u.loop.init[k]];
+    for (int pass = 0; pass < 2; pass++) {
+      taint_block(n->u.loop.body, t, c);
+      for (int k = 0; k < n->u.loop.ncarry; k++)
+        t[n->u.loop.params[k]] |= t[n->u.loop.body->yields[k]];
+    }
+    for (int k = 0; k < n->u.loop.ncarry; k++) t[n->u.loop.outs[k]] = t[n->u.loop.params[k]];
+    return;
+  }
+  case IR_PAR: {
+    bool c = cond || t[n->u.par.lo] || t[n->u.par.hi];
+    taint_block(n->u.par.body, t, c);
+    for (int r = 0; r < n->u.par.nreds; r++) {
+      const Red *red = &n->u.par.reds[r];
+      bool x = c || any_tainted(t, red->init, red->nf) ||
+               any_tainted(t, n->u.par.body->yields + red->slot, red->nf);
+      for (int f = 0; f < red->nf; f++) t[red->out[f]] = x;
+    }
+    for (int k = 0; k < n->u.par.nscans; k++) {
+      const Scan *sc = &n->u.par.scans[k];
+      bool x = c || any_tainted(t, sc->init, sc->nf) ||
+               any_tainted(t, n->u.par.body->yields + sc->slot, sc->nf);
+      for (int f = 0; f < sc->nf; f++) t[sc->out[f]] = x;
+    }
+    return;
+  }
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN:
+    if (n->out) t[n->out] = cond;
+    return;
+  }
+}
+
+static void taint_block(const Block *b, unsigned char *t, bool cond) {
+  for (int i = 0; i < b->n; i++) taint_node(b->stmts[i], t, cond);
+}
+
+void ir_taint(const Block *b, unsigned char *t) {
+  taint_block(b, t, false);
+}

@@ -266,6 +266,36 @@ void par_note_initial(Lower *L, Val arr, Val idx, Loc loc) {
   for (ParCtx *p = L->par->up; p; p = p->up) note_access(L, p, arr, idx, false, false, loc);
 }
 
+// A scan's contribution may not depend on a scan's running value (acc += x[i] * acc, or
+// through a local or an element written from it): that is a recurrence, not a scan.  Nor on
+// another scan's of the same loop (b += a * x[i] with scan(+: a)), which this version would
+// compute in one pass: refused too.
+static void check_scan_contributions(Lower *L, const Pragma *pr, const Node *n) {
+  for (int j = 0; j < n->u.par.nscans; j++) {
+    const Scan *src = &n->u.par.scans[j];
+    unsigned char *t = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
+    for (int f = 0; f < src->nf; f++) t[src->excl[f]] = 1;
+    ir_taint(n->u.par.body, t);
+    for (int k = 0; k < n->u.par.nscans; k++) {
+      const Scan *sc = &n->u.par.scans[k];
+      for (int f = 0; f < sc->nf; f++) {
+        Val y = n->u.par.body->yields[sc->slot + f];
+        if (!y || !t[y]) continue;
+        const Node *d = L->fn->defs[y];
+        if (j == k)
+          diag_error(d ? d->loc : pr->loc, "a scan adds values that do not depend on it: write "
+                     "the recurrence as a sequential loop, or as a scan of a declared operator "
+                     "(an affine map, like the Lin operator of language.md §4)",
+                     "the value added to scan variable '%s' depends on its running value", sc->var);
+        diag_error(d ? d->loc : pr->loc, arena_printf(L->a, "split the loop in two: the first "
+                   "computes the scan of '%s' into an array, the second scans with its elements",
+                   src->var), "the value added to scan variable '%s' depends on the running value of scan "
+                   "variable '%s' in the same loop (not supported yet)", sc->var, src->var);
+      }
+    }
+  }
+}
+
 // The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
 // dependence is an error at the access that shows it.
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
@@ -658,6 +688,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     slot += nf;
   }
   L->b.blk = outer;
+  check_scan_contributions(L, pr, n);
   drop_unused_hists(L, pr, n);
   set_injective(L, pr, n, &ctx);
   check_map_accesses(L, &ctx, n->u.par.body, n);

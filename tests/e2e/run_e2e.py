@@ -547,6 +547,8 @@ def main():
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
     ap.add_argument("--src-dir", help="take the programs from this directory (default: beside this script)")
+    ap.add_argument("--cuda-only", action="store_true",
+                    help="with --nvcc: only translate to CUDA and compile (no C-target checks)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
@@ -567,7 +569,7 @@ def main():
         names = sorted(os.path.basename(p)[:-2] for p in glob.glob(os.path.join(sdir, "*.c")))
         if args.tests:
             names = [n for n in names if any(fnmatch.fnmatch(n, t) for t in args.tests)]
-        todo = [(run_c, n, n) for n in names]
+        todo = [] if args.cuda_only else [(run_c, n, n) for n in names]
         todo += [(run_cuda, n, n + " [cuda]") for n in names] if args.nvcc else []
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
             futs = [(label, ex.submit(job, fn, args, n)) for fn, n, label in todo]
