@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-test}
 scripts/setup.sh "$build" -DADSOAC_TESTMODE=ON -DBUILD_TESTING=ON
 cd "$build"
-ctest --output-on-failure -j2 --timeout 1500
+ctest --output-on-failure -j2 --timeout 3600
