@@ -8,6 +8,7 @@ typedef struct {
   const Fn *f;
   unsigned char *v;
   bool changed; // an array became varied: another round
+  long marks;   // values marked so far: a round of a loop's body that marks none is the last
 } Act;
 
 static bool any(Act *a, Val x, Val y) {
@@ -15,7 +16,7 @@ static bool any(Act *a, Val x, Val y) {
 }
 
 static void mark(Act *a, Val out, bool varied) {
-  if (out && varied && ty_is_float(a->f->vals[out].type)) a->v[out] = 1;
+  if (out && varied && !a->v[out] && ty_is_float(a->f->vals[out].type)) a->v[out] = 1, a->marks++;
 }
 
 static void act_block(Act *a, const Block *b);
@@ -37,7 +38,7 @@ static void act_node(Act *a, const Node *n) {
   case IR_CAST: mark(a, n->out, any(a, n->u.cast.a, 0)); break;
   case IR_READ: mark(a, n->out, a->v[n->u.mem.arr]); break;
   case IR_WRITE: case IR_UPDATE: // an array holding varied values varies
-    if (a->v[n->u.mem.v] && !a->v[n->u.mem.arr]) a->v[n->u.mem.arr] = 1, a->changed = true;
+    if (a->v[n->u.mem.v] && !a->v[n->u.mem.arr]) a->v[n->u.mem.arr] = 1, a->changed = true, a->marks++;
     break;
   case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
   case IR_IF:
@@ -47,15 +48,19 @@ static void act_node(Act *a, const Node *n) {
       mark(a, n->u.ifs.outs[i], any(a, n->u.ifs.then->yields[i], n->u.ifs.els->yields[i]));
     break;
   case IR_LOOP:
-    // carried values: iterate to a fixed point (at most ncarry + 1 rounds)
-    for (int round = 0; round <= n->u.loop.ncarry; round++) {
+    // carried values: rounds over the body until one marks nothing new (a fixed number of
+    // rounds per loop, ncarry + 1, made nested loops exponential: 2^30 walks of the
+    // innermost body for 30 loops carrying one value)
+    for (long before = -1; before != a->marks;) {
+      before = a->marks;
       for (int i = 0; i < n->u.loop.ncarry; i++)
         mark(a, n->u.loop.params[i], any(a, n->u.loop.init[i], n->u.loop.body->yields[i]));
       act_block(a, n->u.loop.body);
     }
     for (int i = 0; i < n->u.loop.ncarry; i++) mark(a, n->u.loop.outs[i], a->v[n->u.loop.params[i]]);
     break;
-  case IR_PAR:
+  case IR_PAR: {
+    long before = a->marks;
     act_block(a, n->u.par.body);
     for (int k = 0; k < n->u.par.nscans; k++) { // later iterations see earlier contributions
       const Scan *sc = &n->u.par.scans[k];
@@ -63,7 +68,7 @@ static void act_node(Act *a, const Node *n) {
       for (int f = 0; f < sc->nf; f++) v |= any(a, sc->init[f], n->u.par.body->yields[sc->slot + f]);
       for (int f = 0; f < sc->nf; f++) mark(a, sc->excl[f], v);
     }
-    if (n->u.par.nscans) act_block(a, n->u.par.body);
+    if (n->u.par.nscans && a->marks != before) act_block(a, n->u.par.body);
     for (int r = 0; r < n->u.par.nreds; r++) {
       act_lambda(a, n->u.par.reds[r].lam);
       act_lambda(a, n->u.par.reds[r].inv);
@@ -86,6 +91,7 @@ static void act_node(Act *a, const Node *n) {
       for (int f = 0; f < sc->nf; f++) mark(a, sc->out[f], v), mark(a, sc->excl[f], v);
     }
     break;
+  }
   }
 }
 

@@ -9,6 +9,7 @@
 //   - an array the first writes, the second reads only at the loop index (elementwise).
 // Common subexpressions (the same pure operation on the same operands, or the same element
 // read with no write to its array in between) are then shared.
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +317,11 @@ typedef struct {
   int nseen, cap;
   Val *tried;        // values mapped by a comparison of two ifs in progress (undone if unequal)
   int ntried, captried;
+  // seen[] by hash (statements other than ifs): head[h & mask] is the last index seen with
+  // that hash, next[i] the one before i; a linear search made a block of n statements O(n^2)
+  int *head, *next;
+  unsigned *hash;
+  int mask;
 } Cse;
 
 static void try_rep(Cse *c, Val v, Val to) {
@@ -329,6 +335,7 @@ static void try_rep(Cse *c, Val v, Val to) {
 
 static void cse_block(Cse *c, Block *b);
 static void see(Cse *c, const Node *n);
+static void unsee(Cse *c, int mark);
 
 // Does b write memory (or contain a loop)?
 static bool block_effects(const Block *b) {
@@ -383,6 +390,24 @@ static void rename_operands(Cse *c, Node *n) {
   }
 }
 
+// Equal for statements that same_value may find equal (their operands' representatives).
+static unsigned value_hash(const Cse *c, const Node *n) {
+  const Val *r = c->rep;
+  uint64_t h = (uint64_t)n->kind * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)c->f->vals[n->out].type;
+  uint64_t k[3] = {0, 0, 0};
+  switch (n->kind) {
+  case IR_CONST: memcpy(&k[0], &n->u.cst.f, sizeof(double)), k[1] = (uint64_t)n->u.cst.i; break;
+  case IR_UNOP: k[0] = n->u.un.op, k[1] = r[n->u.un.a]; break;
+  case IR_BINOP: k[0] = n->u.bin.op, k[1] = r[n->u.bin.a], k[2] = r[n->u.bin.b]; break;
+  case IR_CALL: k[0] = n->u.call.fn, k[1] = r[n->u.call.a], k[2] = r[n->u.call.b]; break;
+  case IR_CAST: k[1] = r[n->u.cast.a]; break;
+  case IR_READ: k[1] = r[n->u.mem.arr], k[2] = r[n->u.mem.idx]; break;
+  default: break;
+  }
+  for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 0x100000001B3u + (h >> 29);
+  return (unsigned)(h ^ (h >> 32));
+}
+
 static bool same_value(const Cse *c, const Node *s, const Node *n) {
   return same_op(s, n, c->rep) && c->f->vals[s->out].type == c->f->vals[n->out].type &&
          (n->kind != IR_CONST || (s->u.cst.f == n->u.cst.f && s->u.cst.i == n->u.cst.i));
@@ -431,9 +456,9 @@ static void cse_node(Cse *c, Node *n) {
 
     int mark = c->nseen; // what a branch computes is not available after it
     cse_block(c, n->u.ifs.then);
-    c->nseen = mark;
+    unsee(c, mark);
     cse_block(c, n->u.ifs.els);
-    c->nseen = mark;
+    unsee(c, mark);
     kill_writes_in(c, n->u.ifs.then);
     kill_writes_in(c, n->u.ifs.els);
     if (!block_effects(n->u.ifs.then) && !block_effects(n->u.ifs.els)) see(c, n);
@@ -441,13 +466,14 @@ static void cse_node(Cse *c, Node *n) {
   }
   if (n->kind == IR_LOOP || n->kind == IR_PAR) return; // not entered: its own scope
   if (!n->out) return;
-  for (int i = 0; i < c->nseen; i++) {
-    const Node *s = c->seen[i];
-    if (s && s->kind != IR_IF && same_value(c, s, n)) {
-      c->rep[n->out] = s->out;
-      return;
+  if (c->head)
+    for (int i = c->head[value_hash(c, n) & (unsigned)c->mask]; i >= 0; i = c->next[i]) {
+      const Node *s = c->seen[i];
+      if (s && s->kind != IR_IF && same_value(c, s, n)) {
+        c->rep[n->out] = s->out;
+        return;
+      }
     }
-  }
   see(c, n);
 }
 
@@ -455,8 +481,42 @@ static void see(Cse *c, const Node *n) {
   if (c->nseen == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 64;
     c->seen = realloc(c->seen, sizeof(Node *) * (size_t)c->cap);
+    c->next = realloc(c->next, sizeof(int) * (size_t)c->cap);
+    c->hash = realloc(c->hash, sizeof(unsigned) * (size_t)c->cap);
+    if (!c->seen || !c->next || !c->hash) diag_internal(__FILE__, __LINE__, "out of memory");
+    if (c->cap > c->mask + 1) { // a table of at least cap buckets, rehashed
+      free(c->head);
+      c->mask = 2 * c->cap - 1;
+      c->head = malloc(sizeof(int) * (size_t)(c->mask + 1));
+      if (!c->head) diag_internal(__FILE__, __LINE__, "out of memory");
+      for (int h = 0; h <= c->mask; h++) c->head[h] = -1;
+      for (int i = 0; i < c->nseen; i++) {
+        int h = (int)(c->hash[i] & (unsigned)c->mask);
+        c->next[i] = c->head[h];
+        c->head[h] = i;
+      }
+    }
   }
-  c->seen[c->nseen++] = n;
+  int i = c->nseen++;
+  c->seen[i] = n;
+  c->hash[i] = n->kind == IR_IF ? 0 : value_hash(c, n);
+  int h = (int)(c->hash[i] & (unsigned)c->mask);
+  c->next[i] = c->head[h];
+  c->head[h] = i;
+}
+
+// Forgets what was seen from index mark on (the newest first: they head their chains).
+static void unsee(Cse *c, int mark) {
+  for (int i = c->nseen - 1; i >= mark; i--) c->head[c->hash[i] & (unsigned)c->mask] = c->next[i];
+  c->nseen = mark;
+}
+
+static void cse_free(Cse *c) {
+  free(c->seen);
+  free(c->tried);
+  free(c->head);
+  free(c->next);
+  free(c->hash);
 }
 
 static void cse_block(Cse *c, Block *b) {
@@ -469,10 +529,9 @@ static void cse_loops(Fn *f, Block *b, Val *rep) {
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
     if (n->kind == IR_PAR) {
-      Cse c = {f, rep, NULL, 0, 0, NULL, 0, 0};
+      Cse c = {f, rep};
       cse_block(&c, n->u.par.body);
-      free(c.seen);
-      free(c.tried);
+      cse_free(&c);
     }
     if (n->kind == IR_IF) cse_loops(f, n->u.ifs.then, rep), cse_loops(f, n->u.ifs.els, rep);
     if (n->kind == IR_LOOP) cse_loops(f, n->u.loop.body, rep);
@@ -554,16 +613,23 @@ static bool is_zero(const Fn *f, Val v) {
 
 // Two sums from zero whose results are only added together, s = s1 + s2, become one sum
 // of both contributions (the fused parts of a loop each sum an adjoint of the same value).
-static void merge_sums(Fn *f, Block *b, int *uses) {
+// owner[v]: the loop whose reduction gives v (found directly: a search of the loops before
+// every add made a long function quadratic).
+static void merge_sums(Fn *f, Block *b, int *uses, Node **owner) {
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
-    if (n->kind == IR_IF) merge_sums(f, n->u.ifs.then, uses), merge_sums(f, n->u.ifs.els, uses);
-    if (n->kind == IR_LOOP) merge_sums(f, n->u.loop.body, uses);
+    if (n->kind == IR_IF)
+      merge_sums(f, n->u.ifs.then, uses, owner), merge_sums(f, n->u.ifs.els, uses, owner);
+    if (n->kind == IR_LOOP) merge_sums(f, n->u.loop.body, uses, owner);
+    if (n->kind == IR_PAR)
+      for (int r = 0; r < n->u.par.nreds; r++)
+        for (int k = 0; k < n->u.par.reds[r].nf; k++) owner[n->u.par.reds[r].out[k]] = n;
     if (n->kind != IR_BINOP || n->u.bin.op != BIN_ADD || uses[n->u.bin.a] != 1 || uses[n->u.bin.b] != 1)
       continue;
-    for (int j = 0; j < i; j++) {
-      Node *p = b->stmts[j];
-      if (p->kind != IR_PAR) continue;
+    for (Node *p = owner[n->u.bin.a]; p && p == owner[n->u.bin.b]; p = NULL) {
+      bool here = false; // a loop of this block, before n
+      for (int j = 0; j < i && !here; j++) here = b->stmts[j] == p;
+      if (!here) continue;
       int r1 = -1, r2 = -1;
       for (int r = 0; r < p->u.par.nreds; r++) {
         const Red *red = &p->u.par.reds[r];
@@ -584,7 +650,6 @@ static void merge_sums(Fn *f, Block *b, int *uses) {
       body->yields[a->slot] = add->out;
       ir_replace_uses(f->body, n->out, a->out[0]); // the add is dead now
       uses[c->out[0]] = 0;
-      break;
     }
   }
 }
@@ -596,16 +661,17 @@ void fuse_loops(Fn *f) {
   free(def);
   Val *rep = malloc(sizeof(Val) * (size_t)f->nvals);
   for (int v = 0; v < f->nvals; v++) rep[v] = (Val)v;
-  Cse top = {f, rep, NULL, 0, 0, NULL, 0, 0}; // the function's own statements (not loops)
+  Cse top = {f, rep}; // the function's own statements (not loops)
   cse_block(&top, f->body);
-  free(top.seen);
-  free(top.tried);
+  cse_free(&top);
   cse_loops(f, f->body, rep);
   free(rep);
   merge_accs(f, f->body);
   int *uses = calloc((size_t)f->nvals, sizeof(int));
   count_uses(f, uses);
-  merge_sums(f, f->body, uses);
+  Node **owner = calloc((size_t)f->nvals, sizeof(Node *));
+  merge_sums(f, f->body, uses, owner);
+  free(owner);
   free(uses);
   simplify_dce(f);
   ir_verify(f, "fuse");

@@ -1,62 +1,68 @@
 // transform/simplify.c: dead-code elimination.  The reverse sweep re-executes whole loop
 // bodies; what the adjoint code does not use is removed here.
 #include <stdlib.h>
+#include <string.h>
 
 #include "transform.h"
 
-void count_block(const Block *b, int *uses);
+static void count_block_by(const Block *b, int *uses, int d);
 
-static void use(int *uses, Val v) {
-  if (v) uses[v]++;
+// uses[v] += d (d = -1: the uses of a statement removed)
+static void use_by(int *uses, int d, Val v) {
+  if (v) uses[v] += d;
 }
 
-static void count_node(const Node *n, int *uses) {
+static void count_node(const Node *n, int *uses, int d) {
   switch (n->kind) {
   case IR_CONST: break;
-  case IR_UNOP: use(uses, n->u.un.a); break;
-  case IR_BINOP: use(uses, n->u.bin.a), use(uses, n->u.bin.b); break;
-  case IR_CALL: use(uses, n->u.call.a), use(uses, n->u.call.b); break;
-  case IR_CAST: use(uses, n->u.cast.a); break;
+  case IR_UNOP: use_by(uses, d, n->u.un.a); break;
+  case IR_BINOP: use_by(uses, d, n->u.bin.a), use_by(uses, d, n->u.bin.b); break;
+  case IR_CALL: use_by(uses, d, n->u.call.a), use_by(uses, d, n->u.call.b); break;
+  case IR_CAST: use_by(uses, d, n->u.cast.a); break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
-    use(uses, n->u.mem.arr), use(uses, n->u.mem.idx), use(uses, n->u.mem.v);
+    use_by(uses, d, n->u.mem.arr), use_by(uses, d, n->u.mem.idx), use_by(uses, d, n->u.mem.v);
     break;
   case IR_IF:
-    use(uses, n->u.ifs.cond);
-    count_block(n->u.ifs.then, uses);
-    count_block(n->u.ifs.els, uses);
+    use_by(uses, d, n->u.ifs.cond);
+    count_block_by(n->u.ifs.then, uses, d);
+    count_block_by(n->u.ifs.els, uses, d);
     break;
   case IR_LOOP:
-    use(uses, n->u.loop.lo), use(uses, n->u.loop.hi);
-    for (int i = 0; i < n->u.loop.ncarry; i++) use(uses, n->u.loop.init[i]);
-    count_block(n->u.loop.body, uses);
+    use_by(uses, d, n->u.loop.lo), use_by(uses, d, n->u.loop.hi);
+    for (int i = 0; i < n->u.loop.ncarry; i++) use_by(uses, d, n->u.loop.init[i]);
+    count_block_by(n->u.loop.body, uses, d);
     break;
   case IR_PAR:
-    use(uses, n->u.par.lo), use(uses, n->u.par.hi);
+    use_by(uses, d, n->u.par.lo), use_by(uses, d, n->u.par.hi);
     for (int r = 0; r < n->u.par.nreds; r++)
       for (int f = 0; f < n->u.par.reds[r].nf; f++) {
-        use(uses, n->u.par.reds[r].init[f]);
-        if (n->u.par.reds[r].ne) use(uses, n->u.par.reds[r].ne[f]);
+        use_by(uses, d, n->u.par.reds[r].init[f]);
+        if (n->u.par.reds[r].ne) use_by(uses, d, n->u.par.reds[r].ne[f]);
       }
     for (int k = 0; k < n->u.par.nscans; k++)
-      for (int f = 0; f < n->u.par.scans[k].nf; f++) use(uses, n->u.par.scans[k].init[f]);
+      for (int f = 0; f < n->u.par.scans[k].nf; f++) use_by(uses, d, n->u.par.scans[k].init[f]);
     for (int k = 0; k < n->u.par.nhists; k++) {
-      use(uses, n->u.par.hists[k].arr), use(uses, n->u.par.hists[k].lo);
-      use(uses, n->u.par.hists[k].len);
+      use_by(uses, d, n->u.par.hists[k].arr), use_by(uses, d, n->u.par.hists[k].lo);
+      use_by(uses, d, n->u.par.hists[k].len);
     }
-    count_block(n->u.par.body, uses);
+    count_block_by(n->u.par.body, uses, d);
     break;
-  case IR_ALLOC: use(uses, n->u.alloc.n); break;
+  case IR_ALLOC: use_by(uses, d, n->u.alloc.n); break;
   case IR_COPY: case IR_SORT: case IR_FREE:
-    use(uses, n->u.copy.dst), use(uses, n->u.copy.src), use(uses, n->u.copy.n);
-    use(uses, n->u.copy.off), use(uses, n->u.copy.doff);
+    use_by(uses, d, n->u.copy.dst), use_by(uses, d, n->u.copy.src), use_by(uses, d, n->u.copy.n);
+    use_by(uses, d, n->u.copy.off), use_by(uses, d, n->u.copy.doff);
     break;
-  case IR_RETURN: use(uses, n->u.ret.v); break;
+  case IR_RETURN: use_by(uses, d, n->u.ret.v); break;
   }
 }
 
+static void count_block_by(const Block *b, int *uses, int d) {
+  for (int i = 0; i < b->n; i++) count_node(b->stmts[i], uses, d);
+  for (int i = 0; i < b->nyields; i++) use_by(uses, d, b->yields[i]);
+}
+
 void count_block(const Block *b, int *uses) {
-  for (int i = 0; i < b->n; i++) count_node(b->stmts[i], uses);
-  for (int i = 0; i < b->nyields; i++) use(uses, b->yields[i]);
+  count_block_by(b, uses, 1);
 }
 
 void count_uses(const Fn *f, int *uses) {
@@ -107,26 +113,30 @@ static bool block_has_effects(const Block *b) {
 }
 
 // Removes dead statements of b (and of nested blocks); returns whether anything changed.
-static bool sweep(Block *b, const int *uses) {
+// Last to first, taking a removed statement's uses away: a chain of dead values goes in one
+// sweep (one per sweep made a dead sum of n terms cost n sweeps of the function).
+static bool sweep(Block *b, int *uses) {
   bool changed = false;
-  int k = 0;
-  for (int i = 0; i < b->n; i++) {
+  int k = b->n;
+  for (int i = b->n - 1; i >= 0; i--) {
     Node *n = b->stmts[i];
     if (removable(n, uses)) {
+      count_node(n, uses, -1);
       changed = true;
       continue;
     }
-    if (n->kind == IR_IF) changed |= sweep(n->u.ifs.then, uses) | sweep(n->u.ifs.els, uses);
+    if (n->kind == IR_IF) changed |= sweep(n->u.ifs.els, uses) | sweep(n->u.ifs.then, uses);
     if (n->kind == IR_PAR) changed |= sweep(n->u.par.body, uses);
     if (n->kind == IR_LOOP) changed |= sweep(n->u.loop.body, uses);
-    b->stmts[k++] = n;
+    b->stmts[--k] = n;
   }
-  b->n = k;
+  if (k) memmove(b->stmts, b->stmts + k, sizeof(Node *) * (size_t)(b->n - k));
+  b->n -= k;
   return changed;
 }
 
 // Reductions whose results are all unused are dropped with their contributions.
-static bool prune_reductions(Node *n, const int *uses) {
+static bool prune_reductions(Node *n, int *uses) {
   bool changed = false;
   int k = 0;
   for (int r = 0; r < n->u.par.nreds; r++) {
@@ -135,7 +145,10 @@ static bool prune_reductions(Node *n, const int *uses) {
     for (int f = 0; f < red->nf; f++) used |= uses[red->out[f]] > 0;
     if (!used) {
       // its yields become 0 (no value): the slots of the others stay as they are
-      for (int f = 0; f < red->nf; f++) n->u.par.body->yields[red->slot + f] = 0;
+      for (int f = 0; f < red->nf; f++) {
+        use_by(uses, -1, n->u.par.body->yields[red->slot + f]);
+        n->u.par.body->yields[red->slot + f] = 0;
+      }
       changed = true;
       continue;
     }
@@ -160,10 +173,13 @@ static bool prune_reductions(Node *n, const int *uses) {
 
 // Carried values of a sequential loop that nothing reads (neither the body nor after the
 // loop) are dropped with their initial values and yields.
-static bool prune_carried(Node *n, const int *uses) {
+static bool prune_carried(Node *n, int *uses) {
   int k = 0;
   for (int j = 0; j < n->u.loop.ncarry; j++) {
-    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]]) continue;
+    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]]) {
+      use_by(uses, -1, n->u.loop.init[j]), use_by(uses, -1, n->u.loop.body->yields[j]);
+      continue;
+    }
     n->u.loop.init[k] = n->u.loop.init[j];
     n->u.loop.params[k] = n->u.loop.params[j];
     n->u.loop.outs[k] = n->u.loop.outs[j];
@@ -175,8 +191,10 @@ static bool prune_carried(Node *n, const int *uses) {
   return changed;
 }
 
-// Unused outs of an if (and of the loops inside) are dropped with their yields.
-static bool prune_if_outs(Block *b, const int *uses) {
+// Unused outs of an if (and of the loops inside) are dropped with their yields, whose uses
+// go (so an inner if whose outs only the outer one's yields used is pruned in the same walk:
+// a walk per level made nested ifs quadratic).
+static bool prune_if_outs(Block *b, int *uses) {
   bool changed = false;
   for (int i = 0; i < b->n; i++) {
     Node *n = b->stmts[i];
@@ -184,6 +202,7 @@ static bool prune_if_outs(Block *b, const int *uses) {
       int k = 0;
       for (int j = 0; j < n->u.ifs.nouts; j++) {
         if (!uses[n->u.ifs.outs[j]]) {
+          use_by(uses, -1, n->u.ifs.then->yields[j]), use_by(uses, -1, n->u.ifs.els->yields[j]);
           changed = true;
           continue;
         }
