@@ -1,5 +1,7 @@
 // analysis/index.c: index analysis (affine forms in a loop index, invariance, structural
 // equality of index expressions).
+#include <limits.h>
+
 #include "analysis.h"
 
 static void defs_node(Node *n, Node **def);
@@ -59,25 +61,19 @@ static void inside_node(const Node *n, unsigned char *inside) {
   }
 }
 
-// v depends on nothing that changes from one iteration to the next: values from outside the
-// loop, constants, and arithmetic on them (no reads: the array may change).
-bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i) {
-  if (!v || v == i) return !v;
-  if (!inside[v]) return true;
-  const Node *d = def[v];
-  if (!d) return false;
-  switch (d->kind) {
-  case IR_CONST: return true;
-  case IR_UNOP: return index_invariant(def, inside, d->u.un.a, i);
-  case IR_BINOP:
-    return index_invariant(def, inside, d->u.bin.a, i) && index_invariant(def, inside, d->u.bin.b, i);
-  case IR_CAST: return index_invariant(def, inside, d->u.cast.a, i);
-  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
-    return false;
-  }
-  return false;
-}
+// The walks below follow an index expression's definitions through at most INDEX_BUDGET
+// statements.  A longer expression (or one whose shared parts add up to more: a DAG walked
+// as a tree) is treated as unknown: not invariant, not affine, not the same as another.
+// Those answers only make the callers refuse a map, use atomics, save or recompute more:
+// never a wrong result.  (Unbounded, a chain of 30,000 statements k = k + 0 took 14 s,
+// quadratic, and recursed 30,000 deep.)
+#define INDEX_BUDGET 10000
+
+typedef struct {
+  bool inv;    // depends on nothing that changes from one iteration to the next
+  bool affine; // coef * i + an invariant part
+  long long coef;
+} Form;
 
 static bool const_int(Node *const *def, Val v, long long *k) {
   const Node *d = v ? def[v] : NULL;
@@ -88,53 +84,85 @@ static bool const_int(Node *const *def, Val v, long long *k) {
   return false;
 }
 
-IndexForm index_form(Node *const *def, const unsigned char *inside, Val v, Val i) {
-  IndexForm none = {false, 0};
-  if (v == i) return (IndexForm){true, 1};
-  if (index_invariant(def, inside, v, i)) return (IndexForm){true, 0};
+static Form form_of(Node *const *def, const unsigned char *inside, Val v, Val i, int *budget) {
+  const Form none = {false, false, 0}, inv = {true, true, 0};
+  if (v && v == i) return (Form){false, true, 1};
+  if (!v || !inside[v]) return inv;
   const Node *d = def[v];
-  if (!d) return none;
-  long long k;
+  if (!d || --*budget < 0) return none;
+  long long k, c;
   switch (d->kind) {
-  case IR_CAST: return index_form(def, inside, d->u.cast.a, i); // integer widening
+  case IR_CONST: return inv;
+  case IR_CAST: return form_of(def, inside, d->u.cast.a, i, budget); // integer widening
   case IR_UNOP: {
-    if (d->u.un.op != UN_NEG) return none;
-    IndexForm a = index_form(def, inside, d->u.un.a, i);
-    return (IndexForm){a.affine, -a.coef};
+    Form a = form_of(def, inside, d->u.un.a, i, budget);
+    if (a.inv) return inv;
+    if (d->u.un.op != UN_NEG || a.coef == LLONG_MIN) return none;
+    return (Form){false, a.affine, -a.coef};
   }
   case IR_BINOP: {
-    IndexForm a = index_form(def, inside, d->u.bin.a, i), b = index_form(def, inside, d->u.bin.b, i);
+    Form a = form_of(def, inside, d->u.bin.a, i, budget);
+    Form b = form_of(def, inside, d->u.bin.b, i, budget);
+    if (a.inv && b.inv) return inv;
+    bool affine = a.affine && b.affine;
     switch (d->u.bin.op) {
-    case BIN_ADD: return (IndexForm){a.affine && b.affine, a.coef + b.coef};
-    case BIN_SUB: return (IndexForm){a.affine && b.affine, a.coef - b.coef};
+    case BIN_ADD:
+      if (__builtin_add_overflow(a.coef, b.coef, &c)) return none;
+      return (Form){false, affine, c};
+    case BIN_SUB:
+      if (__builtin_sub_overflow(a.coef, b.coef, &c)) return none;
+      return (Form){false, affine, c};
     case BIN_MUL:
-      if (a.affine && b.affine && !b.coef && const_int(def, d->u.bin.b, &k)) return (IndexForm){true, a.coef * k};
-      if (a.affine && b.affine && !a.coef && const_int(def, d->u.bin.a, &k)) return (IndexForm){true, b.coef * k};
+      if (affine && !b.coef && const_int(def, d->u.bin.b, &k) && !__builtin_mul_overflow(a.coef, k, &c))
+        return (Form){false, true, c};
+      if (affine && !a.coef && const_int(def, d->u.bin.a, &k) && !__builtin_mul_overflow(b.coef, k, &c))
+        return (Form){false, true, c};
       return none;
     default: return none;
     }
   }
-  default: return none;
+  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    return none; // (a read: the array may change)
   }
+  return none;
 }
 
-bool index_same(Node *const *def, Val a, Val b) {
+// v depends on nothing that changes from one iteration to the next: values from outside the
+// loop, constants, and arithmetic on them (no reads: the array may change).
+bool index_invariant(Node *const *def, const unsigned char *inside, Val v, Val i) {
+  int budget = INDEX_BUDGET;
+  return form_of(def, inside, v, i, &budget).inv;
+}
+
+IndexForm index_form(Node *const *def, const unsigned char *inside, Val v, Val i) {
+  int budget = INDEX_BUDGET;
+  Form f = form_of(def, inside, v, i, &budget);
+  return (IndexForm){f.affine, f.coef};
+}
+
+static bool same(Node *const *def, Val a, Val b, int *budget) {
   if (a == b) return true;
-  if (!a || !b) return false;
+  if (!a || !b || --*budget < 0) return false;
   const Node *x = def[a], *y = def[b];
   if (!x || !y || x->kind != y->kind) return false;
   switch (x->kind) {
   case IR_CONST: return x->u.cst.i == y->u.cst.i && x->u.cst.f == y->u.cst.f;
-  case IR_UNOP: return x->u.un.op == y->u.un.op && index_same(def, x->u.un.a, y->u.un.a);
+  case IR_UNOP: return x->u.un.op == y->u.un.op && same(def, x->u.un.a, y->u.un.a, budget);
   case IR_BINOP:
-    return x->u.bin.op == y->u.bin.op && index_same(def, x->u.bin.a, y->u.bin.a) &&
-           index_same(def, x->u.bin.b, y->u.bin.b);
-  case IR_CAST: return index_same(def, x->u.cast.a, y->u.cast.a);
+    return x->u.bin.op == y->u.bin.op && same(def, x->u.bin.a, y->u.bin.a, budget) &&
+           same(def, x->u.bin.b, y->u.bin.b, budget);
+  case IR_CAST: return same(def, x->u.cast.a, y->u.cast.a, budget);
   case IR_CALL:
-    return x->u.call.fn == y->u.call.fn && index_same(def, x->u.call.a, y->u.call.a) &&
-           (x->u.call.b == y->u.call.b || index_same(def, x->u.call.b, y->u.call.b));
+    return x->u.call.fn == y->u.call.fn && same(def, x->u.call.a, y->u.call.a, budget) &&
+           (x->u.call.b == y->u.call.b || same(def, x->u.call.b, y->u.call.b, budget));
   default: return false; // reads are not compared: the array may have changed
   }
+}
+
+bool index_same(Node *const *def, Val a, Val b) {
+  int budget = INDEX_BUDGET;
+  return same(def, a, b, &budget);
 }
 
 // x when v is max(x, 0), written as the select `x > 0 ? x : 0` (a loop's length), else 0.

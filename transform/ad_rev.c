@@ -148,20 +148,34 @@ static Val zero_of(Rev *R, Type *t) {
 
 // ---- array accesses inside a parallel loop ----
 
-static bool is_invariant(Rev *R, Val v) {
+// The walks of an index expression's definitions below (is_invariant, index_clonable,
+// index_interval) visit at most WALK_BUDGET statements: a longer expression (or one whose
+// shared parts add up to more, a DAG walked as a tree: exponential) gets the answer that
+// costs speed, not correctness: not invariant, not clonable, no interval (an atomic update).
+// hoist and index_at follow only what such a walk accepted.
+#define WALK_BUDGET 10000
+
+static bool invariant_within(Rev *R, Val v, int *budget) {
   if (!R->in_par[v]) return true;
   Node *d = R->def[v];
-  if (!d || v == R->par->u.par.idx) return false;
+  if (!d || v == R->par->u.par.idx || --*budget < 0) return false;
   switch (d->kind) {
   case IR_CONST: return true;
-  case IR_UNOP: return is_invariant(R, d->u.un.a);
-  case IR_BINOP: return is_invariant(R, d->u.bin.a) && is_invariant(R, d->u.bin.b);
-  case IR_CAST: return is_invariant(R, d->u.cast.a);
-  case IR_CALL: return is_invariant(R, d->u.call.a) && (!d->u.call.b || is_invariant(R, d->u.call.b));
+  case IR_UNOP: return invariant_within(R, d->u.un.a, budget);
+  case IR_BINOP: return invariant_within(R, d->u.bin.a, budget) && invariant_within(R, d->u.bin.b, budget);
+  case IR_CAST: return invariant_within(R, d->u.cast.a, budget);
+  case IR_CALL:
+    return invariant_within(R, d->u.call.a, budget) &&
+           (!d->u.call.b || invariant_within(R, d->u.call.b, budget));
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
   case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
   }
   UNREACHABLE();
+}
+
+static bool is_invariant(Rev *R, Val v) {
+  int budget = WALK_BUDGET;
+  return invariant_within(R, v, &budget);
 }
 
 // The host-level copy of a loop-invariant value (recomputed after the reverse loop).
@@ -243,9 +257,9 @@ typedef struct Shared {
 
 // The least and greatest value of primal index expression v over the iterations of the
 // top-level loop (its index excluded), as long values computed in the block before it.
-static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int depth) {
+static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
   Builder hb = {R->f, R->top_host, R->b.loc};
-  if (v == R->top_par->u.par.idx || depth > 48) return false;
+  if (v == R->top_par->u.par.idx || --*budget < 0) return false;
   if (!R->top_in[v]) {
     if (!ty_is_int(R->pf->vals[v].type)) return false;
     *lo = *hi = b_cast(&hb, &ty_long, P(v));
@@ -256,7 +270,7 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int depth) {
     Val a, b, c, d;
     Val llo = lp->kind == IR_LOOP ? lp->u.loop.lo : lp->u.par.lo;
     Val lhi = lp->kind == IR_LOOP ? lp->u.loop.hi : lp->u.par.hi;
-    if (!index_interval(R, llo, &a, &b, depth + 1) || !index_interval(R, lhi, &c, &d, depth + 1))
+    if (!index_interval(R, llo, &a, &b, budget) || !index_interval(R, lhi, &c, &d, budget))
       return false;
     *lo = a;
     *hi = b_binop(&hb, BIN_SUB, d, b_const_i(&hb, &ty_long, 1));
@@ -272,12 +286,12 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int depth) {
     bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
                                 (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
                                  !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
-    return keeps && index_interval(R, d->u.cast.a, lo, hi, depth + 1);
+    return keeps && index_interval(R, d->u.cast.a, lo, hi, budget);
   }
   case IR_BINOP:
     if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
-    if (!index_interval(R, d->u.bin.a, &a, &b, depth + 1) ||
-        !index_interval(R, d->u.bin.b, &c, &e, depth + 1))
+    if (!index_interval(R, d->u.bin.a, &a, &b, budget) ||
+        !index_interval(R, d->u.bin.b, &c, &e, budget))
       return false;
     if (d->u.bin.op == BIN_ADD) {
       *lo = b_add(&hb, a, c), *hi = b_add(&hb, b, e);
@@ -304,7 +318,8 @@ static bool acc_shared(Rev *R, Val arr, Val idx, Val g) {
   while (s < R->nshared && R->shared[s].arr != arr) s++;
   if (s == R->nshared && s == MAX_SHARED) return false;
   Val lo, hi;
-  if (!index_interval(R, idx, &lo, &hi, 0)) return false;
+  int budget = 1000; // statements of idx and of the loop bounds it depends on
+  if (!index_interval(R, idx, &lo, &hi, &budget)) return false;
   Builder hb = {R->f, R->top_host, R->b.loc};
   if (s == R->nshared) {
     R->shared[R->nshared++] = (Shared){arr, lo, hi};
@@ -1096,16 +1111,16 @@ static void hist_finish(Rev *R, const Node *n) {
 
 // Can primal index expression v (defined in the loop) be computed again outside the reverse
 // loop, from the loop index and values outside the loop?
-static bool index_clonable(Rev *R, Val v, int depth) {
+static bool index_clonable(Rev *R, Val v, int *budget) {
   if (!R->in_par[v] || v == R->par->u.par.idx) return true;
   const Node *d = R->def[v];
-  if (!d || depth > 32) return false;
+  if (!d || --*budget < 0) return false;
   switch (d->kind) {
   case IR_CONST: return true;
-  case IR_UNOP: return index_clonable(R, d->u.un.a, depth + 1);
-  case IR_CAST: return index_clonable(R, d->u.cast.a, depth + 1);
+  case IR_UNOP: return index_clonable(R, d->u.un.a, budget);
+  case IR_CAST: return index_clonable(R, d->u.cast.a, budget);
   case IR_BINOP:
-    return index_clonable(R, d->u.bin.a, depth + 1) && index_clonable(R, d->u.bin.b, depth + 1);
+    return index_clonable(R, d->u.bin.a, budget) && index_clonable(R, d->u.bin.b, budget);
   default: return false;
   }
 }
@@ -1144,8 +1159,9 @@ static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long
       return false; // (a guarded x[i-1] may not exist where the later loops would add to it)
     if (n->kind != IR_READ || n->u.mem.arr != arr || is_invariant(R, n->u.mem.idx)) continue;
     IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
+    int budget = 256; // (each stencil read is computed again per offset: index_at)
     if (!f.affine || !f.coef || (*coef && f.coef != *coef) ||
-        !index_clonable(R, n->u.mem.idx, 0))
+        !index_clonable(R, n->u.mem.idx, &budget))
       return false;
     *coef = f.coef;
     int k = 0;
@@ -1539,35 +1555,66 @@ static bool running_sum(Rev *R, const Node *n, int k, const int *uses) {
 }
 
 // Primal v, defined in a loop (inside[v]), computed again at the builder's point from values
-// outside the loop; refused when it depends on the iteration.
+// outside the loop; refused when it depends on the iteration.  Operands first, by an explicit
+// stack (a chain of n statements recursed n deep).
 static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Loc loc) {
   if (!v || !inside[v]) return v ? P(v) : 0;
-  if (memo[v]) return memo[v];
-  const Node *d = R->def[v];
-  if (!d || (d->kind != IR_CONST && d->kind != IR_UNOP && d->kind != IR_BINOP &&
-             d->kind != IR_CAST && d->kind != IR_CALL))
-    diag_error(loc, "give the parallel loops in the sequential loop bounds (and a write outside "
-               "them an index) that are the same in every iteration",
-               "the elements this sequential loop overwrites change from iteration to "
-               "iteration: checkpointing them is not supported");
-  Node *c = node_new(R->a, d->kind, d->loc);
-  c->u = d->u;
-  switch (d->kind) {
-  case IR_UNOP: c->u.un.a = materialize(R, d->u.un.a, inside, memo, loc); break;
-  case IR_BINOP:
-    c->u.bin.a = materialize(R, d->u.bin.a, inside, memo, loc);
-    c->u.bin.b = materialize(R, d->u.bin.b, inside, memo, loc);
-    break;
-  case IR_CAST: c->u.cast.a = materialize(R, d->u.cast.a, inside, memo, loc); break;
-  case IR_CALL:
-    c->u.call.a = materialize(R, d->u.call.a, inside, memo, loc);
-    c->u.call.b = materialize(R, d->u.call.b, inside, memo, loc);
-    break;
-  default: break;
+  int n = 0, cap = 16;
+  Val *stack = malloc(sizeof(Val) * (size_t)cap);
+  if (!stack) diag_internal(__FILE__, __LINE__, "out of memory");
+  stack[n++] = v;
+  while (n) {
+    Val t = stack[n - 1];
+    if (memo[t]) {
+      n--;
+      continue;
+    }
+    const Node *d = R->def[t];
+    if (!d || (d->kind != IR_CONST && d->kind != IR_UNOP && d->kind != IR_BINOP &&
+               d->kind != IR_CAST && d->kind != IR_CALL)) {
+      free(stack);
+      diag_error(loc, "give the parallel loops in the sequential loop bounds (and a write outside "
+                 "them an index) that are the same in every iteration",
+                 "the elements this sequential loop overwrites change from iteration to "
+                 "iteration: checkpointing them is not supported");
+    }
+    Val ops[2] = {0, 0};
+    switch (d->kind) {
+    case IR_UNOP: ops[0] = d->u.un.a; break;
+    case IR_BINOP: ops[0] = d->u.bin.a, ops[1] = d->u.bin.b; break;
+    case IR_CAST: ops[0] = d->u.cast.a; break;
+    case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
+    default: break;
+    }
+    bool ready = true;
+    for (int k = 1; k >= 0; k--) // the first operand on top: made first, as C evaluates
+      if (ops[k] && inside[ops[k]] && !memo[ops[k]]) {
+        if (n == cap) {
+          cap *= 2;
+          stack = realloc(stack, sizeof(Val) * (size_t)cap);
+          if (!stack) diag_internal(__FILE__, __LINE__, "out of memory");
+        }
+        stack[n++] = ops[k];
+        ready = false;
+      }
+    if (!ready) continue;
+    Val m[2];
+    for (int k = 0; k < 2; k++) m[k] = !ops[k] ? 0 : inside[ops[k]] ? memo[ops[k]] : P(ops[k]);
+    Node *c = node_new(R->a, d->kind, d->loc);
+    c->u = d->u;
+    switch (d->kind) {
+    case IR_UNOP: c->u.un.a = m[0]; break;
+    case IR_BINOP: c->u.bin.a = m[0], c->u.bin.b = m[1]; break;
+    case IR_CAST: c->u.cast.a = m[0]; break;
+    case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1]; break;
+    default: break;
+    }
+    c->out = memo[t] = fn_val(R->f, R->pf->vals[t].type, R->pf->vals[t].hint);
+    b_push(&R->b, c);
+    n--;
   }
-  c->out = memo[v] = fn_val(R->f, R->pf->vals[v].type, R->pf->vals[v].hint);
-  b_push(&R->b, c);
-  return c->out;
+  free(stack);
+  return memo[v];
 }
 
 // The arrays b writes (IR_WRITE, nested blocks included), once each.
