@@ -1,7 +1,11 @@
 // translate.c: the pipeline, top to bottom (P1 of docs/style.md).
 #include "translate.h"
 
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "parser/parser.h"
 #include "transform/transform.h"
@@ -68,7 +72,7 @@ static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
   return ok;
 }
 
-bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
+static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
   Prog *p = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs); // parser/
   o->deps = p->deps;
@@ -94,4 +98,68 @@ bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
   emit_program(p, &eo, out);                 // emit/       CUDA or C11
   return true;
+}
+
+// ---- the translation runs on a thread with a large stack ----
+//
+// The front end and the passes recurse over the nesting of the input (statements, expressions,
+// the IR's blocks): the nesting limits (parser/parser.h, README "Limitations") are set so that
+// the deepest accepted input fits in TRANSLATE_STACK with room to spare, also in the
+// sanitizer build (whose frames are several times larger).  The stack is reserved, not
+// committed: only what a deep input uses is touched.
+#define TRANSLATE_STACK ((size_t)1 << 30)
+
+typedef struct {
+  Arena *a;
+  TranslateOptions *o;
+  const Src *src;
+  Buf *out;
+  bool ok, failed;
+} Job;
+
+static jmp_buf job_failed;
+
+static void on_job_error(void) {
+  longjmp(job_failed, 1);
+}
+
+// Without a hook, an error exits here, on the worker (whose stack, alive until the process
+// ends, still holds what the leak checker of the sanitizer build must find reachable).  With
+// one (the fuzz target's longjmp), the error longjmps back here, and the caller's hook runs
+// on the caller's thread after the join.
+static void *run_job(void *arg) {
+  Job *j = arg;
+  void (*outer)(void) = diag_on_error(NULL);
+  diag_on_error(outer ? on_job_error : NULL);
+  if (!setjmp(job_failed))
+    j->ok = translate(j->a, j->o, j->src, j->out);
+  else
+    j->failed = true;
+  diag_on_error(outer);
+  return NULL;
+}
+
+bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
+  Job j = {a, o, src, out, false, false};
+  pthread_attr_t attr;
+  pthread_t t;
+  int err = pthread_attr_init(&attr);
+  if (!err) {
+    err = pthread_attr_setstacksize(&attr, TRANSLATE_STACK);
+    if (!err) err = pthread_create(&t, &attr, run_job, &j);
+    pthread_attr_destroy(&attr);
+  }
+  if (err) {
+    fprintf(stderr, "adsoac: error: cannot start the translation (a thread with a %zu MiB "
+                    "stack): %s\n", TRANSLATE_STACK >> 20, strerror(err));
+    exit(1);
+  }
+  pthread_join(t, NULL);
+  if (j.failed) { // diagnosed: now what diag_error does after its report, on this thread
+    void (*hook)(void) = diag_on_error(NULL);
+    diag_on_error(hook);
+    hook(); // must not return
+    exit(1);
+  }
+  return j.ok;
 }

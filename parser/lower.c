@@ -465,7 +465,7 @@ static bool lower_if_update(Lower *L, TSNode s) {
   return true;
 }
 
-static bool lower_if(Lower *L, TSNode s) {
+static bool lower_if_(Lower *L, TSNode s) {
   if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
   if (lower_if_update(L, s)) return false;
   Val cond = lower_cond(L, ts_field(s, "condition"));
@@ -518,6 +518,34 @@ static bool lower_if(Lower *L, TSNode s) {
   return rest;
 }
 
+// One more level of nesting (if, for, a block in a block, a conditional operand): the IR's
+// blocks nest as deep, and the passes recurse over them.
+void nest_enter(Lower *L, TSNode n) {
+  if (++L->nesting > MAX_NESTING)
+    diag_error(node_loc(L, n), "use fewer levels (an inlined function's levels add to its "
+               "caller's; a long else-if or ?: chain can be written as separate ifs)",
+               "nested more than %d levels deep (if, for, { } blocks and the operands of ?:, && "
+               "and ||, counting those of inlined calls)", MAX_NESTING);
+}
+
+void nest_leave(Lower *L) {
+  L->nesting--;
+}
+
+// An if nests one level (its branches, and when it returns, the rest of its block).
+static bool lower_if(Lower *L, TSNode s) {
+  nest_enter(L, s);
+  bool rest = lower_if_(L, s);
+  nest_leave(L);
+  return rest;
+}
+
+static void lower_for_nested(Lower *L, TSNode s, const Pragma *pr) {
+  nest_enter(L, s);
+  lower_for(L, s, pr);
+  nest_leave(L);
+}
+
 // ---- statements ----
 
 void lower_block(Lower *L, TSNode compound) {
@@ -542,7 +570,7 @@ void lower_stmts(Lower *L, TSNode first) {
         diag_error(pr.loc, "put the pragma directly before a for loop",
                    "'#pragma adsoac %s' is not followed by a for loop", pr.text);
       if (L->returned) diag_error(node_loc(L, next), NULL, "statement after return");
-      lower_for(L, next, &pr);
+      lower_for_nested(L, next, &pr);
       s = next;
       continue;
     }
@@ -551,6 +579,12 @@ void lower_stmts(Lower *L, TSNode first) {
                                   "statement after return");
       L->b.loc = node_loc(L, s);
       if (lower_if(L, s)) return; // it took the rest of the block as its else branch
+      continue;
+    }
+    if (ts_is(s, "compound_statement")) { // a block inside a block
+      nest_enter(L, s);
+      lower_stmt(L, s);
+      nest_leave(L);
       continue;
     }
     lower_stmt(L, s);
@@ -593,7 +627,7 @@ static void lower_stmt_(Lower *L, TSNode s) {
   } else if (!strcmp(t, "if_statement")) {
     lower_if(L, s);
   } else if (!strcmp(t, "for_statement")) {
-    lower_for(L, s, NULL);
+    lower_for_nested(L, s, NULL);
   } else if (!strcmp(t, "return_statement")) {
     if (L->par && L->par->inline_base >= L->inline_depth)
       diag_error(node_loc(L, s), NULL, "return inside a parallel loop");

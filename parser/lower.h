@@ -97,6 +97,8 @@ typedef struct {
   bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
   int inline_depth;   // calls being inlined
   int expr_depth;     // nesting of lower_expr (0: a whole expression)
+  int expr_nesting;   // lower_expr calls in progress (inlined calls and macros included)
+  int nesting;        // levels of MAX_NESTING entered (nest_enter)
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file
@@ -113,6 +115,8 @@ void fwd_lose(Lower *L, ParCtx *p, Val arr);
 void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
 
 // ---- lower.c ----
+void nest_enter(Lower *L, TSNode n); // one level of MAX_NESTING (refused past it) ...
+void nest_leave(Lower *L);           // ... left
 void check_not_macro(Lower *L, TSNode name);
 int var_push(Lower *L, Var v);
 Var *var_find(Lower *L, const char *name);

@@ -178,11 +178,13 @@ static Val lower_choice(Lower *L, Val c, Loc loc, Type *t, SideFn *tf, TSNode tn
                         TSNode en) {
   Node *n = node_new(L->a, IR_IF, loc);
   Block *outer = L->b.blk;
+  nest_enter(L, tn);
   n->u.ifs.cond = c;
   n->u.ifs.then = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.then, tf(L, tn, t));
   n->u.ifs.els = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.els, ef(L, en, t));
+  nest_leave(L);
   L->b.blk = outer;
   n->u.ifs.nouts = 1;
   n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
@@ -211,10 +213,12 @@ static Val lower_conditional(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), "write c ? a : b", "the GNU shorthand 'a ?: b' is not supported");
   Val c = lower_cond(L, ts_field(e, "condition"));
   Block *outer = L->b.blk, *tb = block_new(L->a), *eb = block_new(L->a);
+  nest_enter(L, ts_field(e, "consequence"));
   L->b.blk = tb;
   Val tv = lower_expr(L, ts_field(e, "consequence"));
   L->b.blk = eb;
   Val ev = lower_expr(L, ts_field(e, "alternative"));
+  nest_leave(L);
   Type *t = common_type(val_type(L->fn, tv), val_type(L->fn, ev));
   L->b.loc = node_loc(L, e);
   L->b.blk = tb;
@@ -351,30 +355,42 @@ static bool cast_to_variable(Lower *L, TSNode n) {
   return v && v->kind != VAR_ARRAY;
 }
 
-static bool has_cast_to_variable(Lower *L, TSNode n) {
-  if (cast_to_variable(L, n)) return true;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    if (has_cast_to_variable(L, ts_node_named_child(n, i))) return true;
-  return false;
+// (The walks over an expression's subtree go without recursion: ts_walk.)
+typedef struct {
+  Lower *L;
+  bool found;
+  char *text; // blank_cast: the expression's text, its first byte at base
+  uint32_t base;
+} CastWalk;
+
+static bool find_cast(void *ctx, TSNode n, int depth) {
+  CastWalk *w = ctx;
+  w->found |= cast_to_variable(w->L, n);
+  return !w->found;
 }
 
-static void blank_casts(Lower *L, TSNode n, char *text, uint32_t base) {
-  if (cast_to_variable(L, n)) {
-    uint32_t open = ts_node_start_byte(n) - base;
-    uint32_t close = ts_node_end_byte(ts_field(n, "type")) - base;
-    text[open] = ' ';
-    while (text[close] != ')') close++;
-    text[close] = ' ';
+static bool has_cast_to_variable(Lower *L, TSNode n) {
+  CastWalk w = {L};
+  ts_walk(n, find_cast, &w);
+  return w.found;
+}
+
+static bool blank_cast(void *ctx, TSNode n, int depth) {
+  CastWalk *w = ctx;
+  if (cast_to_variable(w->L, n)) {
+    uint32_t open = ts_node_start_byte(n) - w->base;
+    uint32_t close = ts_node_end_byte(ts_field(n, "type")) - w->base;
+    w->text[open] = ' ';
+    while (w->text[close] != ')') close++;
+    w->text[close] = ' ';
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) blank_casts(L, ts_node_named_child(n, i), text, base);
+  return true;
 }
 
 static Val reparse_without_casts(Lower *L, TSNode e) {
-  char *text = (char *)node_text(L, e);
-  blank_casts(L, e, text, ts_node_start_byte(e));
-  return lower_expr_text(L, text, node_loc(L, e), L->in_expansion);
+  CastWalk w = {L, false, (char *)node_text(L, e), ts_node_start_byte(e)};
+  ts_walk(e, blank_cast, &w);
+  return lower_expr_text(L, w.text, node_loc(L, e), L->in_expansion);
 }
 
 static Val lower_cast(Lower *L, TSNode e) {
@@ -391,9 +407,14 @@ Val lower_expr(Lower *L, TSNode e) {
   if (ts_node_is_null(e)) diag_error(L->b.loc, NULL, "expected an expression here");
   L->b.loc = node_loc(L, e);
   if (!L->expr_depth && has_cast_to_variable(L, e)) return reparse_without_casts(L, e);
+  if (++L->expr_nesting > MAX_TREE_DEPTH) // (the file's tree is checked: inlined calls, macros)
+    diag_error(node_loc(L, e), "split the expression into several statements",
+               "expression nested more than %d levels deep, counting the calls inlined and "
+               "the macros expanded in it", MAX_TREE_DEPTH);
   L->expr_depth++;
   Val v = lower_expr_node(L, e);
   L->expr_depth--;
+  L->expr_nesting--;
   return v;
 }
 

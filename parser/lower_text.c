@@ -55,6 +55,7 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
     diag_error(at, "in a marked function, a macro must expand to an expression (macros that "
                "expand to statements are not supported)",
                "cannot parse '%s' as an expression", text);
+  ts_check_depth(src, root);
   const Src *outer = L->src;
   bool outer_expanded = L->in_expansion;
   L->src = src;

@@ -225,19 +225,35 @@ static void add_drop(Arena *a, Prog *p, uint32_t s, uint32_t e) {
   p->ndrop++;
 }
 
-static void collect_idents(Arena *a, const Src *src, TSNode n, Prog *p, int *cap) {
+typedef struct {
+  Arena *a;
+  const Src *src;
+  Prog *p;
+  int cap;
+  bool in_fn;   // check_stray_pragmas: the walk is inside a function
+  int fn_depth; // ... whose definition is at this depth (-1: none)
+} Walk;
+
+static bool collect_ident(void *ctx, TSNode n, int depth) {
+  Walk *w = ctx;
+  Prog *p = w->p;
   if (ts_is(n, "identifier") || ts_is(n, "type_identifier") || ts_is(n, "field_identifier")) {
-    if (p->nidents == *cap) {
-      *cap = *cap ? *cap * 2 : 256;
-      const char **v = ARENA_ARRAY(a, const char *, *cap);
+    if (p->nidents == w->cap) {
+      w->cap = w->cap ? w->cap * 2 : 256;
+      const char **v = ARENA_ARRAY(w->a, const char *, w->cap);
       if (p->nidents) memcpy(v, p->idents, sizeof(char *) * (size_t)p->nidents);
       p->idents = v;
     }
-    p->idents[p->nidents++] = ts_text(a, src, n);
-    return;
+    p->idents[p->nidents++] = ts_text(w->a, w->src, n);
+    return false;
   }
-  uint32_t k = ts_node_child_count(n);
-  for (uint32_t i = 0; i < k; i++) collect_idents(a, src, ts_node_child(n, i), p, cap);
+  return true;
+}
+
+// Every identifier of the file, in p->idents (the names generated code must not take).
+static void collect_idents(Arena *a, const Src *src, TSNode root, Prog *p) {
+  Walk w = {a, src, p, 0};
+  ts_walk(root, collect_ident, &w);
 }
 
 static void add_marked(Arena *a, Prog *p, Marked m) {
@@ -249,9 +265,12 @@ static void add_marked(Arena *a, Prog *p, Marked m) {
 
 // adsoac pragmas inside functions that are not marked: a grad pragma there is misplaced; a
 // loop pragma takes effect only where a marked function inlines the function: a warning.
-static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) {
+static bool check_stray_pragma(void *ctx, TSNode n, int depth) {
+  Walk *w = ctx;
+  if (w->fn_depth >= depth) w->fn_depth = -1; // out of the function
+  bool in_fn = w->in_fn || w->fn_depth >= 0;
   Pragma pr;
-  if (ts_is(n, "preproc_call") && in_fn && pragma_parse(a, src, n, &pr)) {
+  if (ts_is(n, "preproc_call") && in_fn && pragma_parse(w->a, w->src, n, &pr)) {
     if (pr.kind == PR_GRAD || pr.kind == PR_OPERATOR)
       diag_error(pr.loc, "put it directly before a function definition, at file level",
                  "'#pragma adsoac %s' inside a function", pr.text);
@@ -259,9 +278,13 @@ static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) 
               "'#pragma adsoac %s' in a function that is not marked: it applies only where "
               "a marked function calls this one (inlined)", pr.text);
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    check_stray_pragmas(a, src, ts_node_named_child(n, i), in_fn || ts_is(n, "function_definition"));
+  if (ts_is(n, "function_definition") && w->fn_depth < 0) w->fn_depth = depth;
+  return true;
+}
+
+static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) {
+  Walk w = {a, src, NULL, 0, in_fn, -1};
+  ts_walk(n, check_stray_pragma, &w);
 }
 
 Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int ndefines,
@@ -275,11 +298,11 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   TSTree *tree = ts_parser_parse_string(parser, NULL, active, (uint32_t)src->len);
   TSNode root = ts_tree_root_node(tree);
   ts_check_errors(src, root);
+  ts_check_depth(src, root);
   Prog *p = ARENA_NEW(a, Prog);
   p->src = *src;
   p->ndeps = macro_deps(macros, &p->deps);
-  int cap = 0;
-  collect_idents(a, src, root, p, &cap);
+  collect_idents(a, src, root, p);
   Defs defs = {0};
   defs.macros = macros;
   collect_types(a, src, root, &defs.types);

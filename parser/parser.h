@@ -48,9 +48,27 @@ typedef struct {
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.
 bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out);
 
+// ---- nesting limits (README "Limitations"; deeper input is refused with a diagnostic) ----
+// The front end recurses over the syntax tree, the passes over the IR's nested blocks; the
+// translation runs on a thread whose stack (translate.c) holds the deepest accepted input.
+// MAX_TREE_DEPTH: the syntax tree of the file (and of a macro's expansion), and the
+// expressions being lowered at once (across inlined calls and macro expansions); a chain
+// a + b + ... of n terms nests n - 1 deep.
+#define MAX_TREE_DEPTH 50000
+// MAX_NESTING: what nests blocks in the IR, in marked functions and the functions they
+// inline: if (an if that returns early takes the rest of its block as its else), for, a
+// { } block inside a block, and the operands of ?:, && and || that C evaluates conditionally.
+#define MAX_NESTING 256
+
 // ---- ts_util.c ----
 Loc ts_loc(const Src *src, TSNode n);
 char *ts_text(Arena *a, const Src *src, TSNode n);
 bool ts_is(TSNode n, const char *type);
 TSNode ts_field(TSNode n, const char *field);
 void ts_check_errors(const Src *src, TSNode root);
+// Visits the nodes under root (root included, at depth 0) in pre-order without recursion;
+// where visit returns false, not the node's children.
+void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx);
+// Refuses a tree deeper than MAX_TREE_DEPTH (without recursion), so that the walks over it
+// need not count.
+void ts_check_depth(const Src *src, TSNode root);

@@ -24,18 +24,77 @@ TSNode ts_field(TSNode n, const char *field) {
 }
 
 // tree-sitter recovers from syntax errors silently; we refuse the file at the first one.
-static bool find_error(TSNode n, TSNode *bad) {
-  if (ts_node_is_missing(n) || ts_is(n, "ERROR")) {
-    *bad = n;
-    return true;
+// A walk with a cursor (no recursion: the tree may be deeper than the limits, ts_check_depth
+// runs after this), into the subtrees that have an error only.
+static bool find_error(TSNode root, TSNode *bad) {
+  if (!ts_node_has_error(root)) return false;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_missing(n) || ts_is(n, "ERROR")) {
+      *bad = n;
+      found = true;
+      break;
+    }
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool up = true;
+    while (up && !ts_tree_cursor_goto_next_sibling(&c)) up = ts_tree_cursor_goto_parent(&c);
+    if (!up) break;
   }
-  if (!ts_node_has_error(n)) return false;
-  uint32_t k = ts_node_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    if (find_error(ts_node_child(n, i), bad)) return true;
-  return false;
+  ts_tree_cursor_delete(&c);
+  return found;
 }
 
+void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  int depth = 0;
+  for (;;) {
+    if (visit(ctx, ts_tree_cursor_current_node(&c), depth) && ts_tree_cursor_goto_first_child(&c)) {
+      depth++;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+      depth--;
+    }
+  }
+}
+
+void ts_check_depth(const Src *src, TSNode root) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  int depth = 0;
+  for (;;) {
+    if (depth > MAX_TREE_DEPTH) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      if (!ts_node_is_named(n) && ts_tree_cursor_goto_parent(&c)) // a token: what it belongs to
+        n = ts_tree_cursor_current_node(&c);
+      ts_tree_cursor_delete(&c);
+      const char *t = ts_node_type(n);
+      bool stmt = strstr(t, "statement") || !strcmp(t, "declaration") || !strcmp(t, "else_clause");
+      if (stmt)
+        diag_error(ts_loc(src, n), "move the inner statements into a function",
+                   "statements nested more than %d levels deep", MAX_TREE_DEPTH);
+      diag_error(ts_loc(src, n), "split the expression into several statements (a chain "
+                 "a + b + ... of n terms nests n - 1 levels deep)",
+                 "expression nested more than %d levels deep", MAX_TREE_DEPTH);
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      depth++;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+      depth--;
+    }
+  }
+}
 void ts_check_errors(const Src *src, TSNode root) {
   TSNode bad;
   if (!find_error(root, &bad)) return;
