@@ -11,7 +11,8 @@
 # grammar (_grammar/package/src/parser.c) and the embedded runtime (gen/rt_embed.h) from it.
 # The binary and the corpus live in BUILD_DIR/fuzz/; crashes go to tests/fuzz/crashes/.
 # Environment: FUZZ_FORK=0 stops at the first crash instead of fuzzing on (fork mode, one
-# child at a time); FUZZ_ARGS adds libFuzzer flags.
+# child at a time); FUZZ_DEEP=0 leaves out the seeds at the nesting limits and fuzzes inputs
+# of at most 4 KB (fast); FUZZ_ARGS adds libFuzzer flags.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,7 +77,7 @@ if ((stale)); then
          $(pkg-config --cflags tree-sitter 2>/dev/null))
   # the generated grammar: tables and a lexer, not ours; built without instrumentation
   "$cc" -O1 -g -c "$grammar" -I"$(dirname "$grammar")" -o "$out/grammar.o"
-  "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  "$cc" "${flags[@]}" -pthread -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     "$here/fuzz_translate.c" "${core[@]/#/$root/}" "$out/grammar.o" -o "$bin.tmp" \
     -Wl,--wrap=ts_parser_new,--wrap=ts_parser_delete,--wrap=ts_parser_parse_string \
     -Wl,--wrap=ts_tree_delete -ltree-sitter -lm
@@ -87,7 +88,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 crashes=$here/crashes
 mkdir -p "$crashes"
-common=(-max_len=4096 -timeout=10 -rss_limit_mb=2048 -detect_leaks=0)
+# max_len: the seeds at the depth limits (deep_seeds.py) are up to 100 KB; FUZZ_DEEP=0 leaves
+# them out and fuzzes inputs of at most 4 KB (hundreds of executions a second instead of a
+# few: a deep seed takes seconds)
+deep=${FUZZ_DEEP:-1}
+max_len=131072
+[[ $deep == 0 ]] && max_len=4096
+common=(-max_len=$max_len -timeout=10 -rss_limit_mb=2048 -detect_leaks=0)
 
 case $mode in
 repro)
@@ -110,11 +117,13 @@ esac
 
 # ---- seed corpus: the project's inputs, copied fresh; the grown corpus is kept ----
 corpus=$out/corpus
+[[ $deep == 0 ]] && corpus=$out/corpus-small # (inputs of at most 4 KB)
 seeds=$out/seeds
 rm -rf "$seeds"
 mkdir -p "$corpus" "$seeds"
 cp "$root"/tests/e2e/*.c "$root"/tests/diag/*.c "$root"/examples/*.c "$seeds"/ 2>/dev/null || true
 cp "$here"/seeds/*.c "$seeds"/ 2>/dev/null || true  # hand-written seeds: constructs the tests lack
+[[ $deep == 0 ]] || python3 "$here/deep_seeds.py" "$seeds"  # generated: at the nesting limits
 
 fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 [[ ${FUZZ_FORK:-1} == 0 ]] && fork=()
