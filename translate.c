@@ -1,6 +1,7 @@
 // translate.c: the pipeline, top to bottom (P1 of docs/style.md).
 #include "translate.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -106,8 +107,10 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
 // the IR's blocks): the nesting limits (parser/parser.h, README "Limitations") are set so that
 // the deepest accepted input fits in TRANSLATE_STACK with room to spare, also in the
 // sanitizer build (whose frames are several times larger).  The stack is reserved, not
-// committed: only what a deep input uses is touched.
+// committed: only what a deep input uses is touched.  Where the address space is limited
+// (ulimit -v), a quarter of it is tried, and so on, with max_tree_depth scaled to match.
 #define TRANSLATE_STACK ((size_t)1 << 30)
+#define MIN_STACK ((size_t)16 << 20)
 
 typedef struct {
   Arena *a;
@@ -141,17 +144,21 @@ static void *run_job(void *arg) {
 
 bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   Job j = {a, o, src, out, false, false};
-  pthread_attr_t attr;
   pthread_t t;
-  int err = pthread_attr_init(&attr);
-  if (!err) {
-    err = pthread_attr_setstacksize(&attr, TRANSLATE_STACK);
+  int err = 0;
+  for (size_t stack = TRANSLATE_STACK; stack >= MIN_STACK; stack /= 4) {
+    max_tree_depth = (int)(MAX_TREE_DEPTH * (long long)(stack >> 20) / (TRANSLATE_STACK >> 20));
+    pthread_attr_t attr;
+    err = pthread_attr_init(&attr);
+    if (err) break;
+    err = pthread_attr_setstacksize(&attr, stack);
     if (!err) err = pthread_create(&t, &attr, run_job, &j);
     pthread_attr_destroy(&attr);
+    if (err != EAGAIN && err != ENOMEM) break; // (EAGAIN: no room for the stack)
   }
   if (err) {
-    fprintf(stderr, "adsoac: error: cannot start the translation (a thread with a %zu MiB "
-                    "stack): %s\n", TRANSLATE_STACK >> 20, strerror(err));
+    fprintf(stderr, "adsoac: error: cannot start the translation (a thread with a stack of "
+                    "%zu MiB or less): %s\n", TRANSLATE_STACK >> 20, strerror(err));
     exit(1);
   }
   pthread_join(t, NULL);

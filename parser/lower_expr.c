@@ -407,10 +407,10 @@ Val lower_expr(Lower *L, TSNode e) {
   if (ts_node_is_null(e)) diag_error(L->b.loc, NULL, "expected an expression here");
   L->b.loc = node_loc(L, e);
   if (!L->expr_depth && has_cast_to_variable(L, e)) return reparse_without_casts(L, e);
-  if (++L->expr_nesting > MAX_TREE_DEPTH) // (the file's tree is checked: inlined calls, macros)
+  if (++L->expr_nesting > max_tree_depth) // (the file's tree is checked: inlined calls, macros)
     diag_error(node_loc(L, e), "split the expression into several statements",
                "expression nested more than %d levels deep, counting the calls inlined and "
-               "the macros expanded in it", MAX_TREE_DEPTH);
+               "the macros expanded in it", max_tree_depth);
   L->expr_depth++;
   Val v = lower_expr_node(L, e);
   L->expr_depth--;

@@ -53,8 +53,10 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out);
 // translation runs on a thread whose stack (translate.c) holds the deepest accepted input.
 // MAX_TREE_DEPTH: the syntax tree of the file (and of a macro's expansion), and the
 // expressions being lowered at once (across inlined calls and macro expansions); a chain
-// a + b + ... of n terms nests n - 1 deep.
+// a + b + ... of n terms nests n - 1 deep.  max_tree_depth is the limit in force: scaled
+// down where the thread could not get its full stack (a low ulimit -v; translate.c).
 #define MAX_TREE_DEPTH 50000
+extern int max_tree_depth;
 // MAX_NESTING: what nests blocks in the IR, in marked functions and the functions they
 // inline: if (an if that returns early takes the rest of its block as its else), for, a
 // { } block inside a block, and the operands of ?:, && and || that C evaluates conditionally.
@@ -69,6 +71,6 @@ void ts_check_errors(const Src *src, TSNode root);
 // Visits the nodes under root (root included, at depth 0) in pre-order without recursion;
 // where visit returns false, not the node's children.
 void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx);
-// Refuses a tree deeper than MAX_TREE_DEPTH (without recursion), so that the walks over it
+// Refuses a tree deeper than max_tree_depth (without recursion), so that the walks over it
 // need not count.
 void ts_check_depth(const Src *src, TSNode root);

@@ -46,6 +46,8 @@ static bool find_error(TSNode root, TSNode *bad) {
   return found;
 }
 
+int max_tree_depth = MAX_TREE_DEPTH;
+
 void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx) {
   TSTreeCursor c = ts_tree_cursor_new(root);
   int depth = 0;
@@ -68,7 +70,7 @@ void ts_check_depth(const Src *src, TSNode root) {
   TSTreeCursor c = ts_tree_cursor_new(root);
   int depth = 0;
   for (;;) {
-    if (depth > MAX_TREE_DEPTH) {
+    if (depth > max_tree_depth) {
       TSNode n = ts_tree_cursor_current_node(&c);
       if (!ts_node_is_named(n) && ts_tree_cursor_goto_parent(&c)) // a token: what it belongs to
         n = ts_tree_cursor_current_node(&c);
@@ -77,10 +79,10 @@ void ts_check_depth(const Src *src, TSNode root) {
       bool stmt = strstr(t, "statement") || !strcmp(t, "declaration") || !strcmp(t, "else_clause");
       if (stmt)
         diag_error(ts_loc(src, n), "move the inner statements into a function",
-                   "statements nested more than %d levels deep", MAX_TREE_DEPTH);
+                   "statements nested more than %d levels deep", max_tree_depth);
       diag_error(ts_loc(src, n), "split the expression into several statements (a chain "
                  "a + b + ... of n terms nests n - 1 levels deep)",
-                 "expression nested more than %d levels deep", MAX_TREE_DEPTH);
+                 "expression nested more than %d levels deep", max_tree_depth);
     }
     if (ts_tree_cursor_goto_first_child(&c)) {
       depth++;
