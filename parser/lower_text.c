@@ -7,13 +7,13 @@
 
 extern const TSLanguage *tree_sitter_c(void);
 
-// Parses `void f(void) { (TEXT); }` and returns the parenthesised expression's inside.
+// Parses `void f(void) { (TEXT); }` and returns the parenthesised expression's inside, or a
+// null node where TEXT broke that shape (#define M ( : the 0.20 runtime does not check for
+// null nodes, and the walk down crashed).
 static TSNode find_expr(TSNode root) {
-  TSNode fn = ts_node_named_child(root, 0);
-  TSNode body = ts_field(fn, "body");
-  TSNode stmt = ts_node_named_child(body, 0);
-  TSNode paren = ts_node_named_child(stmt, 0);
-  return ts_node_named_child(paren, 0);
+  TSNode n = ts_field(ts_node_named_child(root, 0), "body");
+  for (int i = 0; i < 3 && !ts_node_is_null(n); i++) n = ts_node_named_child(n, 0);
+  return n;
 }
 
 static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *st, Val *out);
