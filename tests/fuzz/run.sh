@@ -91,10 +91,13 @@ mkdir -p "$crashes"
 # max_len: the seeds at the depth limits (deep_seeds.py) are up to 100 KB; FUZZ_DEEP=0 leaves
 # them out and fuzzes inputs of at most 4 KB (hundreds of executions a second instead of a
 # few: a deep seed takes seconds)
+# (timeout: a 100 KB expression at the limit takes about 10 s in this instrumented build, its
+# three translations; 2 s in a release build)
 deep=${FUZZ_DEEP:-1}
-max_len=131072
-[[ $deep == 0 ]] && max_len=4096
-common=(-max_len=$max_len -timeout=10 -rss_limit_mb=2048 -detect_leaks=0)
+max_len=131072 timeout=30
+[[ $deep == 0 ]] && max_len=4096 timeout=10
+common=(-max_len=$max_len -timeout=$timeout -report_slow_units=$timeout -rss_limit_mb=2048
+        -detect_leaks=0)
 
 case $mode in
 repro)
