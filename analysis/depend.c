@@ -124,13 +124,20 @@ static void taint_node(const Node *n, unsigned char *t, bool cond) {
       t[n->u.ifs.outs[k]] = c || t[n->u.ifs.then->yields[k]] || t[n->u.ifs.els->yields[k]];
     return;
   }
-  case IR_LOOP: { // twice: a carried value tainted in the body taints the next iteration
+  case IR_LOOP: {
+    // A carried value tainted in the body taints the next iteration: walks until no carried
+    // value changes (one per step of a chain of carried values: two walks missed the third
+    // of r = p; p = q; q = acc;).  The taints only grow (|=), so a walk of this loop again,
+    // from an enclosing loop's next walk, starts from its fixed point: a fixed number of walks
+    // per loop made nested loops exponential (2^d walks of the innermost body).
     bool c = cond || t[n->u.loop.lo] || t[n->u.loop.hi];
-    for (int k = 0; k < n->u.loop.ncarry; k++) t[n->u.loop.params[k]] = c || t[n->u.loop.init[k]];
-    for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < n->u.loop.ncarry; k++) t[n->u.loop.params[k]] |= c || t[n->u.loop.init[k]];
+    for (bool again = true; again;) {
       taint_block(n->u.loop.body, t, c);
+      again = false;
       for (int k = 0; k < n->u.loop.ncarry; k++)
-        t[n->u.loop.params[k]] |= t[n->u.loop.body->yields[k]];
+        if (!t[n->u.loop.params[k]] && t[n->u.loop.body->yields[k]])
+          t[n->u.loop.params[k]] = 1, again = true;
     }
     for (int k = 0; k < n->u.loop.ncarry; k++) t[n->u.loop.outs[k]] = t[n->u.loop.params[k]];
     return;

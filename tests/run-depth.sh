@@ -72,6 +72,11 @@ elif kind == "maploops": # a map whose body nests n sequential loops carrying on
            "  for (int i = 0; i < m; i++) {\n    double s = x[i];\n" +
            "".join("    for (int j%d = 0; j%d < 2; j%d++)\n" % (k, k, k) for k in range(n)) +
            "      s = s * x[i] + 1.0;\n    y[i] = s;\n  }\n}\n")
+elif kind == "scanloops": # a scan whose body nests n sequential loops carrying one scalar
+    src = ("#pragma adsoac grad\nvoid f(int m, const double *x, double *y) {\n  double acc = 0.0;\n"
+           "#pragma adsoac scan(+: acc)\n  for (int i = 0; i < m; i++) {\n    double s = x[i];\n" +
+           "".join("    for (int j%d = 0; j%d < 2; j%d++)\n" % (k, k, k) for k in range(n)) +
+           "      s = s * x[i] + 1.0;\n    acc += s;\n    y[i] = acc;\n  }\n}\n")
 elif kind == "mined":    # n nested sequential loops, each strip-mined 16 levels
     src = ("#pragma adsoac grad\ndouble f(int m, const double *x) {\n  double s = 1.0;\n" +
            "".join("#pragma adsoac stripmine(16)\n  for (int i%d = 0; i%d < m; i%d++) {\n" % (k, k, k) for k in range(n)) +
@@ -157,6 +162,8 @@ run seqloops30 seqloops 30 0 "" 10
 run seqloops60 seqloops 60 0 "" 10
 run maploops30 maploops 30 0 "" 10
 run maploops60 maploops 60 0 "" 10
+run scanloops30 scanloops 30 0 "" 10
+run scanloops60 scanloops 60 0 "" 20
 # strip-mined levels nested in one another: at most 64 (the reverse re-runs inner levels)
 run mined_max mined 4 0 "" 60
 run mined_over mined 5 1 "strip-mined loops nested 80 levels deep"
