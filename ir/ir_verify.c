@@ -32,6 +32,8 @@ typedef struct {
   int nguards, cap, cur; // cur: the guard of the statement being verified
   unsigned char *held;   // held[cond]: the sides (bit 1 << side) of the guards of marked_for
   int marked_for;        // the guard whose chain held[] describes (-2: none)
+  Val *defd;             // the values defined so far, in order (scoped undoes its own)
+  int ndefd, capdefd;
 } Verifier;
 
 static _Noreturn void fail(Verifier *vf, const char *what, Val v) {
@@ -74,6 +76,12 @@ static void def(Verifier *vf, Val v) {
   if ((int)v >= vf->f->nvals || vf->seen[v]) fail(vf, "value defined twice", v);
   vf->seen[v] = vf->live[v] = 1;
   vf->guard[v] = vf->cur;
+  if (vf->ndefd == vf->capdefd) {
+    vf->capdefd = vf->capdefd ? 2 * vf->capdefd : 256;
+    vf->defd = realloc(vf->defd, sizeof(Val) * (size_t)vf->capdefd);
+    if (!vf->defd) diag_internal(__FILE__, __LINE__, "out of memory");
+  }
+  vf->defd[vf->ndefd++] = v;
 }
 
 // Enters a guard (one side of an if, or a loop body); returns the one to restore after.
@@ -91,14 +99,14 @@ static int enter(Verifier *vf, Val cond, int side) {
 
 static void verify_block(Verifier *vf, const Block *b);
 
-// Verifies a nested block, then drops its definitions from scope.
+// Verifies a nested block, then drops its definitions from scope (each value is defined
+// once: those defined since the mark were not live before; a copy of live[] per nested
+// loop cost the number of values times the depth).
 static void scoped(Verifier *vf, const Block *b, const Val *pre, int npre) {
-  unsigned char *saved = malloc((size_t)vf->f->nvals);
-  for (int i = 0; i < vf->f->nvals; i++) saved[i] = vf->live[i];
+  int mark = vf->ndefd;
   for (int i = 0; i < npre; i++) def(vf, pre[i]);
   verify_block(vf, b);
-  for (int i = 0; i < vf->f->nvals; i++) vf->live[i] = saved[i];
-  free(saved);
+  while (vf->ndefd > mark) vf->live[vf->defd[--vf->ndefd]] = 0;
 }
 
 // An operator's body sees only its parameters (and constants it defines).
@@ -213,4 +221,5 @@ void ir_verify(const Fn *f, const char *after_pass) {
   free(vf.guard);
   free(vf.guards);
   free(vf.held);
+  free(vf.defd);
 }

@@ -77,6 +77,14 @@ elif kind == "scanloops": # a scan whose body nests n sequential loops carrying 
            "#pragma adsoac scan(+: acc)\n  for (int i = 0; i < m; i++) {\n    double s = x[i];\n" +
            "".join("    for (int j%d = 0; j%d < 2; j%d++)\n" % (k, k, k) for k in range(n)) +
            "      s = s * x[i] + 1.0;\n    acc += s;\n    y[i] = acc;\n  }\n}\n")
+elif kind == "reductions": # n nested parallel reductions
+    src = "#pragma adsoac grad\ndouble f(int m, const double *x) {\n  double s0 = 0.0;\n"
+    for k in range(n):
+        src += "#pragma adsoac reduce(+: s%d)\n  for (int i%d = 0; i%d < m; i%d++) {\n    double s%d = 0.0;\n" % (k, k, k, k, k + 1)
+    src += "    s%d = x[0];\n" % n
+    for k in reversed(range(n)):
+        src += "    s%d += s%d;\n  }\n" % (k, k + 1)
+    src += "  return s0;\n}\n"
 elif kind == "mined":    # n nested sequential loops, each strip-mined 16 levels
     src = ("#pragma adsoac grad\ndouble f(int m, const double *x) {\n  double s = 1.0;\n" +
            "".join("#pragma adsoac stripmine(16)\n  for (int i%d = 0; i%d < m; i%d++) {\n" % (k, k, k) for k in range(n)) +
@@ -164,6 +172,7 @@ run maploops30 maploops 30 0 "" 10
 run maploops60 maploops 60 0 "" 10
 run scanloops30 scanloops 30 0 "" 10
 run scanloops60 scanloops 60 0 "" 20
+run reductions_max reductions 256 0 "" 60
 # strip-mined levels nested in one another: at most 64 (the reverse re-runs inner levels)
 run mined_max mined 4 0 "" 60
 run mined_over mined 5 1 "strip-mined loops nested 80 levels deep"

@@ -112,29 +112,6 @@ static bool block_has_effects(const Block *b) {
   return false;
 }
 
-// Removes dead statements of b (and of nested blocks); returns whether anything changed.
-// Last to first, taking a removed statement's uses away: a chain of dead values goes in one
-// sweep (one per sweep made a dead sum of n terms cost n sweeps of the function).
-static bool sweep(Block *b, int *uses) {
-  bool changed = false;
-  int k = b->n;
-  for (int i = b->n - 1; i >= 0; i--) {
-    Node *n = b->stmts[i];
-    if (removable(n, uses)) {
-      count_node(n, uses, -1);
-      changed = true;
-      continue;
-    }
-    if (n->kind == IR_IF) changed |= sweep(n->u.ifs.els, uses) | sweep(n->u.ifs.then, uses);
-    if (n->kind == IR_PAR) changed |= sweep(n->u.par.body, uses);
-    if (n->kind == IR_LOOP) changed |= sweep(n->u.loop.body, uses);
-    b->stmts[--k] = n;
-  }
-  if (k) memmove(b->stmts, b->stmts + k, sizeof(Node *) * (size_t)(b->n - k));
-  b->n -= k;
-  return changed;
-}
-
 // Reductions whose results are all unused are dropped with their contributions.
 static bool prune_reductions(Node *n, int *uses) {
   bool changed = false;
@@ -191,38 +168,62 @@ static bool prune_carried(Node *n, int *uses) {
   return changed;
 }
 
-// Unused outs of an if (and of the loops inside) are dropped with their yields, whose uses
-// go (so an inner if whose outs only the outer one's yields used is pruned in the same walk:
-// a walk per level made nested ifs quadratic).
-static bool prune_if_outs(Block *b, int *uses) {
+// Unused outs of an if are dropped with their yields, whose uses go.
+static bool prune_outs(Node *n, int *uses) {
+  int k = 0;
+  for (int j = 0; j < n->u.ifs.nouts; j++) {
+    if (!uses[n->u.ifs.outs[j]]) {
+      use_by(uses, -1, n->u.ifs.then->yields[j]), use_by(uses, -1, n->u.ifs.els->yields[j]);
+      continue;
+    }
+    n->u.ifs.outs[k] = n->u.ifs.outs[j];
+    n->u.ifs.then->yields[k] = n->u.ifs.then->yields[j];
+    n->u.ifs.els->yields[k] = n->u.ifs.els->yields[j];
+    k++;
+  }
+  bool changed = k != n->u.ifs.nouts;
+  n->u.ifs.nouts = n->u.ifs.then->nyields = n->u.ifs.els->nyields = k;
+  return changed;
+}
+
+// Removes dead statements of b (and of nested blocks), and the unused outs of ifs, results
+// of reductions and carried values with their yields; returns whether anything changed.
+// Last to first, taking what goes away out of uses[]: a chain of dead values goes in one
+// sweep, and so do the values that only a dropped yield used, inside the statement, and a
+// loop or an if that its own sweep emptied (one sweep each made a dead sum of n terms cost n
+// sweeps of the function, and 200 nested reductions 200).
+static bool sweep(Block *b, int *uses) {
   bool changed = false;
-  for (int i = 0; i < b->n; i++) {
+  int k = b->n;
+  for (int i = b->n - 1; i >= 0; i--) {
     Node *n = b->stmts[i];
+    if (removable(n, uses)) {
+      count_node(n, uses, -1);
+      changed = true;
+      continue;
+    }
     if (n->kind == IR_IF) {
-      int k = 0;
-      for (int j = 0; j < n->u.ifs.nouts; j++) {
-        if (!uses[n->u.ifs.outs[j]]) {
-          use_by(uses, -1, n->u.ifs.then->yields[j]), use_by(uses, -1, n->u.ifs.els->yields[j]);
-          changed = true;
-          continue;
-        }
-        n->u.ifs.outs[k] = n->u.ifs.outs[j];
-        n->u.ifs.then->yields[k] = n->u.ifs.then->yields[j];
-        n->u.ifs.els->yields[k] = n->u.ifs.els->yields[j];
-        k++;
-      }
-      n->u.ifs.nouts = n->u.ifs.then->nyields = n->u.ifs.els->nyields = k;
-      changed |= prune_if_outs(n->u.ifs.then, uses) | prune_if_outs(n->u.ifs.els, uses);
+      changed |= prune_outs(n, uses);
+      changed |= sweep(n->u.ifs.els, uses) | sweep(n->u.ifs.then, uses);
     }
     if (n->kind == IR_PAR) {
       changed |= prune_reductions(n, uses);
-      changed |= prune_if_outs(n->u.par.body, uses);
+      changed |= sweep(n->u.par.body, uses);
     }
-    if (n->kind == IR_LOOP) {
+    if (n->kind == IR_LOOP) { // (a carried value the body alone used: after the body's sweep)
       changed |= prune_carried(n, uses);
-      changed |= prune_if_outs(n->u.loop.body, uses);
+      changed |= sweep(n->u.loop.body, uses);
+      changed |= prune_carried(n, uses);
     }
+    if ((n->kind == IR_IF || n->kind == IR_PAR) && removable(n, uses)) { // emptied by its sweep
+      count_node(n, uses, -1);
+      changed = true;
+      continue;
+    }
+    b->stmts[--k] = n;
   }
+  if (k) memmove(b->stmts, b->stmts + k, sizeof(Node *) * (size_t)(b->n - k));
+  b->n -= k;
   return changed;
 }
 
@@ -231,10 +232,7 @@ void simplify_dce(Fn *f) {
   for (bool changed = true; changed;) {
     for (int i = 0; i < f->nvals; i++) uses[i] = 0;
     count_block(f->body, uses);
-    changed = prune_if_outs(f->body, uses);
-    for (int i = 0; i < f->nvals; i++) uses[i] = 0;
-    count_block(f->body, uses);
-    changed |= sweep(f->body, uses);
+    changed = sweep(f->body, uses);
   }
   free(uses);
 }
