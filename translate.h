@@ -21,5 +21,6 @@ typedef struct {
 
 // Translates src into out.  Diagnoses errors through ir/diag (which exits, or calls the hook
 // set with diag_on_error).  Returns false when --emit=ir printed the primal IR but a
-// derivative was refused (diagnosed).
+// derivative was refused (diagnosed).  The work runs on a thread of its own with a large
+// stack (translate.c); the hook is called on the caller's thread.
 bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out);
