@@ -30,6 +30,7 @@ typedef struct {
   int stripmine;
   bool general_rule;
   bool no_fuse;
+  const char *dump_after; // --dump-after=PASS
 } Options;
 
 static const char usage_text[] =
@@ -54,6 +55,9 @@ static const char usage_text[] =
     "  --no-fuse          keep the loops as distributed (one per reduction, histogram\n"
     "                     and elementwise part): shows the split, runs slower\n"
     "  --no-line          no #line directives in the output\n"
+    "  --passes           list the passes of the pipeline, in order, and exit\n"
+    "  --dump-after=PASS  the IR of each marked function as it is after PASS (stdout unless\n"
+    "                     -o), instead of code\n"
     "  --version          print the version and exit\n"
     "  --help             print this help and exit\n";
 
@@ -112,6 +116,13 @@ static Options parse_options(int argc, char **argv) {
       o.general_rule = true;
     } else if (!strcmp(a, "--no-fuse")) {
       o.no_fuse = true;
+    } else if (!strcmp(a, "--passes")) {
+      adsoac_print_passes(stdout);
+      exit(0);
+    } else if (!strncmp(a, "--dump-after=", 13)) {
+      if (!adsoac_pass_known(a + 13))
+        usage_error("--dump-after: no pass is named '%s' (adsoac --passes lists them)", a + 13);
+      o.dump_after = a + 13;
     } else if (!strcmp(a, "--no-line")) {
       o.line_directives = false;
     } else if (a[0] == '-' && a[1]) {
@@ -319,6 +330,7 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   Src src = {o->input, text, len, {0}};
   TranslateOptions to = {o->target, o->emit == EMIT_IR, o->emit == EMIT_DOT, o->line_directives,
                          strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
+  to.dump_after = o->dump_after;
   to.defines = o->defines;
   to.ndefines = o->ndefines;
   to.incdirs = o->incdirs;
@@ -392,7 +404,9 @@ int main(int argc, char **argv) {
   Options o = parse_options(argc, argv);
   Arena *a = arena_new(0);
   Buf out = {0}, dep = {0};
-  const char *path = o.output ? o.output : o.emit != EMIT_CODE ? "-" : default_output(a, &o);
+  const char *path = o.output                                ? o.output
+                     : o.emit != EMIT_CODE || o.dump_after ? "-"
+                                                           : default_output(a, &o);
   const char *df = o.deps && strcmp(path, "-") ? dep_file_name(a, &o, path) : NULL;
   check_outputs(&o, path, df);
   bool ok = compile(&o, a, &out, path);

@@ -9,64 +9,196 @@
 #include <string.h>
 
 #include "parser/parser.h"
+#include "ad/ad.h"
 #include "transform/transform.h"
 
-static jmp_buf ad_failed;
+// ---- the pipeline ----
+//
+// Every pass by name, in order (adsoac --passes prints this table).  A pass runs on the
+// functions of one marked function (Unit); the IR verifier (ir/ir_verify.c) checks every
+// function it changed after it.  --dump-after=NAME prints the IR as it is after NAME and
+// stops; --emit=ir is the IR after the last pass.
 
-// After differentiation, the distributed loops (and each primal loop with its reverse loop)
-// are fused again; the primal last, since differentiation read it.
-// Then what fusion made constant or unused goes (no set-but-unused variables in the output).
-static void fuse(const TranslateOptions *o, Marked *m) {
-  scan_drop_unread(m->primal);
-  scan_drop_unread(m->vjp);
-  scan_drop_unread(m->jvp);
-  if (!o->no_fuse) {
-    fuse_loops(m->vjp);
-    fuse_loops(m->jvp);
-    fuse_loops(m->primal);
-  }
-  Fn *fns[3] = {m->primal, m->vjp, m->jvp};
-  for (int k = 0; k < 3; k++) {
-    simplify_fold(fns[k]);
-    simplify_dce(fns[k]);
-    ir_verify(fns[k], "simplify");
-  }
+typedef struct {
+  Marked *m;
+  Fn *mined; // reverse mode's copy of the primal, its sequential loops strip-mined (or NULL)
+  AdCtx *cx;
+} Unit;
+
+typedef struct {
+  Arena *a;
+  const TranslateOptions *o;
+} Pipe;
+
+typedef struct {
+  const char *name;  // --dump-after=NAME
+  const char *where; // the file (or layer) of the pass
+  const char *what;
+  void (*run)(const Pipe *p, Unit *u);
+  int changes;        // the functions it changes: CH_PRIMAL, CH_MINED, CH_VJP, CH_JVP
+  bool derivative;    // a differentiation pass (after parse, activity and lowering)
+} Pass;
+
+enum { CH_PRIMAL = 1, CH_MINED = 2, CH_VJP = 4, CH_JVP = 8, CH_ALL = 15 };
+
+static void pass_fold(const Pipe *p, Unit *u) {
+  (void)p;
+  simplify_fold(u->m->primal); // (double)0 -> 0.0
+}
+static void pass_dce(const Pipe *p, Unit *u) {
+  (void)p;
+  simplify_dce(u->m->primal);
+}
+static void pass_activity(const Pipe *p, Unit *u) {
+  (void)p;
+  activity_warnings(u->m->primal);
+}
+static void pass_distribute(const Pipe *p, Unit *u) {
+  (void)p;
+  distribute_loops(u->m->primal);
+}
+static void pass_lower_scans(const Pipe *p, Unit *u) {
+  lower_scans(u->m->primal, p->o->general_rule);
 }
 
 // Reverse mode differentiates a copy of the primal whose sequential loops are strip-mined
 // (stripmine(L) on the loop, else --stripmine=L, else 1: one saved state per iteration).
-static Fn *vjp_of(Arena *a, const TranslateOptions *o, const Fn *primal) {
+static void pass_stripmine(const Pipe *p, Unit *u) {
+  const Fn *primal = u->m->primal;
   bool loops = false;
   for (int k = 0; k < primal->body->n; k++) loops |= primal->body->stmts[k]->kind == IR_LOOP;
-  if (!loops) return ad_vjp(a, primal, o->general_rule);
-  Fn *mined = fn_copy(a, primal);
-  stripmine_loops(mined, o->stripmine);
-  return ad_vjp(a, mined, o->general_rule);
+  if (!loops) return;
+  u->mined = fn_copy(p->a, primal);
+  stripmine_loops(u->mined, p->o->stripmine);
 }
+static void pass_vjp(const Pipe *p, Unit *u) {
+  (void)p;
+  u->m->vjp = ad_vjp(u->cx, u->mined ? u->mined : u->m->primal);
+}
+static void pass_vjp_simplify(const Pipe *p, Unit *u) {
+  (void)p;
+  simplify_fold(u->m->vjp);
+  simplify_dce(u->m->vjp);
+}
+static void pass_jvp(const Pipe *p, Unit *u) {
+  (void)p;
+  u->m->jvp = ad_jvp(u->cx, u->m->primal);
+}
+static void pass_jvp_simplify(const Pipe *p, Unit *u) {
+  (void)p;
+  simplify_fold(u->m->jvp);
+  simplify_dce(u->m->jvp);
+}
+// The prefixes of a reduction computed as a scan are read by its derivative only.
+static void pass_drop_unread(const Pipe *p, Unit *u) {
+  (void)p;
+  scan_drop_unread(u->m->primal);
+  scan_drop_unread(u->m->vjp);
+  scan_drop_unread(u->m->jvp);
+}
+// After differentiation, the distributed loops (and each primal loop with its reverse loop)
+// are fused again; the primal last, since differentiation read it.
+static void pass_fuse(const Pipe *p, Unit *u) {
+  if (p->o->no_fuse) return;
+  fuse_loops(u->m->vjp);
+  fuse_loops(u->m->jvp);
+  fuse_loops(u->m->primal);
+}
+// What fusion made constant or unused goes (no set-but-unused variables in the output).
+static void pass_simplify(const Pipe *p, Unit *u) {
+  (void)p;
+  Fn *fns[3] = {u->m->primal, u->m->vjp, u->m->jvp};
+  for (int k = 0; k < 3; k++) {
+    simplify_fold(fns[k]);
+    simplify_dce(fns[k]);
+  }
+}
+
+static const Pass passes[] = {
+  {"fold", "transform/simplify.c", "casts of constants become constants, i < i becomes 0",
+   pass_fold, CH_PRIMAL, false},
+  {"dce", "transform/simplify.c", "pure statements whose results are unused go", pass_dce,
+   CH_PRIMAL, false},
+  {"activity", "transform/activity.c",
+   "warnings: derivatives through non-differentiable constructs (language.md 7)",
+   pass_activity, 0, false},
+  {"distribute", "transform/distribute.c",
+   "one loop per reduction, histogram and elementwise part, as dependences allow",
+   pass_distribute, CH_PRIMAL, false},
+  {"lower-scans", "transform/scan.c",
+   "a scan loop becomes map, canonical scan, map; reductions the special rules do not cover "
+   "become scans", pass_lower_scans, CH_PRIMAL, false},
+  {"stripmine", "transform/stripmine.c",
+   "reverse mode's copy of the primal, its sequential loops strip-mined", pass_stripmine,
+   CH_MINED, true},
+  {"vjp", "ad/rev*.c", "reverse mode: f -> f_vjp", pass_vjp, CH_VJP, true},
+  {"vjp-simplify", "transform/simplify.c", "fold and dce on f_vjp", pass_vjp_simplify, CH_VJP,
+   true},
+  {"jvp", "ad/fwd*.c", "forward mode: f -> f_jvp", pass_jvp, CH_JVP, true},
+  {"jvp-simplify", "transform/simplify.c", "fold and dce on f_jvp", pass_jvp_simplify, CH_JVP,
+   true},
+  {"drop-unread-scans", "transform/scan.c", "prefix arrays nothing reads go",
+   pass_drop_unread, CH_ALL & ~CH_MINED, true},
+  {"fuse", "transform/fuse.c",
+   "adjacent loops over one index space fuse, loop bodies share subexpressions "
+   "(off with --no-fuse)", pass_fuse, CH_ALL & ~CH_MINED, true},
+  {"simplify", "transform/simplify.c", "fold and dce on f, f_vjp and f_jvp", pass_simplify,
+   CH_ALL & ~CH_MINED, true},
+};
+enum { NPASSES = sizeof passes / sizeof *passes };
+
+void adsoac_print_passes(FILE *out) {
+  fprintf(out, "%-18s %-24s %s\n", "parse", "parser/", "C and pragmas -> the IR of each "
+          "marked function (also after each pass below: the IR verifier, ir/ir_verify.c)");
+  for (int i = 0; i < NPASSES; i++)
+    fprintf(out, "%-18s %-24s %s\n", passes[i].name, passes[i].where, passes[i].what);
+  fprintf(out, "%-18s %-24s %s\n", "emit", "emit/", "CUDA C with CUB, or C11 with OpenMP");
+}
+
+bool adsoac_pass_known(const char *name) {
+  if (!strcmp(name, "parse")) return true;
+  for (int i = 0; i < NPASSES; i++)
+    if (!strcmp(passes[i].name, name)) return true;
+  return false;
+}
+
+static void run_pass(const Pipe *p, const Pass *ps, Unit *u) {
+  ps->run(p, u);
+  Fn *fns[4] = {u->m->primal, u->mined, u->m->vjp, u->m->jvp};
+  for (int k = 0; k < 4; k++)
+    if ((ps->changes >> k & 1) && fns[k]) ir_verify(fns[k], ps->name);
+}
+
+// The IR of a unit as it stands: f, then reverse mode's strip-mined copy (only before it is
+// differentiated), f_vjp and f_jvp as far as they exist.
+static void print_unit(const Unit *u, bool with_mined, Buf *out) {
+  ir_print_fn(u->m->primal, out);
+  if (with_mined && u->mined) ir_print_fn(u->mined, out);
+  if (u->m->vjp) ir_print_fn(u->m->vjp, out);
+  if (u->m->jvp) ir_print_fn(u->m->jvp, out);
+}
+
+static jmp_buf ad_failed;
 
 static void on_ad_error(void) {
   longjmp(ad_failed, 1);
 }
 
-// --emit=ir: the primal IR of every marked function, then its derivatives.  A derivative that
-// this version refuses is diagnosed, and the primal IR is still printed (the caller exits 1).
-static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
+// --emit=ir: the IR of every marked function after the derivative passes.  A derivative
+// that this version refuses is diagnosed, and the primal IR is still printed (the caller
+// exits 1).
+static bool print_ir(const Pipe *p, Unit *units, int nunits, int first, Buf *out) {
   volatile bool ok = true;
-  for (int i = 0; i < p->nmarked; i++) {
-    Marked *m = &p->marked[i];
+  for (int i = 0; i < nunits; i++) {
+    Unit *u = &units[i];
     void (*outer)(void) = diag_on_error(on_ad_error);
     if (!setjmp(ad_failed)) {
-      m->vjp = vjp_of(a, o, m->primal);
-      m->jvp = ad_jvp(a, m->primal, o->general_rule);
-      fuse(o, m);
-      ir_print_fn(m->primal, out); // as emitted
-      ir_print_fn(m->vjp, out);
-      ir_print_fn(m->jvp, out);
+      for (int k = first; k < NPASSES; k++) run_pass(p, &passes[k], u);
+      print_unit(u, false, out); // as emitted
     } else {
       ok = false;
-      ad_release_scratch();
-      if (!o->no_fuse) fuse_loops(m->primal);
-      ir_print_fn(m->primal, out); // as written (a refused derivative)
+      if (!p->o->no_fuse) fuse_loops(u->m->primal);
+      ir_print_fn(u->m->primal, out); // as written (a refused derivative)
     }
     diag_on_error(outer);
   }
@@ -75,30 +207,37 @@ static bool print_ir(Arena *a, const TranslateOptions *o, Prog *p, Buf *out) {
 
 static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
-  Prog *p = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs); // parser/
-  o->deps = p->deps;
-  o->ndeps = p->ndeps;
-  for (int i = 0; i < p->nmarked; i++) {
-    simplify_fold(p->marked[i].primal);      // transform/  (double)0 -> 0.0
-    simplify_dce(p->marked[i].primal);
-    activity_warnings(p->marked[i].primal);
-    distribute_loops(p->marked[i].primal);   //             one loop per reduction, hist, map
-    lower_scans(p->marked[i].primal, o->general_rule); //    a scan loop: map, scan, map
+  Prog *prog = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs);
+  o->deps = prog->deps;
+  o->ndeps = prog->ndeps;
+  Pipe p = {a, o};
+  Unit *units = ARENA_ARRAY(a, Unit, prog->nmarked + 1);
+  for (int i = 0; i < prog->nmarked; i++) {
+    units[i].m = &prog->marked[i];
+    units[i].cx = ad_new(a, o->general_rule);
+    ir_verify(units[i].m->primal, "parse");
   }
-  if (o->emit_ir) return print_ir(a, o, p, out);
-  if (o->emit_dot) {
-    emit_dot(p, out);
-    return true;
+  // --emit=ir and --emit=dot: the passes before differentiation here, the rest in print_ir
+  bool dump = o->dump_after != NULL, ir = o->emit_ir && !dump, dot = o->emit_dot && !dump;
+  bool stop = dump && !strcmp(o->dump_after, "parse");
+  int k = 0;
+  for (; k < NPASSES && !stop && !(passes[k].derivative && (ir || dot)); k++) {
+    for (int i = 0; i < prog->nmarked; i++) run_pass(&p, &passes[k], &units[i]);
+    stop = dump && !strcmp(o->dump_after, passes[k].name);
   }
-  for (int i = 0; i < p->nmarked; i++) {
-    Marked *m = &p->marked[i];
-    m->vjp = vjp_of(a, o, m->primal);           // transform/  reverse mode
-    m->jvp = ad_jvp(a, m->primal, o->general_rule);           // transform/  forward mode
-    fuse(o, m);                              // transform/  the parts, and each reverse loop
+  bool ok = true;
+  if (ir) {
+    ok = print_ir(&p, units, prog->nmarked, k, out);
+  } else if (dot) {
+    emit_dot(prog, out);
+  } else if (dump) {
+    for (int i = 0; i < prog->nmarked; i++) print_unit(&units[i], true, out);
+  } else {
+    EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
+    emit_program(prog, &eo, out);
   }
-  EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
-  emit_program(p, &eo, out);                 // emit/       CUDA or C11
-  return true;
+  for (int i = 0; i < prog->nmarked; i++) ad_free(units[i].cx);
+  return ok;
 }
 
 // ---- the translation runs on a thread with a large stack ----

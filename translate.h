@@ -14,6 +14,7 @@ typedef struct {
   int stripmine; // --stripmine=L (0: default)
   bool general_rule; // --general-rule: every reduction by the general rule in forward mode
   bool no_fuse;      // --no-fuse: the loops stay as distributed
+  const char *dump_after; // --dump-after=PASS: the IR after that pass, instead of code
   // out: the headers the translation read (for -MD)
   const char *const *deps;
   int ndeps;
@@ -24,3 +25,7 @@ typedef struct {
 // derivative was refused (diagnosed).  The work runs on a thread of its own with a large
 // stack (translate.c); the hook is called on the caller's thread.
 bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out);
+
+// The pipeline (translate.c): every pass by name, in order, with its file and what it does.
+void adsoac_print_passes(FILE *out);
+bool adsoac_pass_known(const char *name); // a name --dump-after takes

@@ -174,5 +174,4 @@ static void distribute_block(Fn *f, Block *b) {
 void distribute_loops(Fn *f) {
   distribute_block(f, f->body);
   simplify_dce(f);
-  ir_verify(f, "distribute");
 }

@@ -674,5 +674,4 @@ void fuse_loops(Fn *f) {
   free(owner);
   free(uses);
   simplify_dce(f);
-  ir_verify(f, "fuse");
 }

@@ -335,7 +335,6 @@ static void lower_round(Fn *f) {
   lower_block(f, f->body, def);
   free(def);
   simplify_dce(f);
-  ir_verify(f, "lower_scans");
 }
 
 void lower_scans(Fn *f, bool general) {
@@ -391,5 +390,4 @@ void scan_drop_unread(Fn *f) {
   }
   b->n = k;
   free(uses);
-  ir_verify(f, "scan_drop_unread");
 }

@@ -1,10 +1,10 @@
-// transform/ad_hist.c: what the derivative rules of hist need besides the reversal of the
+// ad/hist.c: what the derivative rules of hist need besides the reversal of the
 // loop itself (papers/reduce-scan-hist-rules.md §2.9-2.12, histogram-ad.md): copies of a
 // histogram's section before and after the loop, and passes over the loop's updates that
 // find, per bin, the winner of min/max or the zero count and nonzero product of *.
 #include <limits.h>
 
-#include "transform.h"
+#include "ad_internal.h"
 
 Val hist_copy(Builder *b, Val arr, Val lo, Val len, const char *hint) {
   Fn *f = b->fn;

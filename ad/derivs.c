@@ -1,4 +1,4 @@
-// transform/derivs.c: partial derivatives of the math built-ins (language.md §6, §7).
+// ad/derivs.c: partial derivatives of the math built-ins (language.md §6, §7).
 // r = fn(x [, y]) is already computed; each rule returns d r / d(argument).
 //
 //   sqrt   1/(2r)              exp    r                 log    1/x
@@ -10,7 +10,7 @@
 //   fabs   sign(x), 0 at 0     fmin   tie (x == y): all to x      fmax likewise
 //   erf    2/sqrt(pi)*exp(-x*x)
 //   floor ceil round trunc: 0
-#include "transform.h"
+#include "ad_internal.h"
 
 static Val k(Builder *b, Val like, double c) {
   return b_const_f(b, val_type(b->fn, like), c);

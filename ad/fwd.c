@@ -1,4 +1,4 @@
-// transform/ad_fwd.c: forward mode.  f -> f_jvp (language.md §2.2).
+// ad/fwd.c: forward mode.  f -> f_jvp (language.md §2.2).
 //
 // Dual numbers over the IR (papers/nested-parallel-ad.md §2): every statement is cloned and
 // followed by its tangent statement; a parallel loop carries tangents in the same loop, and
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transform.h"
-#include "../analysis/analysis.h"
+#include "ad_internal.h"
 
 typedef struct {
-  Arena *a;
+  Arena *a;   // = cx->a
+  AdCtx *cx;
   const Fn *pf;
   Fn *f;
   Builder b;
@@ -113,7 +113,7 @@ static void fwd_if(Fwd *F, const Node *n) {
   const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
   Block *dst[2];
   int nt = 0;
-  int *which = ARENA_ARRAY(ad_scratch(), int, n->u.ifs.nouts + 1);
+  int *which = ARENA_ARRAY(F->cx->scratch, int, n->u.ifs.nouts + 1);
   for (int k = 0; k < n->u.ifs.nouts; k++)
     if (F->varied[n->u.ifs.outs[k]]) which[nt++] = k;
   for (int side = 0; side < 2; side++) {
@@ -982,13 +982,15 @@ static Fn *jvp_signature(Fwd *F) {
   return f;
 }
 
-Fn *ad_jvp(Arena *a, const Fn *pf, bool general) {
-  Fwd fw = {a, pf}, *F = &fw;
-  F->general = general;
-  F->pv = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
-  F->tan = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
-  F->adot = ARENA_ARRAY(ad_scratch(), Val, pf->nvals);
-  F->varied = activity_varied(ad_scratch(), pf);
+Fn *ad_jvp(AdCtx *cx, const Fn *pf) {
+  Arena *a = cx->a;
+  Fwd fw = {.a = a, .cx = cx, .pf = pf}, *F = &fw;
+  F->cx = cx;
+  F->general = cx->general;
+  F->pv = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
+  F->tan = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
+  F->adot = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
+  F->varied = activity_varied(cx->scratch, pf);
   F->f = jvp_signature(F);
   F->b = (Builder){F->f, F->f->body, pf->loc};
   fwd_block(F, pf->body);
@@ -1001,9 +1003,5 @@ Fn *ad_jvp(Arena *a, const Fn *pf, bool general) {
   Node *rn = node_new(a, IR_RETURN, pf->loc);
   rn->u.ret.v = ret ? P(ret) : 0;
   b_push(&F->b, rn);
-  ad_release_scratch();
-  simplify_fold(F->f);
-  simplify_dce(F->f);
-  ir_verify(F->f, "jvp");
   return F->f;
 }

@@ -1,4 +1,4 @@
-// transform/ad_reduce.c: the pieces of the reduce rules shared by both modes
+// ad/reduce.c: the pieces of the reduce rules shared by both modes
 // (papers/reduce-scan-hist-rules.md §2.2-2.4).
 //
 //   reduce(+)        contribution's adjoint = y_bar                     (a broadcast)
@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <math.h>
 
-#include "transform.h"
+#include "ad_internal.h"
 
 // Moves the statements pushed at the end of b since position `from` to just before c.
 static void move_before(Block *b, Node *c, int from) {

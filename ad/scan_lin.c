@@ -1,4 +1,4 @@
-// transform/ad_scan.c: the pieces of the general scan rules that do not depend on the mode
+// ad/scan_lin.c: the pieces of the general scan rules that do not depend on the mode
 // (papers/reduce-scan-hist-rules.md §2.16, §2.19-2.20).
 //
 // Reverse mode solves the backward linear recurrence  g_{k-1} = dst_bar[k] + J_k^T g_k  by a
@@ -10,8 +10,7 @@
 // its fields, a 2x2 matrix-product scan one 2x2 matrix for its two rows.
 #include <stdlib.h>
 
-#include "transform.h"
-#include "../analysis/analysis.h"
+#include "ad_internal.h"
 
 static int find(int *parent, int x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];

@@ -1,0 +1,502 @@
+// ad/rev.c: reverse mode, f -> f_vjp (language.md §2.1): the sweeps, and the rules of the
+// statements that are not combinators (arithmetic, reads, writes, branches).
+//
+//   forward sweep   the primal, cloned; before a statement that overwrites array elements
+//                   that an earlier (or the same) parallel loop reads, those elements are
+//                   saved (rev_save.c)
+//   reverse sweep   the top-level statements in reverse order, each by its rule: a parallel
+//                   loop by map's (rev_map.c, with the reduce, scan and hist rules of its
+//                   clauses), a sequential loop by the checkpointing rule (rev_loop.c)
+//   epilogue        saved elements swapped back, so outputs hold what f writes;
+//                   *p_bar += adjoint of each active scalar parameter.
+//
+// Statements (papers/nested-parallel-ad.md §2):  y = a OP b   =>   a_bar += y_bar * dOP/da,
+// b_bar += y_bar * dOP/db;   y = x[i]   =>   x_bar[i] += y_bar (an accumulator: rev_map.c);
+// if (c) A else B   =>   if (c) reverse(A) else reverse(B), the adjoints merged.
+#include <stdlib.h>
+#include <string.h>
+
+#include "rev.h"
+
+// ---- helpers ----
+
+static void note_defs(Rev *R, const Block *b, unsigned char *mark);
+
+void note_def(Rev *R, Node *n, unsigned char *mark) {
+  if (n->out) {
+    R->def[n->out] = n;
+    if (mark) mark[n->out] = 1;
+  }
+  switch (n->kind) {
+  case IR_IF:
+    note_defs(R, n->u.ifs.then, mark);
+    note_defs(R, n->u.ifs.els, mark);
+    for (int i = 0; i < n->u.ifs.nouts; i++) {
+      R->def[n->u.ifs.outs[i]] = n;
+      if (mark) mark[n->u.ifs.outs[i]] = 1;
+    }
+    break;
+  case IR_PAR:
+    if (mark) mark[n->u.par.idx] = 1;
+    note_defs(R, n->u.par.body, mark);
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
+        R->def[n->u.par.reds[r].out[f]] = n;
+        if (mark) mark[n->u.par.reds[r].out[f]] = 1; // a nested reduction varies
+      }
+    break;
+  case IR_LOOP:
+    if (mark) {
+      mark[n->u.loop.idx] = 1;
+      for (int k = 0; k < n->u.loop.ncarry; k++)
+        mark[n->u.loop.params[k]] = mark[n->u.loop.outs[k]] = 1;
+    }
+    note_defs(R, n->u.loop.body, mark);
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN: break;
+  }
+}
+
+static void note_defs(Rev *R, const Block *b, unsigned char *mark) {
+  for (int i = 0; i < b->n; i++) note_def(R, b->stmts[i], mark);
+}
+
+// adj[v] += x (x is a value of f, or 0)
+void adj_add(Rev *R, Val v, Val x) {
+  if (!x || !v || !R->varied[v]) return;
+  Type *t = R->pf->vals[v].type;
+  if (val_type(R->f, x) != t) x = b_cast(&R->b, t, x);
+  R->adj[v] = b_add(&R->b, R->adj[v], x);
+}
+
+Val zero_of(Rev *R, Type *t) {
+  return ty_is_float(t) ? b_const_f(&R->b, t, 0) : b_const_i(&R->b, t, 0);
+}
+
+static bool invariant_within(Rev *R, Val v, int *budget) {
+  if (!R->in_par[v]) return true;
+  Node *d = R->def[v];
+  if (!d || v == R->par->u.par.idx || --*budget < 0) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_UNOP: return invariant_within(R, d->u.un.a, budget);
+  case IR_BINOP: return invariant_within(R, d->u.bin.a, budget) && invariant_within(R, d->u.bin.b, budget);
+  case IR_CAST: return invariant_within(R, d->u.cast.a, budget);
+  case IR_CALL:
+    return invariant_within(R, d->u.call.a, budget) &&
+           (!d->u.call.b || invariant_within(R, d->u.call.b, budget));
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
+  }
+  UNREACHABLE();
+}
+
+bool is_invariant(Rev *R, Val v) {
+  int budget = WALK_BUDGET;
+  return invariant_within(R, v, &budget);
+}
+
+// The host-level copy of a loop-invariant value (recomputed after the reverse loop).
+Val hoist(Rev *R, Val v) {
+  if (!R->in_par[v]) return P(v);
+  if (R->hoisted[v]) return R->hoisted[v];
+  const Node *d = R->def[v];
+  Node *n = node_new(R->a, d->kind, d->loc);
+  n->u = d->u;
+  switch (d->kind) {
+  case IR_CONST: break;
+  case IR_UNOP: n->u.un.a = hoist(R, d->u.un.a); break;
+  case IR_BINOP: n->u.bin.a = hoist(R, d->u.bin.a), n->u.bin.b = hoist(R, d->u.bin.b); break;
+  case IR_CAST: n->u.cast.a = hoist(R, d->u.cast.a); break;
+  case IR_CALL:
+    n->u.call.a = hoist(R, d->u.call.a);
+    if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
+    break;
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();
+  }
+  n->out = clone_val(R->f, R->pf, v, R->hoisted);
+  b_push(&R->b, n);
+  return n->out;
+}
+
+// Is every read of arr in b (of the top-level loop being reversed) in row i of a row-major
+// matrix, i*M + j with i the top loop's index and j a nested loop's over [0, M)?  Then each
+// iteration of the top loop (one thread) updates its own elements of arr's adjoint.
+static bool reads_rows(Rev *R, const Block *b, Val arr) {
+  const Node *top = R->top_par;
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_READ && n->u.mem.arr == arr &&
+        !index_row_major(R->def, R->top_in, top->u.par.body, n->u.mem.idx, top->u.par.idx))
+      return false;
+    if (n->kind == IR_IF && (!reads_rows(R, n->u.ifs.then, arr) || !reads_rows(R, n->u.ifs.els, arr)))
+      return false;
+    if ((n->kind == IR_LOOP && !reads_rows(R, n->u.loop.body, arr)) ||
+        (n->kind == IR_PAR && !reads_rows(R, n->u.par.body, arr)))
+      return false;
+  }
+  return true;
+}
+
+static bool row_of_top(Rev *R, Val arr) {
+  return R->shared && // (the top-level reverse loop's context is set)
+         !ir_writes(R->top_par->u.par.body, arr) && reads_rows(R, R->top_par->u.par.body, arr);
+}
+
+static void rev_read(Rev *R, const Node *n) {
+  Val g = R->adj[n->out], abar = R->abar[n->u.mem.arr];
+  if (!g || !abar) return;
+  if (!R->par) { // host level: one element
+    b_acc(&R->b, abar, P(n->u.mem.idx), g, ACC_PLAIN);
+    return;
+  }
+  Val idx = n->u.mem.idx;
+  if (row_of_top(R, n->u.mem.arr)) { // a row of the thread's own
+    b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    return;
+  }
+  if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
+    if (!acc_shared(R, n->u.mem.arr, idx, g)) b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    return;
+  }
+  if (idx != R->par->u.par.idx && is_invariant(R, idx) && R->seq_depth) { // every thread
+    if (!acc_shared(R, n->u.mem.arr, idx, g)) // (a per-loop sum would leave the loop's scope)
+      b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    return;
+  }
+  for (int o = 0; o < R->noffs && !is_invariant(R, idx); o++) {
+    const Offsets *x = &R->offs[o];
+    if (x->arr != n->u.mem.arr) continue;
+    int k = 0;
+    while (k < x->n && !index_same(R->def, x->idx[k], idx)) k++;
+    IR_ASSERT(k < x->n); // (plan_offsets saw every read)
+    if (k == 0) {
+      b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    } else {
+      Val i = b_binop(&R->b, BIN_SUB, b_cast(&R->b, &ty_long, P(R->par->u.par.idx)),
+                      b_cast(&R->b, &ty_long, P(R->par->u.par.lo)));
+      b_acc(&R->b, x->tmp[k], i, g, ACC_PLAIN);
+    }
+    return;
+  }
+  if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
+    for (int i = 0; i < R->ninv_acc; i++)
+      if (R->inv_acc[i].arr == n->u.mem.arr && R->inv_acc[i].idx == idx) {
+        R->inv_acc[i].sum = b_add(&R->b, R->inv_acc[i].sum, g);
+        return;
+      }
+    if (R->ninv_acc == R->cap_inv_acc) {
+      R->cap_inv_acc = R->cap_inv_acc ? 2 * R->cap_inv_acc : 8;
+      InvAcc *v = SCRATCH(InvAcc, R->cap_inv_acc);
+      if (R->ninv_acc) memcpy(v, R->inv_acc, sizeof(InvAcc) * (size_t)R->ninv_acc);
+      R->inv_acc = v;
+    }
+    R->inv_acc[R->ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
+    return;
+  }
+  Val first = 0;
+  bool plain = reads_injective(R, R->par->u.par.body, n->u.mem.arr, &first);
+  if (plain || !acc_shared(R, n->u.mem.arr, idx, g))
+    b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
+}
+
+// y[idx] = v: the seed of the element flows to v; the element's adjoint becomes 0.
+static void rev_write(Rev *R, const Node *n) {
+  Val abar = R->abar[n->u.mem.arr];
+  if (!abar) return;
+  Val idx = P(n->u.mem.idx);
+  Val seed = b_read(&R->b, abar, idx);
+  b_write(&R->b, abar, idx, zero_of(R, val_type(R->f, seed)));
+  adj_add(R, n->u.mem.v, seed);
+}
+
+// ---- scalar statements ----
+
+static void rev_binop(Rev *R, const Node *n, Val g) {
+  Val a = n->u.bin.a, c = n->u.bin.b;
+  Builder *b = &R->b;
+  switch (n->u.bin.op) {
+  case BIN_ADD: adj_add(R, a, g), adj_add(R, c, g); return;
+  case BIN_SUB: adj_add(R, a, g), adj_add(R, c, b_neg(b, g)); return;
+  case BIN_MUL:
+    if (R->varied[a]) adj_add(R, a, b_mul(b, g, P(c)));
+    if (R->varied[c]) adj_add(R, c, b_mul(b, g, P(a)));
+    return;
+  case BIN_DIV: // r = a / c:  da = g / c,  dc = -g * r / c
+    if (R->varied[a]) adj_add(R, a, b_binop(b, BIN_DIV, g, P(c)));
+    if (R->varied[c]) adj_add(R, c, b_neg(b, b_binop(b, BIN_DIV, b_mul(b, g, P(n->out)), P(c))));
+    return;
+  default: return; // integer and comparison operators carry no derivative
+  }
+}
+
+// One more result of the reversed if m: t from its then side, e from its else side (0: zero).
+static Val if_merge(Rev *R, Node *m, Block **blks, Val t, Val e, Type *ty) {
+  R->b.blk = blks[0];
+  block_yield(R->a, blks[0], t ? t : zero_of(R, ty));
+  R->b.blk = blks[1];
+  block_yield(R->a, blks[1], e ? e : zero_of(R, ty));
+  Val out = fn_val(R->f, ty, NULL);
+  m->u.ifs.outs[m->u.ifs.nouts++] = out;
+  return out;
+}
+
+// Reverse of an if: the same branch is taken; adjoints assigned in a branch merge into outs.
+// So do the pending sums of loop-invariant elements (R->inv_acc): a contribution made in a
+// branch counts only where the branch runs (the other side yields the sum as it was).
+static void rev_if(Rev *R, const Node *n) {
+  int nv = R->pf->nvals;
+  size_t sz = sizeof(Val) * (size_t)nv;
+  Arena *tmp = arena_new(0); // per if: freed below (or with the scratch on an error)
+  if (R->cx->nif_tmp == 256) diag_error(n->loc, NULL, "ifs nested too deeply");
+  R->cx->if_tmp[R->cx->nif_tmp++] = tmp;
+  Val *snap = arena_alloc(tmp, sz), *after_then = arena_alloc(tmp, sz);
+  memcpy(snap, R->adj, sz);
+  int ninv0 = R->ninv_acc, ninv_then = 0;
+  Val *inv0 = arena_alloc(tmp, sizeof(Val) * (size_t)(ninv0 + 1)), *inv_then = NULL;
+  for (int i = 0; i < ninv0; i++) inv0[i] = R->inv_acc[i].sum;
+  Block *outer = R->b.blk, *blks[2] = {block_new(R->a), block_new(R->a)};
+  const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
+  for (int side = 0; side < 2; side++) {
+    memcpy(R->adj, snap, sz);
+    for (int i = 0; i < R->ninv_acc; i++) R->inv_acc[i].sum = i < ninv0 ? inv0[i] : 0;
+    R->b.blk = blks[side];
+    for (int k = 0; k < n->u.ifs.nouts; k++) adj_add(R, src[side]->yields[k], snap[n->u.ifs.outs[k]]);
+    rev_block(R, src[side]);
+    if (side == 0) {
+      memcpy(after_then, R->adj, sz);
+      ninv_then = R->ninv_acc;
+      inv_then = arena_alloc(tmp, sizeof(Val) * (size_t)(ninv_then + 1));
+      for (int i = 0; i < ninv_then; i++) inv_then[i] = R->inv_acc[i].sum;
+    }
+  }
+  Node *m = node_new(R->a, IR_IF, n->loc);
+  m->u.ifs.cond = P(n->u.ifs.cond);
+  m->u.ifs.then = blks[0];
+  m->u.ifs.els = blks[1];
+  m->u.ifs.outs = ARENA_ARRAY(R->a, Val, nv + R->ninv_acc);
+  for (int v = 1; v < nv; v++) {
+    Val t = after_then[v], e = R->adj[v];
+    if (t == snap[v] && e == snap[v]) continue;
+    R->adj[v] = if_merge(R, m, blks, t, e, R->pf->vals[v].type);
+  }
+  for (int i = 0; i < R->ninv_acc; i++) {
+    Val before = i < ninv0 ? inv0[i] : 0, t = i < ninv_then ? inv_then[i] : before;
+    Val e = R->inv_acc[i].sum;
+    if (t == before && e == before) continue;
+    R->inv_acc[i].sum = if_merge(R, m, blks, t, e, val_type(R->f, t ? t : e));
+  }
+  R->b.blk = outer;
+  if (m->u.ifs.nouts || blks[0]->n || blks[1]->n) b_push(&R->b, m);
+  arena_free(R->cx->if_tmp[--R->cx->nif_tmp]);
+}
+
+static void rev_node(Rev *R, const Node *n) {
+  Val g = n->out ? R->adj[n->out] : 0;
+  Builder *b = &R->b;
+  switch (n->kind) {
+  case IR_CONST: return;
+  case IR_UNOP:
+    if (g && n->u.un.op == UN_NEG) adj_add(R, n->u.un.a, b_neg(b, g));
+    return;
+  case IR_BINOP:
+    if (g) rev_binop(R, n, g);
+    return;
+  case IR_CALL:
+    if (!g) return;
+    for (int k = 0; k < math_arity(n->u.call.fn); k++) {
+      Val arg = k ? n->u.call.b : n->u.call.a;
+      if (!R->varied[arg]) continue;
+      Val d = deriv_call(b, n->u.call.fn, k, P(n->u.call.a), n->u.call.b ? P(n->u.call.b) : 0,
+                         P(n->out));
+      adj_add(R, arg, b_mul(b, g, d));
+    }
+    return;
+  case IR_CAST:
+    if (g && ty_is_float(R->pf->vals[n->u.cast.a].type)) adj_add(R, n->u.cast.a, g);
+    return;
+  case IR_READ: rev_read(R, n); return;
+  case IR_WRITE: rev_write(R, n); return;
+  case IR_IF: rev_if(R, n); return;
+  case IR_PAR: rev_par(R, n); return;
+  case IR_RETURN: return;
+  case IR_LOOP: rev_seq_loop(R, n); return;
+  case IR_UPDATE: rev_update(R, n); return;
+  case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
+  case IR_ACC: case IR_COPY: case IR_SORT: break;
+  }
+  UNREACHABLE();
+}
+
+void rev_block(Rev *R, const Block *b) {
+  for (int i = b->n - 1; i >= 0; i--) rev_node(R, b->stmts[i]);
+}
+
+void clear_adj(Rev *R, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->out) R->adj[n->out] = 0;
+    if (n->kind == IR_IF) {
+      for (int k = 0; k < n->u.ifs.nouts; k++) R->adj[n->u.ifs.outs[k]] = 0;
+      clear_adj(R, n->u.ifs.then);
+      clear_adj(R, n->u.ifs.els);
+    }
+  }
+}
+
+// A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
+Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer) {
+  Node *m = node_new(R->a, IR_PAR, n->loc);
+  m->u.par.lo = b_const_i(&R->b, val_type(R->f, len), 0);
+  m->u.par.hi = len;
+  m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.body = block_new(R->a);
+  m->u.par.reds = ARENA_NEW(R->a, Red);
+  m->u.par.scans = ARENA_NEW(R->a, Scan);
+  m->u.par.hists = ARENA_NEW(R->a, Hist);
+  *outer = R->b.blk;
+  R->b.blk = m->u.par.body;
+  return m;
+}
+
+void rev_loop_end(Rev *R, Node *m, Block *outer) {
+  R->b.blk = outer;
+  b_push(&R->b, m);
+}
+
+// The forward and reverse sweeps over the statements of a host-level block: the function's
+// body (top; returns the returned value), or a sequential loop's body in one iteration of
+// its reverse.
+Val sweep_block(Rev *R, const Block *body, bool top) {
+  const Fn *pf = R->pf;
+  Save *saves = SCRATCH(Save, body->n * (pf->nparams + MAX_REGIONS) + 1);
+  int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
+  Val ret = 0;
+  for (int k = 0; k < body->n; k++) {
+    const Node *n = body->stmts[k];
+    R->b.loc = n->loc;
+    int ns;
+    plan_saves(R, body, k, top, saves + nsaves, &ns);
+    for (int s = 0; s < ns; s++) emit_save(R, &saves[nsaves + s]);
+    save_at[k] = ns;
+    nsaves += ns;
+    if (n->kind == IR_RETURN) {
+      ret = n->u.ret.v;
+      continue;
+    }
+    if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
+    if (n->kind == IR_LOOP) {
+      fwd_seq_loop(R, n);
+      continue;
+    }
+    hist_save(R, n, false);
+    clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, R->pv, false);
+    hist_save(R, n, true);
+    if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
+      R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
+                                   arena_printf(R->a, "%s_bar", pf->vals[n->out].hint));
+    Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
+    if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        const Red *red = &n->u.par.reds[r];
+        if (red->nf != 1 || !R->varied[red->out[0]]) continue;
+        if (red->op == RED_MUL)
+          lift_mul(&R->b, c, r, &R->mul_nz[red->out[0]], &R->mul_p[red->out[0]]);
+        if (red->op == RED_MIN || red->op == RED_MAX) // the winner found in the same loop
+          R->winner[red->out[0]] = lift_argext(&R->b, c, r);
+      }
+  }
+
+  // reverse sweep
+  if (top && ret && ty_is_float(pf->ret) && R->varied[ret])
+    R->adj[ret] = R->f->params[R->f->nparams - 1].val;
+  int si = nsaves;
+  for (int k = body->n - 1; k >= 0; k--) {
+    R->b.loc = body->stmts[k]->loc;
+    si -= save_at[k];
+    // pre-k contents back; in the reverse order of the epilogue's swaps, which undo these
+    // (two saved sections of one array may overlap: a loop's histogram and its map)
+    for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s]);
+    rev_node(R, body->stmts[k]);
+  }
+
+  // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
+  for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s]);
+  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
+  for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
+    const Node *n = body->stmts[k];
+    if (n->kind != IR_FREE) continue;
+    scan_free(&R->b, P(n->u.copy.dst));
+    if (R->abar[n->u.copy.dst]) scan_free(&R->b, R->abar[n->u.copy.dst]);
+  }
+  return ret;
+}
+
+// ---- the function ----
+
+static Fn *vjp_signature(Rev *R) {
+  const Fn *pf = R->pf;
+  Fn *f = fn_new(R->a, arena_printf(R->a, "%s_vjp", pf->name), pf->loc);
+  f->ret = pf->ret;
+  f->params = ARENA_ARRAY(R->a, Param, pf->nparams * 2 + 1);
+  for (int i = 0; i < pf->nparams; i++) {
+    const Param *p = &pf->params[i];
+    Param *q = &f->params[f->nparams++];
+    *q = *p;
+    q->val = R->pv[p->val] = fn_val(f, p->type, p->name);
+    if (!p->active) continue;
+    Param *d = &f->params[f->nparams++];
+    *d = *p;
+    d->name = arena_printf(R->a, "%s_bar", p->name);
+    Type *elem = p->is_array ? p->type->elem : p->type;
+    d->type = ty_ptr(R->a, elem, false);
+    d->is_array = true;
+    d->written = true;
+    d->active = false;
+    d->is_float = false;
+    d->val = fn_val(f, d->type, d->name);
+    if (p->is_array) R->abar[p->val] = d->val;
+  }
+  if (ty_is_float(pf->ret)) {
+    Param *d = &f->params[f->nparams++];
+    *d = (Param){"ret_bar", pf->ret, 0, pf->loc, true, false, false, false};
+    d->val = fn_val(f, pf->ret, "ret_bar");
+  }
+  return f;
+}
+
+Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
+  Arena *a = cx->a;
+  Rev rv = {.a = a, .cx = cx, .pf = pf}, *R = &rv;
+  R->general = cx->general;
+  int nv = pf->nvals;
+  R->pv = SCRATCH(Val, nv);
+  R->adj = SCRATCH(Val, nv);
+  R->abar = SCRATCH(Val, nv);
+  R->def = SCRATCH(Node *, nv);
+  R->mul_nz = SCRATCH(Val, nv);
+  R->mul_p = SCRATCH(Val, nv);
+  R->winner = SCRATCH(Val, nv);
+  R->varied = activity_varied(R->cx->scratch, pf);
+  note_defs(R, pf->body, NULL);
+  R->f = vjp_signature(R);
+  R->b = (Builder){R->f, R->f->body, pf->loc};
+
+  Val ret = sweep_block(R, pf->body, true);
+  for (int i = 0, j = 0; i < pf->nparams; i++, j++) {
+    const Param *p = &pf->params[i];
+    if (!p->active) continue;
+    j++;
+    if (!p->is_array && R->adj[p->val])
+      b_acc(&R->b, R->f->params[j].val, b_const_i(&R->b, &ty_int, 0), R->adj[p->val], ACC_PLAIN);
+  }
+  Node *rn = node_new(a, IR_RETURN, pf->loc);
+  rn->u.ret.v = ret ? P(ret) : 0;
+  b_push(&R->b, rn);
+
+  return R->f;
+}

@@ -1,0 +1,171 @@
+// ad/rev.h: the reverse mode's state, shared by its rules (ad/rev*.c only).
+#pragma once
+#include "ad_internal.h"
+
+typedef struct {
+  Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
+  Val save;        // vjp value of the saved copy
+  Val vlo, vn;     // vjp values of lo and of the count
+} Save;
+
+// What the reverse of hist(*/min/max/declared) needs per clause (vjp values): the section
+// before and after the loop, and what the passes over its updates found.
+typedef struct HistAux {
+  const Node *par;   // the primal loop
+  Val *h0, *h1;      // per clause (0: hist(+) or not varied)
+  Val *win, *nz, *pr;
+  Val *D, *DI;       // the general rule: d(final)/d(update), d(final)/d(initial contents)
+  struct HistAux *next;
+} HistAux;
+
+// A block of elements that a sequential loop's iterations overwrite, and its checkpoints.
+typedef struct {
+  Val arr;          // primal array
+  Val plo, phi;     // primal bounds [plo, phi) (phi 0: the element plo; hist: 0, 0)
+  Val vlo, vn;      // vjp values (long): the elements [vlo, vlo + vn)
+  Val tape;         // vjp: vn elements per iteration (once: vn elements)
+  bool once;        // overwritten before it is read in every iteration: only the state
+                    // before the loop is saved (for after the loop's reverse)
+  bool guarded;     // written under an if: vn is 0 where the condition is false
+} Region;
+
+#define MAX_REGIONS 64 // array sections one sequential loop may overwrite
+
+// What the forward run of a sequential loop at host level saved, for its reverse.
+typedef struct LoopAux {
+  const Node *loop;
+  Region *reg;
+  int nreg;
+  Val *stape; // per carried value: its value at the start of each iteration (0: not saved)
+  Val lo, T;  // vjp (long): the first index, the number of iterations
+  struct LoopAux *next;
+} LoopAux;
+
+typedef struct {
+  Arena *a;     // = cx->a
+  AdCtx *cx;
+  const Fn *pf; // primal
+  Fn *f;        // vjp
+  Builder b;
+  Val *pv;   // primal value -> its value in f (forward sweep or re-execution)
+  Val *adj;  // primal scalar -> its current adjoint in f (0: zero)
+  Val *abar; // primal array -> its adjoint array in f (0: inactive)
+  unsigned char *varied;
+  Node **def; // primal value -> defining node
+  // inside the reverse of a parallel loop
+  const Node *par;
+  unsigned char *in_par; // primal values defined in par's body
+  Val *hoisted;          // primal value -> host copy of a loop-invariant index
+  Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
+  Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
+  struct Shared *shared; // the top-level reverse loop's per-thread adjoints (acc_shared)
+  int nshared;
+  Block *top_host;       // the block the top-level reverse loop goes into
+  const Node *top_par;   // the primal loop it reverses
+  unsigned char *top_in; // values defined in that loop's body
+  const Node **loop_of;  // index of a loop nested in it -> that loop
+  struct Offsets *offs;  // the reverse loop's stencil-read arrays (see plan_offsets)
+  int noffs;
+  int depth;             // parallel loops being reversed (> 1: nested)
+  int seq_depth;         // sequential loops being reversed inside the parallel one
+  bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
+  HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
+  LoopAux *laux;         // per sequential loop run with checkpoints: where they are
+  // pending adjoints of loop-invariant elements of the parallel loop being reversed
+  struct InvAcc *inv_acc;
+  int ninv_acc, cap_inv_acc;
+} Rev;
+
+#define P(v) (R->pv[v])
+
+// ---- array accesses inside a parallel loop ----
+
+// The walks of an index expression's definitions below (is_invariant, index_clonable,
+// index_interval) visit at most WALK_BUDGET statements: a longer expression (or one whose
+// shared parts add up to more, a DAG walked as a tree: exponential) gets the answer that
+// costs speed, not correctness: not invariant, not clonable, no interval (an atomic update).
+// hoist and index_at follow only what such a walk accepted.
+#define WALK_BUDGET 10000
+
+// A read-only array that a parallel loop reads at several index expressions a*i + c_k (one
+// a, the c_k differing: a stencil's u[i-1], u[i], u[i+1]).  Its adjoint updates from
+// different iterations would collide (atomics); instead the reverse loop adds those of the
+// first expression directly and stores the others' per iteration (tmp[k][i - lo], each its
+// own element), and one loop per other expression adds them afterwards: no atomics.
+#define MAX_OFFSETS 8
+typedef struct Offsets {
+  Val arr;                // primal array
+  int n;
+  Val idx[MAX_OFFSETS];   // primal: one index expression per class (index_same)
+  Val tmp[MAX_OFFSETS];   // vjp: per-iteration adjoints of class k >= 1
+} Offsets;
+
+// Adjoints of an array that every iteration of the top-level loop may update at the same
+// elements (a parameter read in nested loops at indices the loop index does not decide:
+// GMM's means[k*D + d]).  Instead of atomics on the array, the reverse loop gets a hist(+)
+// clause over the elements those indices can reach, an interval computed before the loop
+// from the nested loops' bounds: the C target gives each thread its own copy of a small
+// one (emit_par.c), CUDA updates it with atomicAdd as before.
+typedef struct Shared {
+  Val arr;    // primal array
+  Val lo, hi; // vjp (long): the least and the greatest index the updates can reach
+} Shared;
+
+#define MAX_SHARED 16
+
+// Pending adjoints of loop-invariant elements: reduced by the reverse loop, added after it.
+typedef struct InvAcc {
+  Val arr, idx; // primal
+  Val sum;      // per-iteration adjoint in the reverse body
+} InvAcc;
+
+#define SCRATCH(T, n) ARENA_ARRAY(R->cx->scratch, T, (n))
+
+// ---- rev.c ----
+void adj_add(Rev *R, Val v, Val x);
+void clear_adj(Rev *R, const Block *b);
+Val hoist(Rev *R, Val v);
+bool is_invariant(Rev *R, Val v);
+void note_def(Rev *R, Node *n, unsigned char *mark);
+void rev_block(Rev *R, const Block *b);
+Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer);
+void rev_loop_end(Rev *R, Node *m, Block *outer);
+Val sweep_block(Rev *R, const Block *body, bool top);
+Val zero_of(Rev *R, Type *t);
+
+// ---- rev_map.c ----
+bool acc_shared(Rev *R, Val arr, Val idx, Val g);
+bool block_writes_active(Rev *R, const Block *b);
+bool reads_injective(Rev *R, const Block *b, Val arr, Val *first);
+void rev_par(Rev *R, const Node *n);
+
+// ---- rev_reduce.c ----
+void check_reductions(Rev *R, const Node *n);
+int single_seed(Rev *R, const Node *n, const Val *host_adj);
+void user_adjoint(Rev *R, const Red *red, const Val *host_adj, const Val *xs);
+void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g, Val *dx);
+
+// ---- rev_scan.c ----
+void rev_scan(Rev *R, const Node *n, const Val *src, const Val *dst);
+void rev_scan_general(Rev *R, const Node *n, const Val *src, const Val *dst);
+void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val *ja, Val *jb);
+
+// ---- rev_hist.c ----
+const HistAux *hist_aux(Rev *R, const Node *par);
+void hist_finish(Rev *R, const Node *n);
+void hist_prepare(Rev *R, const Node *n);
+void hist_save(Rev *R, const Node *n, bool after);
+void rev_update(Rev *R, const Node *n);
+
+// ---- rev_save.c ----
+bool block_reads_in_par(const Block *b, Val arr, bool in_par);
+void emit_save(Rev *R, Save *s);
+void emit_swap(Rev *R, const Save *s);
+void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout);
+bool writes_at_index(const Block *b, Val arr, Val idx);
+
+// ---- rev_loop.c ----
+void fwd_seq_loop(Rev *R, const Node *n);
+void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo, Region *reg, int *nreg, Val cond);
+int regions_of(Rev *R, const Node *n, Region *reg);
+void rev_seq_loop(Rev *R, const Node *n);

@@ -1,0 +1,507 @@
+// ad/rev_loop.c: the reverse rule of a sequential loop, with checkpoints
+// (papers/nested-parallel-ad.md §5: strip-mined loop checkpointing).
+//
+//   for t in [lo, hi): state = body(state)
+//   =>  forward:  for t: tape[t] = (carried values, the elements body overwrites); body
+//       reverse:  for t from hi-1 down to lo: restore tape[t]; re-run body forward;
+//                 reverse(body)
+// The loop has been strip-mined (transform/stripmine.c): the tape holds one state per
+// iteration of the outer strip, the inner strips are re-run from it (memory O(T^(1/L))).
+#include <stdlib.h>
+#include <string.h>
+
+#include "rev.h"
+
+// ---- sequential loops (language.md §5; papers/nested-parallel-ad.md §4) ----
+//
+// At host level a loop runs forward once and saves, at the start of each iteration, the
+// elements its iterations overwrite (regions) and its carried scalars: one state per
+// iteration (stripmine.c nests the loop so that fewer are alive at once).  Its reverse runs
+// the iterations backwards: restore iteration t's state, then the forward and reverse sweeps
+// of the body; the adjoints of carried values and of scalars from outside the loop are the
+// reverse loop's carried values.  Inside a parallel loop's body (one thread's loop) no state
+// is saved: carried values that are running sums (p = p + e, p read nowhere else) need none,
+// the others are recomputed from the loop's start for each iteration.
+
+
+
+static LoopAux *loop_aux(Rev *R, const Node *n) {
+  for (LoopAux *x = R->laux; x; x = x->next)
+    if (x->loop == n) return x;
+  return NULL;
+}
+
+// Carried value k of loop n is a running sum: yields[k] = p + e, e + p or p - e, and neither
+// p nor the sum is read anywhere else in the body, so no iteration needs p's value.
+static bool running_sum(Rev *R, const Node *n, int k, const int *uses) {
+  Val p = n->u.loop.params[k], y = n->u.loop.body->yields[k];
+  const Node *d = R->def[y];
+  if (uses[p] != 1 || uses[y] != 1 || !d || d->kind != IR_BINOP) return false;
+  return (d->u.bin.op == BIN_ADD && (d->u.bin.a == p || d->u.bin.b == p)) ||
+         (d->u.bin.op == BIN_SUB && d->u.bin.a == p);
+}
+
+// Primal v, defined in a loop (inside[v]), computed again at the builder's point from values
+// outside the loop; refused when it depends on the iteration.  Operands first, by an explicit
+// stack (a chain of n statements recursed n deep).
+static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Loc loc) {
+  if (!v || !inside[v]) return v ? P(v) : 0;
+  int n = 0, cap = 16;
+  Val *stack = malloc(sizeof(Val) * (size_t)cap);
+  if (!stack) diag_internal(__FILE__, __LINE__, "out of memory");
+  stack[n++] = v;
+  while (n) {
+    Val t = stack[n - 1];
+    if (memo[t]) {
+      n--;
+      continue;
+    }
+    const Node *d = R->def[t];
+    if (!d || (d->kind != IR_CONST && d->kind != IR_UNOP && d->kind != IR_BINOP &&
+               d->kind != IR_CAST && d->kind != IR_CALL)) {
+      free(stack);
+      diag_error(loc, "give the parallel loops in the sequential loop bounds (and a write outside "
+                 "them an index) that are the same in every iteration",
+                 "the elements this sequential loop overwrites change from iteration to "
+                 "iteration: checkpointing them is not supported");
+    }
+    Val ops[2] = {0, 0};
+    switch (d->kind) {
+    case IR_UNOP: ops[0] = d->u.un.a; break;
+    case IR_BINOP: ops[0] = d->u.bin.a, ops[1] = d->u.bin.b; break;
+    case IR_CAST: ops[0] = d->u.cast.a; break;
+    case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
+    default: break;
+    }
+    bool ready = true;
+    for (int k = 1; k >= 0; k--) // the first operand on top: made first, as C evaluates
+      if (ops[k] && inside[ops[k]] && !memo[ops[k]]) {
+        if (n == cap) {
+          cap *= 2;
+          stack = realloc(stack, sizeof(Val) * (size_t)cap);
+          if (!stack) diag_internal(__FILE__, __LINE__, "out of memory");
+        }
+        stack[n++] = ops[k];
+        ready = false;
+      }
+    if (!ready) continue;
+    Val m[2];
+    for (int k = 0; k < 2; k++) m[k] = !ops[k] ? 0 : inside[ops[k]] ? memo[ops[k]] : P(ops[k]);
+    Node *c = node_new(R->a, d->kind, d->loc);
+    c->u = d->u;
+    switch (d->kind) {
+    case IR_UNOP: c->u.un.a = m[0]; break;
+    case IR_BINOP: c->u.bin.a = m[0], c->u.bin.b = m[1]; break;
+    case IR_CAST: c->u.cast.a = m[0]; break;
+    case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1]; break;
+    default: break;
+    }
+    c->out = memo[t] = fn_val(R->f, R->pf->vals[t].type, R->pf->vals[t].hint);
+    b_push(&R->b, c);
+    n--;
+  }
+  free(stack);
+  return memo[v];
+}
+
+// The arrays b writes (IR_WRITE, nested blocks included), once each.
+static void written_arrays(const Block *b, Val *arrs, int *n) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_WRITE) {
+      bool seen = false;
+      for (int k = 0; k < *n; k++) seen |= arrs[k] == s->u.mem.arr;
+      if (!seen && *n < MAX_REGIONS) arrs[(*n)++] = s->u.mem.arr;
+    }
+    if (s->kind == IR_IF) written_arrays(s->u.ifs.then, arrs, n), written_arrays(s->u.ifs.els, arrs, n);
+    if (s->kind == IR_PAR) written_arrays(s->u.par.body, arrs, n);
+    if (s->kind == IR_LOOP) written_arrays(s->u.loop.body, arrs, n);
+  }
+}
+
+// The elements [lo, hi) of arr (primal; hi == 0: the one element lo) as a region.
+// cond (a value of f, 0: none): the section is written only where it holds (an if), and is
+// then saved only where it holds (it may lie outside the array otherwise).
+static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
+                       const unsigned char *inside, Val *memo, Loc loc, Val cond) {
+  if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
+  for (int r = 0; r < *nreg && !cond; r++) // the same section again
+    if (reg[r].arr == arr && !reg[r].guarded && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
+        (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
+      return;
+  if (*nreg == MAX_REGIONS)
+    diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+               "array sections", MAX_REGIONS);
+  Builder *b = &R->b;
+  Val vlo = b_cast(b, &ty_long, materialize(R, lo, inside, memo, loc)), vn;
+  if (hi) {
+    Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, materialize(R, hi, inside, memo, loc)), vlo);
+    vn = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+  } else {
+    vn = b_const_i(b, &ty_long, 1);
+  }
+  if (cond) vn = b_select(b, cond, vn, b_const_i(b, &ty_long, 0));
+  reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false, cond != 0};
+}
+
+// What the statements of b (in a sequential loop) overwrite, as regions.
+void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
+                         Region *reg, int *nreg, Val cond) {
+  Builder *bb = &R->b;
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    switch (n->kind) {
+    case IR_WRITE:
+      add_region(R, reg, nreg, n->u.mem.arr, n->u.mem.idx, 0, inside, memo, n->loc, cond);
+      break;
+    case IR_IF: {
+      Val arrs[MAX_REGIONS];
+      int na = 0;
+      written_arrays(n->u.ifs.then, arrs, &na);
+      written_arrays(n->u.ifs.els, arrs, &na);
+      if (!na) break;
+      Val mc = materialize(R, n->u.ifs.cond, inside, memo, n->loc);
+      Val c = b_binop(bb, BIN_NE, mc, b_const_i(bb, val_type(R->f, mc), 0));
+      Val nc = b_unop(bb, UN_NOT, c);
+      loop_regions(R, n->u.ifs.then, inside, memo, reg, nreg, cond ? b_binop(bb, BIN_LAND, cond, c) : c);
+      loop_regions(R, n->u.ifs.els, inside, memo, reg, nreg, cond ? b_binop(bb, BIN_LAND, cond, nc) : nc);
+      break;
+    }
+    case IR_LOOP: loop_regions(R, n->u.loop.body, inside, memo, reg, nreg, cond); break;
+    case IR_PAR: {
+      Val arrs[MAX_REGIONS];
+      int na = 0;
+      written_arrays(n->u.par.body, arrs, &na);
+      for (int k = 0; k < na; k++) {
+        if (!writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) && R->varied[arrs[k]])
+          diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), or write "
+                     "the new values to another array",
+                     "this loop, in a sequential loop, writes '%s' at an index other than the "
+                     "loop index: checkpointing it is not supported", R->pf->vals[arrs[k]].hint);
+        add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc, cond);
+      }
+      for (int h = 0; h < n->u.par.nhists; h++) {
+        const Hist *hc = &n->u.par.hists[h];
+        if (inside[hc->arr] || !R->varied[hc->arr]) continue;
+        Val lo = materialize(R, hc->lo, inside, memo, n->loc);
+        Val len = materialize(R, hc->len, inside, memo, n->loc);
+        Val vlo = b_cast(bb, &ty_long, lo), vn = b_cast(bb, &ty_long, len);
+        vn = b_select(bb, b_binop(bb, BIN_GT, vn, b_const_i(bb, &ty_long, 0)), vn, b_const_i(bb, &ty_long, 0));
+        if (cond) vn = b_select(bb, cond, vn, b_const_i(bb, &ty_long, 0));
+        if (*nreg == MAX_REGIONS)
+          diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more "
+                     "than %d array sections", MAX_REGIONS);
+        reg[(*nreg)++] = (Region){hc->arr, 0, 0, vlo, vn, 0, false, cond != 0};
+      }
+      break;
+    }
+    default: break;
+    }
+  }
+}
+
+static void loop_inside(const Node *n, unsigned char *inside) {
+  ir_inside(&(Block){(Node **)&n, 1, 1, NULL, 0}, inside);
+  for (int k = 0; k < n->u.loop.ncarry; k++) inside[n->u.loop.outs[k]] = 0;
+}
+
+// The regions of loop n, bounds computed at the builder's point (before the loop).
+int regions_of(Rev *R, const Node *n, Region *reg) {
+  unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+  loop_inside(n, inside);
+  Val *memo = SCRATCH(Val, R->pf->nvals);
+  int nreg = 0;
+  loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg, 0);
+  return nreg;
+}
+
+// Is every element of arr that body b writes written, before anything reads arr, in every
+// iteration?  (Its one section is written first by a parallel loop that does not read arr,
+// unconditionally at the loop index; elements outside the section are never written.)
+static bool overwritten_first(const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    Block one = {(Node **)&b->stmts[i], 1, 1, NULL, 0};
+    bool reads = block_reads_in_par(&one, arr, true), writes = ir_writes(&one, arr);
+    if (!reads && !writes) continue;
+    if (n->kind == IR_LOOP) { // a nested loop that may run no iterations: nothing after it
+      for (int j = i + 1; j < b->n; j++) {
+        Block rest = {(Node **)&b->stmts[j], 1, 1, NULL, 0};
+        if (block_reads_in_par(&rest, arr, true) || ir_writes(&rest, arr)) return false;
+      }
+      return overwritten_first(n->u.loop.body, arr);
+    }
+    if (n->kind != IR_PAR || reads || n->u.par.nhists) return false;
+    for (int k = 0; k < n->u.par.body->n; k++) {
+      const Node *s = n->u.par.body->stmts[k];
+      if (s->kind == IR_WRITE && s->u.mem.arr == arr && s->u.mem.idx == n->u.par.idx) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+// Regions whose values at an iteration's start are never read: saved once, before the loop.
+static void mark_once(Rev *R, const Node *n, Region *reg, int nreg) {
+  for (int r = 0; r < nreg; r++) {
+    bool single = reg[r].plo && reg[r].phi;
+    for (int q = 0; q < nreg; q++)
+      single &= q == r || reg[q].arr != reg[r].arr;
+    reg[r].once = single && overwritten_first(n->u.loop.body, reg[r].arr);
+  }
+  (void)R;
+}
+
+static Val tape_alloc(Rev *R, Type *elem, Val n, const char *hint) {
+  Node *al = node_new(R->a, IR_ALLOC, R->b.loc);
+  al->u.alloc.n = n;
+  al->u.alloc.tape = true;
+  al->out = fn_val(R->f, ty_ptr(R->a, elem, false), arena_printf(R->a, "%s_ckpt", hint ? hint : "carried"));
+  b_push(&R->b, al);
+  return al->out;
+}
+
+static void tape_free(Rev *R, Val tape, Val n) {
+  Node *fr = node_new(R->a, IR_FREE, R->b.loc);
+  fr->u.copy.dst = tape;
+  fr->u.copy.n = n;
+  fr->u.copy.tape = true;
+  b_push(&R->b, fr);
+}
+
+// dst[doff : doff + n] = src[off : off + n]
+static void copy_elems(Rev *R, Val dst, Val doff, Val src, Val off, Val n) {
+  Node *cp = node_new(R->a, IR_COPY, R->b.loc);
+  cp->u.copy.dst = dst;
+  cp->u.copy.doff = doff;
+  cp->u.copy.src = src;
+  cp->u.copy.off = off;
+  cp->u.copy.n = n;
+  b_push(&R->b, cp);
+}
+
+static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
+  Buf b = {0};
+  if (n->u.loop.note) buf_printf(&b, "%s; ", n->u.loop.note);
+  buf_puts(&b, "f_vjp saves per iteration:");
+  int items = 0;
+  for (int r = 0; r < x->nreg; r++) {
+    bool seen = false;
+    for (int q = 0; q < r; q++) seen |= x->reg[q].arr == x->reg[r].arr;
+    if (!seen && !x->reg[r].once)
+      buf_printf(&b, "%s the elements of %s it overwrites", items++ ? "," : "",
+                 R->pf->vals[x->reg[r].arr].hint);
+  }
+  for (int k = 0; k < n->u.loop.ncarry; k++)
+    if (x->stape[k]) {
+      const char *h = R->pf->vals[n->u.loop.params[k]].hint;
+      buf_printf(&b, "%s %s", items++ ? "," : "", h ? h : "a carried value");
+    }
+  if (!items) buf_puts(&b, " nothing");
+  buf_puts(&b, "; one state per iteration of this loop, restored by the reverse sweep "
+               "iteration by iteration");
+  for (int r = 0; r < x->nreg; r++)
+    if (x->reg[r].once)
+      buf_printf(&b, "; %s is overwritten before it is read: saved once, before the loop",
+                 R->pf->vals[x->reg[r].arr].hint);
+  const char *s = arena_strdup(R->a, b.data);
+  buf_free(&b);
+  return s;
+}
+
+// The forward run of host-level loop n: each iteration first saves its state.
+void fwd_seq_loop(Rev *R, const Node *n) {
+  Builder *b = &R->b;
+  int nv = R->pf->nvals, nc = n->u.loop.ncarry;
+  LoopAux *x = SCRATCH(LoopAux, 1);
+  x->loop = n;
+  x->next = R->laux;
+  R->laux = x;
+  x->reg = SCRATCH(Region, MAX_REGIONS);
+  x->nreg = regions_of(R, n, x->reg);
+  mark_once(R, n, x->reg, x->nreg);
+  x->lo = b_cast(b, &ty_long, P(n->u.loop.lo));
+  Val T = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), x->lo);
+  x->T = b_select(b, b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0)), T, b_const_i(b, &ty_long, 0));
+  for (int r = 0; r < x->nreg; r++) {
+    Region *g = &x->reg[r];
+    g->tape = tape_alloc(R, R->pf->vals[g->arr].type->elem,
+                         g->once ? g->vn : b_binop(b, BIN_MUL, x->T, g->vn), R->pf->vals[g->arr].hint);
+    if (g->once) copy_elems(R, g->tape, 0, P(g->arr), g->vlo, g->vn);
+  }
+  int *uses = SCRATCH(int, nv);
+  count_block(n->u.loop.body, uses);
+  x->stape = SCRATCH(Val, nc + 1);
+  for (int k = 0; k < nc; k++)
+    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses))
+      x->stape[k] = tape_alloc(R, R->pf->vals[n->u.loop.params[k]].type, x->T,
+                               R->pf->vals[n->u.loop.params[k]].hint);
+  Node *m = node_new(R->a, IR_LOOP, n->loc);
+  m->u.loop.lo = P(n->u.loop.lo);
+  m->u.loop.hi = P(n->u.loop.hi);
+  m->u.loop.ncarry = nc;
+  m->u.loop.init = ARENA_ARRAY(R->a, Val, nc + 1);
+  m->u.loop.params = ARENA_ARRAY(R->a, Val, nc + 1);
+  m->u.loop.outs = ARENA_ARRAY(R->a, Val, nc + 1);
+  for (int k = 0; k < nc; k++) {
+    m->u.loop.init[k] = P(n->u.loop.init[k]);
+    m->u.loop.params[k] = clone_val(R->f, R->pf, n->u.loop.params[k], R->pv);
+  }
+  m->u.loop.idx = clone_val(R->f, R->pf, n->u.loop.idx, R->pv);
+  m->u.loop.note = checkpoint_note(R, n, x);
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(R->a);
+  Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);
+  for (int r = 0; r < x->nreg; r++)
+    if (!x->reg[r].once)
+      copy_elems(R, x->reg[r].tape, b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr),
+                 x->reg[r].vlo, x->reg[r].vn);
+  for (int k = 0; k < nc; k++)
+    if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
+  clone_block(b, R->pf, n->u.loop.body, R->pv, false);
+  for (int k = 0; k < nc; k++) block_yield(R->a, m->u.loop.body, P(n->u.loop.body->yields[k]));
+  b->blk = outer;
+  for (int k = 0; k < nc; k++) m->u.loop.outs[k] = clone_val(R->f, R->pf, n->u.loop.outs[k], R->pv);
+  b_push(b, m);
+}
+
+// Inside a parallel loop: the carried values (other than running sums) at the start of
+// iteration t, recomputed from the loop's start; running sums' values are never read.
+static void recompute_carried(Rev *R, const Node *n, Val t, const int *uses) {
+  Builder *b = &R->b;
+  int nc = n->u.loop.ncarry, nr = 0;
+  int *slot = SCRATCH(int, nc + 1);
+  for (int k = 0; k < nc; k++) {
+    Val p = n->u.loop.params[k];
+    if (running_sum(R, n, k, uses)) {
+      slot[k] = -1;
+      R->pv[p] = ty_is_float(R->pf->vals[p].type) ? b_const_f(b, R->pf->vals[p].type, 0)
+                                                   : b_const_i(b, R->pf->vals[p].type, 0);
+    } else {
+      slot[k] = nr++;
+    }
+  }
+  if (!nr) return;
+  Node *r = node_new(R->a, IR_LOOP, n->loc);
+  r->u.loop.lo = P(n->u.loop.lo);
+  r->u.loop.hi = t;
+  r->u.loop.ncarry = nr;
+  r->u.loop.init = ARENA_ARRAY(R->a, Val, nr);
+  r->u.loop.params = ARENA_ARRAY(R->a, Val, nr);
+  r->u.loop.outs = ARENA_ARRAY(R->a, Val, nr);
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) {
+      r->u.loop.init[slot[k]] = P(n->u.loop.init[k]);
+      r->u.loop.params[slot[k]] = clone_val(R->f, R->pf, n->u.loop.params[k], R->pv);
+    }
+  r->u.loop.idx = clone_val(R->f, R->pf, n->u.loop.idx, R->pv);
+  Block *outer = b->blk;
+  r->u.loop.body = b->blk = block_new(R->a);
+  clone_block(b, R->pf, n->u.loop.body, R->pv, true);
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) block_yield(R->a, r->u.loop.body, P(n->u.loop.body->yields[k]));
+  b->blk = outer;
+  for (int k = 0; k < nc; k++)
+    if (slot[k] >= 0) R->pv[n->u.loop.params[k]] = r->u.loop.outs[slot[k]] = fn_val(R->f, R->pf->vals[n->u.loop.params[k]].type, NULL);
+  b_push(b, r);
+}
+
+void rev_seq_loop(Rev *R, const Node *n) {
+  LoopAux *x = loop_aux(R, n);
+  Val arrs[MAX_REGIONS];
+  int nw = 0;
+  written_arrays(n->u.loop.body, arrs, &nw);
+  if (!x && !R->par && nw) // (without writes it is reversed as in a parallel loop's body)
+    diag_error(n->loc, "move the loop out of the if, to the function's level",
+               "reverse mode of a sequential loop that writes arrays inside an if at the "
+               "function's level is not supported");
+  if (!x && ir_updates_in_place(n->u.loop.body)) // its iterations are re-run without writes
+    diag_error(n->loc, "carry the value in a local variable through the loop and write the "
+               "element once after it (double v = y[i]; for (...) v = ...; y[i] = v;)",
+               "reverse mode of a sequential loop inside a parallel loop that reads an array "
+               "element it writes is not supported");
+  Builder *b = &R->b;
+  int nv = R->pf->nvals, nc = n->u.loop.ncarry;
+  const Block *body = n->u.loop.body;
+  int *uses = SCRATCH(int, nv);
+  count_block(body, uses);
+  unsigned char *inside = SCRATCH(unsigned char, nv);
+  loop_inside(n, inside);
+  // the adjoints the reverse loop carries: of the carried values, then of free scalars
+  Val *of = SCRATCH(Val, nc + nv);
+  int *kk = SCRATCH(int, nc + nv), na = 0, npa;
+  for (int k = 0; k < nc; k++)
+    if (R->varied[n->u.loop.params[k]]) kk[na] = k, of[na++] = n->u.loop.params[k];
+  npa = na;
+  for (int v = 1; v < nv; v++)
+    if (uses[v] && !inside[v] && R->varied[v] && ty_is_float(R->pf->vals[v].type)) kk[na] = -1, of[na++] = v;
+  Val lo = x ? x->lo : b_cast(b, &ty_long, P(n->u.loop.lo)), T = x ? x->T : 0;
+  if (!x) {
+    Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), lo);
+    T = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+  }
+  Node *m = node_new(R->a, IR_LOOP, n->loc);
+  m->u.loop.lo = b_const_i(b, &ty_long, 0);
+  m->u.loop.hi = T;
+  m->u.loop.idx = fn_val(R->f, &ty_long, "rev");
+  m->u.loop.ncarry = na;
+  m->u.loop.init = ARENA_ARRAY(R->a, Val, na + 1);
+  m->u.loop.params = ARENA_ARRAY(R->a, Val, na + 1);
+  m->u.loop.outs = ARENA_ARRAY(R->a, Val, na + 1);
+  for (int a = 0; a < na; a++) {
+    Type *t = R->pf->vals[of[a]].type;
+    Val g = a < npa ? R->adj[n->u.loop.outs[kk[a]]] : R->adj[of[a]];
+    m->u.loop.init[a] = g ? g : zero_of(R, t);
+    m->u.loop.params[a] = fn_val(R->f, t, NULL);
+    m->u.loop.outs[a] = fn_val(R->f, t, NULL);
+  }
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(R->a);
+  Val s = b_binop(b, BIN_SUB, b_binop(b, BIN_SUB, T, b_const_i(b, &ty_long, 1)), m->u.loop.idx);
+  Val t = b_cast(b, R->pf->vals[n->u.loop.idx].type, b_add(b, lo, s));
+  Val *outer_adj = R->adj;
+  R->adj = SCRATCH(Val, nv);
+  if (x) { // restore iteration t's state
+    for (int r = 0; r < x->nreg; r++)
+      if (!x->reg[r].once)
+        copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape,
+                   b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
+    for (int k = 0; k < nc; k++) {
+      Val p = n->u.loop.params[k];
+      Type *ty = R->pf->vals[p].type;
+      R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
+                             : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
+    }
+    R->pv[n->u.loop.idx] = t;
+    for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
+    for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    sweep_block(R, body, false);
+  } else {
+    recompute_carried(R, n, t, uses);
+    R->pv[n->u.loop.idx] = t;
+    clone_block(b, R->pf, body, R->pv, true); // iteration t again, no writes
+    for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
+    for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    R->seq_depth++;
+    rev_block(R, body);
+    R->seq_depth--;
+  }
+  for (int a = 0; a < na; a++)
+    block_yield(R->a, m->u.loop.body, R->adj[of[a]] ? R->adj[of[a]] : zero_of(R, R->pf->vals[of[a]].type));
+  R->adj = outer_adj;
+  b->blk = outer;
+  b_push(b, m);
+  if (x) { // the state before the loop (the first one saved), then the tapes go
+    Val any = b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0));
+    for (int r = 0; r < x->nreg; r++) {
+      Val cnt = b_select(b, any, x->reg[r].vn, b_const_i(b, &ty_long, 0));
+      copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape, b_const_i(b, &ty_long, 0), cnt);
+    }
+    for (int r = 0; r < x->nreg; r++)
+      tape_free(R, x->reg[r].tape, x->reg[r].once ? x->reg[r].vn : b_binop(b, BIN_MUL, T, x->reg[r].vn));
+    for (int k = 0; k < nc; k++)
+      if (x->stape[k]) tape_free(R, x->stape[k], T);
+  }
+  for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.outs[a];
+  for (int a = 0; a < npa; a++) adj_add(R, n->u.loop.init[kk[a]], m->u.loop.outs[a]);
+}

@@ -1,0 +1,468 @@
+// ad/rev_map.c: the reverse rule of map, a parallel loop (papers/nested-parallel-ad.md §3-4:
+// redundant execution, accumulators).
+//
+//   y = map (\i -> body) [lo, hi)
+//   =>  map (\i -> body (re-executed, no writes); reverse(body)) [lo, hi)
+//
+// Adjoints of values defined outside the loop (free scalars, loop-invariant array elements)
+// are summed by +-reductions of the reverse loop; adjoints of array elements read at the
+// loop index are plain updates (reads_injective), at other indices accumulators: per-thread
+// copies of a small interval (acc_shared), stencil temporaries (plan_offsets) or atomic
+// updates.  A loop's reduce, scan and hist clauses get their own rules (rev_reduce.c,
+// rev_scan.c, rev_hist.c), chosen by analysis/rules.c.
+#include <stdlib.h>
+#include <string.h>
+
+#include "rev.h"
+
+// Do the reads of arr in the loop body, other than loop-invariant ones, all use one index
+// expression a*i + b with a != 0?  Then the adjoint updates of different iterations touch
+// different elements, and need no atomics.
+bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_READ && n->u.mem.arr == arr && !is_invariant(R, n->u.mem.idx)) {
+      if (!*first) {
+        IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
+        bool user = false; // injective(arr) on the pragma, and read where it is written
+        for (int k = 0; k < R->par->u.par.ninjective; k++) user |= R->par->u.par.injective[k] == arr;
+        if ((!f.affine || !f.coef) && !user) return false;
+        *first = n->u.mem.idx;
+      } else if (!index_same(R->def, *first, n->u.mem.idx)) {
+        return false;
+      }
+    }
+    if (n->kind == IR_IF && (!reads_injective(R, n->u.ifs.then, arr, first) ||
+                             !reads_injective(R, n->u.ifs.els, arr, first)))
+      return false;
+    if ((n->kind == IR_LOOP && !reads_injective(R, n->u.loop.body, arr, first)) ||
+        (n->kind == IR_PAR && !reads_injective(R, n->u.par.body, arr, first)))
+      return false; // the reads of nested loops update the same adjoint
+  }
+  return true;
+}
+
+// The least and greatest value of primal index expression v over the iterations of the
+// top-level loop (its index excluded), as long values computed in the block before it.
+static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  if (v == R->top_par->u.par.idx || --*budget < 0) return false;
+  if (!R->top_in[v]) {
+    if (!ty_is_int(R->pf->vals[v].type)) return false;
+    *lo = *hi = b_cast(&hb, &ty_long, P(v));
+    return true;
+  }
+  const Node *lp = R->loop_of[v];
+  if (lp) { // a nested loop's index: [lo, hi - 1]
+    Val a, b, c, d;
+    Val llo = lp->kind == IR_LOOP ? lp->u.loop.lo : lp->u.par.lo;
+    Val lhi = lp->kind == IR_LOOP ? lp->u.loop.hi : lp->u.par.hi;
+    if (!index_interval(R, llo, &a, &b, budget) || !index_interval(R, lhi, &c, &d, budget))
+      return false;
+    *lo = a;
+    *hi = b_binop(&hb, BIN_SUB, d, b_const_i(&hb, &ty_long, 1));
+    return true;
+  }
+  const Node *d = R->def[v];
+  if (!d || !ty_is_int(R->pf->vals[v].type)) return false;
+  Val a, b, c, e;
+  switch (d->kind) {
+  case IR_CONST: *lo = *hi = b_const_i(&hb, &ty_long, d->u.cst.i); return true;
+  case IR_CAST: { // only casts that keep every value (to a signed 64-bit type, or same type)
+    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
+    bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
+                                (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
+                                 !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
+    return keeps && index_interval(R, d->u.cast.a, lo, hi, budget);
+  }
+  case IR_BINOP:
+    if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
+    if (!index_interval(R, d->u.bin.a, &a, &b, budget) ||
+        !index_interval(R, d->u.bin.b, &c, &e, budget))
+      return false;
+    if (d->u.bin.op == BIN_ADD) {
+      *lo = b_add(&hb, a, c), *hi = b_add(&hb, b, e);
+    } else if (d->u.bin.op == BIN_SUB) {
+      *lo = b_sub(&hb, a, e), *hi = b_sub(&hb, b, c);
+    } else { // the least and the greatest of the four corner products
+      Val p[4] = {b_mul(&hb, a, c), b_mul(&hb, a, e), b_mul(&hb, b, c), b_mul(&hb, b, e)};
+      *lo = *hi = p[0];
+      for (int k = 1; k < 4; k++) {
+        *lo = b_select(&hb, b_binop(&hb, BIN_LT, p[k], *lo), p[k], *lo);
+        *hi = b_select(&hb, b_binop(&hb, BIN_GT, p[k], *hi), p[k], *hi);
+      }
+    }
+    return true;
+  default: return false;
+  }
+}
+
+// abar[idx] += g from inside the top-level reverse loop, as an update of a hist(+) clause
+// of that loop where the elements idx reaches can be bounded; false: use an atomic.
+bool acc_shared(Rev *R, Val arr, Val idx, Val g) {
+  if (!R->shared || !ty_is_float(R->pf->vals[arr].type->elem)) return false;
+  int s = 0;
+  while (s < R->nshared && R->shared[s].arr != arr) s++;
+  if (s == R->nshared && s == MAX_SHARED) return false;
+  Val lo, hi;
+  int budget = 1000; // statements of idx and of the loop bounds it depends on
+  if (!index_interval(R, idx, &lo, &hi, &budget)) return false;
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  if (s == R->nshared) {
+    R->shared[R->nshared++] = (Shared){arr, lo, hi};
+  } else { // the union with the earlier updates' interval
+    Shared *x = &R->shared[s];
+    x->lo = b_select(&hb, b_binop(&hb, BIN_LT, lo, x->lo), lo, x->lo);
+    x->hi = b_select(&hb, b_binop(&hb, BIN_GT, hi, x->hi), hi, x->hi);
+  }
+  Node *u = node_new(R->a, IR_UPDATE, R->b.loc);
+  u->u.mem.arr = R->abar[arr];
+  u->u.mem.idx = P(idx);
+  u->u.mem.v = val_type(R->f, g) == R->pf->vals[arr].type->elem ? g : b_cast(&R->b, R->pf->vals[arr].type->elem, g);
+  u->u.mem.hist = s;
+  b_push(&R->b, u);
+  return true;
+}
+
+// The hist(+) clauses of the top-level reverse loop m (acc_shared), before it is pushed.
+static void finish_shared(Rev *R, Node *m) {
+  if (!R->nshared) return;
+  Builder hb = {R->f, R->top_host, m->loc};
+  m->u.par.hists = ARENA_ARRAY(R->a, Hist, R->nshared);
+  for (int s = 0; s < R->nshared; s++) {
+    const Shared *x = &R->shared[s];
+    Val len = b_add(&hb, b_sub(&hb, x->hi, x->lo), b_const_i(&hb, &ty_long, 1));
+    m->u.par.hists[s] = (Hist){.op = RED_ADD, .arr = R->abar[x->arr], .lo = x->lo, .len = len,
+                               .var = arena_printf(R->a, "%s_bar", R->pf->vals[x->arr].hint)};
+  }
+  m->u.par.nhists = R->nshared;
+}
+
+static void note_loops(const Block *b, const Node **loop_of) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_IF) note_loops(n->u.ifs.then, loop_of), note_loops(n->u.ifs.els, loop_of);
+    if (n->kind == IR_LOOP) loop_of[n->u.loop.idx] = n, note_loops(n->u.loop.body, loop_of);
+    if (n->kind == IR_PAR) loop_of[n->u.par.idx] = n, note_loops(n->u.par.body, loop_of);
+  }
+}
+
+// Adds a +-reduction of the per-iteration value `sum` to the reverse loop m; returns the
+// host value of the total.
+static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
+  Builder hb = {R->f, host, m->loc};
+  Red *reds = ARENA_ARRAY(R->a, Red, m->u.par.nreds + 1);
+  if (m->u.par.nreds) memcpy(reds, m->u.par.reds, sizeof(Red) * (size_t)m->u.par.nreds);
+  block_yield(R->a, m->u.par.body, sum);
+  Val init = ty_is_float(t) ? b_const_f(&hb, t, 0) : b_const_i(&hb, t, 0);
+  Val *iv = ARENA_ARRAY(R->a, Val, 1), *ov = ARENA_ARRAY(R->a, Val, 1);
+  iv[0] = init;
+  ov[0] = fn_val(R->f, t, NULL);
+  reds[m->u.par.nreds] = (Red){.op = RED_ADD, .nf = 1, .init = iv, .out = ov,
+                               .slot = m->u.par.body->nyields - 1, .var = "adj"};
+  m->u.par.reds = reds;
+  return reds[m->u.par.nreds++].out[0];
+}
+
+bool block_writes_active(Rev *R, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && R->abar[n->u.mem.arr]) return true;
+    if (n->kind == IR_IF &&
+        (block_writes_active(R, n->u.ifs.then) || block_writes_active(R, n->u.ifs.els)))
+      return true;
+  }
+  return false;
+}
+
+// Can primal index expression v (defined in the loop) be computed again outside the reverse
+// loop, from the loop index and values outside the loop?
+static bool index_clonable(Rev *R, Val v, int *budget) {
+  if (!R->in_par[v] || v == R->par->u.par.idx) return true;
+  const Node *d = R->def[v];
+  if (!d || --*budget < 0) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_UNOP: return index_clonable(R, d->u.un.a, budget);
+  case IR_CAST: return index_clonable(R, d->u.cast.a, budget);
+  case IR_BINOP:
+    return index_clonable(R, d->u.bin.a, budget) && index_clonable(R, d->u.bin.b, budget);
+  default: return false;
+  }
+}
+
+// v with the loop index replaced by i (values of f), at the builder's point.
+static Val index_at(Rev *R, Val v, Val i) {
+  if (v == R->par->u.par.idx) return i;
+  if (!R->in_par[v]) return P(v);
+  const Node *d = R->def[v];
+  Node *c = node_new(R->a, d->kind, d->loc);
+  c->u = d->u;
+  switch (d->kind) {
+  case IR_UNOP: c->u.un.a = index_at(R, d->u.un.a, i); break;
+  case IR_CAST: c->u.cast.a = index_at(R, d->u.cast.a, i); break;
+  case IR_BINOP:
+    c->u.bin.a = index_at(R, d->u.bin.a, i);
+    c->u.bin.b = index_at(R, d->u.bin.b, i);
+    break;
+  default: break;
+  }
+  c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
+  b_push(&R->b, c);
+  return c->out;
+}
+
+// The index expressions of the reads of arr in b (directly, or in ifs), into x; false if a
+// read is in a nested loop or is not a*i + c with x's a, or there are too many.
+static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long *coef) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if ((n->kind == IR_LOOP || n->kind == IR_PAR) && block_reads_in_par(n->kind == IR_LOOP ?
+        n->u.loop.body : n->u.par.body, arr, true))
+      return false;
+    if (n->kind == IR_IF && (block_reads_in_par(n->u.ifs.then, arr, true) ||
+                             block_reads_in_par(n->u.ifs.els, arr, true)))
+      return false; // (a guarded x[i-1] may not exist where the later loops would add to it)
+    if (n->kind != IR_READ || n->u.mem.arr != arr || is_invariant(R, n->u.mem.idx)) continue;
+    IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
+    int budget = 256; // (each stencil read is computed again per offset: index_at)
+    if (!f.affine || !f.coef || (*coef && f.coef != *coef) ||
+        !index_clonable(R, n->u.mem.idx, &budget))
+      return false;
+    *coef = f.coef;
+    int k = 0;
+    while (k < x->n && !index_same(R->def, x->idx[k], n->u.mem.idx)) k++;
+    if (k == x->n) {
+      if (x->n == MAX_OFFSETS) return false;
+      x->idx[x->n++] = n->u.mem.idx;
+    }
+  }
+  return true;
+}
+
+// The arrays of loop n (reversed at the top level) read as a stencil: their per-iteration
+// adjoint arrays, allocated at the builder's point (before the reverse loop).
+static void plan_offsets(Rev *R, const Node *n) {
+  Val len = 0;
+  R->noffs = 0;
+  if (R->depth > 1 || R->seq_depth) return;
+  R->offs = SCRATCH(Offsets, R->pf->nparams + 1);
+  for (int p = 0; p < R->pf->nparams; p++) {
+    Val arr = R->pf->params[p].val, first = 0;
+    if (!R->pf->params[p].is_array || !R->abar[arr] || ir_writes(n->u.par.body, arr) ||
+        reads_injective(R, n->u.par.body, arr, &first))
+      continue;
+    Offsets *x = &R->offs[R->noffs];
+    *x = (Offsets){arr, 0, {0}, {0}};
+    long long coef = 0;
+    if (!stencil_reads(R, n->u.par.body, arr, x, &coef) || x->n < 2) continue;
+    if (!len) {
+      Builder *b = &R->b;
+      Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.par.hi)), b_cast(b, &ty_long, P(n->u.par.lo)));
+      len = b_select(b, b_binop(b, BIN_GT, d, b_const_i(b, &ty_long, 0)), d, b_const_i(b, &ty_long, 0));
+    }
+    for (int k = 1; k < x->n; k++)
+      x->tmp[k] = scan_alloc(&R->b, R->pf->vals[arr].type->elem, len,
+                             arena_printf(R->a, "%s_bar_at", R->pf->vals[arr].hint));
+    R->noffs++;
+  }
+}
+
+// After the reverse loop: each stored class's adjoints added, one loop per class.
+static void finish_offsets(Rev *R, const Node *n) {
+  for (int o = 0; o < R->noffs; o++) {
+    const Offsets *x = &R->offs[o];
+    for (int k = 1; k < x->n; k++) {
+      Node *f = node_new(R->a, IR_PAR, n->loc);
+      f->u.par.lo = P(n->u.par.lo);
+      f->u.par.hi = P(n->u.par.hi);
+      f->u.par.idx = fn_val(R->f, R->pf->vals[n->u.par.idx].type, "j");
+      f->u.par.pragma = n->u.par.pragma;
+      f->u.par.reds = ARENA_NEW(R->a, Red);
+      f->u.par.scans = ARENA_NEW(R->a, Scan);
+      f->u.par.hists = ARENA_NEW(R->a, Hist);
+      Block *outer = R->b.blk;
+      f->u.par.body = R->b.blk = block_new(R->a);
+      Val i = b_binop(&R->b, BIN_SUB, b_cast(&R->b, &ty_long, f->u.par.idx),
+                      b_cast(&R->b, &ty_long, f->u.par.lo));
+      b_acc(&R->b, R->abar[x->arr], index_at(R, x->idx[k], f->u.par.idx),
+            b_read(&R->b, x->tmp[k], i), ACC_PLAIN);
+      R->b.blk = outer;
+      b_push(&R->b, f);
+      scan_free(&R->b, x->tmp[k]);
+    }
+  }
+  R->noffs = 0;
+}
+
+void rev_par(Rev *R, const Node *n) {
+  int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
+  Val src[nf], dst[nf];
+  if (n->u.par.nscans == 1 && scan_canonical(n, src, dst)) {
+    const Scan *s = &n->u.par.scans[0];
+    bool varies = false; // a scan of constants from a constant (acc += 1.5): no adjoint flows
+    for (int f = 0; f < s->nf; f++)
+      varies |= R->varied[s->out[f]] || R->varied[s->excl[f]] || (dst[f] && R->abar[dst[f]]);
+    if (!varies) return;
+    if (n->u.par.scans[0].op == RED_ADD && !R->general)
+      rev_scan(R, n, src, dst);
+    else
+      rev_scan_general(R, n, src, dst);
+    return;
+  }
+  check_reductions(R, n);
+  hist_prepare(R, n);
+  int nv = R->pf->nvals;
+  // a nested loop: the state of the enclosing one's reversal, restored at the end
+  const Node *outer_par = R->par;
+  unsigned char *outer_in = R->in_par;
+  Val *outer_hoisted = R->hoisted;
+  InvAcc *outer_inv = R->inv_acc;
+  int outer_ninv = R->ninv_acc, outer_cap = R->cap_inv_acc;
+  R->inv_acc = NULL;
+  R->cap_inv_acc = 0;
+  R->depth++;
+  int outer_seq = R->seq_depth;
+  R->seq_depth = 0;
+  Val *host_adj = R->adj;
+  R->adj = SCRATCH(Val, nv);
+  R->in_par = SCRATCH(unsigned char, nv);
+  R->hoisted = SCRATCH(Val, nv);
+  R->par = n;
+  note_def(R, (Node *)n, R->in_par);
+  R->ninv_acc = 0;
+
+  Block *host = R->b.blk;
+  bool top = R->depth == 1;
+  if (top) { // per-thread adjoints of shared elements (acc_shared)
+    R->shared = SCRATCH(Shared, MAX_SHARED);
+    R->nshared = 0;
+    R->top_host = host;
+    R->top_par = n;
+    R->top_in = R->in_par;
+    R->loop_of = SCRATCH(const Node *, nv);
+    note_loops(n->u.par.body, R->loop_of);
+  }
+  // min/max: which element holds the extremum (a pass before the reverse loop)
+  Val *k = SCRATCH(Val, n->u.par.nreds + 1), *init_wins = SCRATCH(Val, n->u.par.nreds + 1);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if ((red->op != RED_MIN && red->op != RED_MAX) || !host_adj[red->out[0]]) continue;
+    if (R->winner[red->out[0]]) {
+      k[r] = R->winner[red->out[0]];
+      init_wins[r] = b_binop(&R->b, BIN_EQ, k[r], b_const_i(&R->b, &ty_long, -1));
+      continue;
+    }
+    init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
+    k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
+  }
+  // reduce(*) not lifted into a primal loop of f_vjp (nested in a loop or an if): a pass
+  bool *mul_passed = SCRATCH(bool, n->u.par.nreds + 1);
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Val y = red->out[0];
+    if (red->op != RED_MUL || !host_adj[y] || R->mul_nz[y]) continue;
+    mul_pass(&R->b, R->pf, n, r, R->pv, &R->mul_nz[y], &R->mul_p[y]);
+    mul_passed[r] = true;
+  }
+  Node *m = node_new(R->a, IR_PAR, n->loc);
+  m->u.par.lo = P(n->u.par.lo);
+  m->u.par.hi = P(n->u.par.hi);
+  int only = single_seed(R, n, host_adj);
+  if (only >= 0) { // one iteration holds the whole adjoint: run just it (or none: init wins)
+    Type *it = R->pf->vals[n->u.par.idx].type;
+    Val kk = b_cast(&R->b, it, k[only]);
+    m->u.par.lo = b_select(&R->b, init_wins[only], P(n->u.par.hi), kk);
+    m->u.par.hi = b_select(&R->b, init_wins[only], P(n->u.par.hi),
+                           b_binop(&R->b, BIN_ADD, kk, b_const_i(&R->b, it, 1)));
+  }
+  m->u.par.pragma = n->u.par.pragma;
+  m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
+  Offsets *outer_offs = R->offs;
+  int outer_noffs = R->noffs;
+  plan_offsets(R, n);
+  m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
+  m->u.par.body = R->b.blk = block_new(R->a);
+  clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER) {
+      user_adjoint(R, red, host_adj, n->u.par.body->yields + red->slot);
+      continue;
+    }
+    Val g = host_adj[red->out[0]], x = n->u.par.body->yields[red->slot];
+    if (!g) continue;
+    switch (red->op) {
+    case RED_ADD: adj_add(R, x, g); break;
+    case RED_MUL:
+      adj_add(R, x, b_mul(&R->b, g, mul_partial(&R->b, P(x), R->mul_nz[red->out[0]],
+                                                  R->mul_p[red->out[0]])));
+      break;
+    case RED_MIN:
+    case RED_MAX: {
+      Val win = is_winner(&R->b, m->u.par.idx, k[r], init_wins[r]);
+      adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
+      break;
+    }
+    case RED_USER: UNREACHABLE(); // before the switch
+    }
+  }
+  rev_block(R, n->u.par.body);
+
+  // adjoints of values from outside the loop: summed over the iterations
+  Val *total = SCRATCH(Val, nv);
+  for (int v = 1; v < nv; v++)
+    if (R->adj[v] && !R->in_par[v]) total[v] = add_sum_reduction(R, m, R->adj[v], R->pf->vals[v].type, host);
+  Val *inv_total = SCRATCH(Val, R->ninv_acc + 1);
+  for (int i = 0; i < R->ninv_acc; i++)
+    inv_total[i] = add_sum_reduction(R, m, R->inv_acc[i].sum, val_type(R->f, R->inv_acc[i].sum), host);
+  R->b.blk = host;
+  if (top) {
+    finish_shared(R, m);
+    R->shared = NULL;
+  }
+  b_push(&R->b, m);
+  finish_offsets(R, n);
+  R->offs = outer_offs;
+  R->noffs = outer_noffs;
+  for (int i = 0; i < R->ninv_acc; i++) // in a nested loop, other iterations of the outer run too
+    b_acc(&R->b, R->abar[R->inv_acc[i].arr], hoist(R, R->inv_acc[i].idx), inv_total[i],
+          R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
+
+  R->adj = host_adj;
+  for (int v = 1; v < nv; v++)
+    if (total[v]) adj_add(R, v, total[v]);
+  for (int r = 0; r < n->u.par.nreds; r++) { // the initial value is one more operand
+    const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER) {
+      user_adjoint(R, red, host_adj, red->init);
+      continue;
+    }
+    Val g = host_adj[red->out[0]], init = red->init[0];
+    if (!g) continue;
+    Builder *b = &R->b;
+    switch (red->op) {
+    case RED_ADD: adj_add(R, init, g); break;
+    case RED_MUL:
+      adj_add(R, init, b_mul(b, g, mul_partial(b, P(init), R->mul_nz[red->out[0]],
+                                               R->mul_p[red->out[0]])));
+      break;
+    case RED_MIN:
+    case RED_MAX:
+      adj_add(R, init, b_select(b, init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
+      break;
+    case RED_USER: UNREACHABLE(); // before the switch
+    }
+  }
+  for (int r = 0; r < n->u.par.nreds; r++) // the pass's values live in this block only
+    if (mul_passed[r]) R->mul_nz[n->u.par.reds[r].out[0]] = R->mul_p[n->u.par.reds[r].out[0]] = 0;
+  hist_finish(R, n);
+  R->par = outer_par;
+  R->in_par = outer_in;
+  R->hoisted = outer_hoisted;
+  R->inv_acc = outer_inv;
+  R->ninv_acc = outer_ninv;
+  R->cap_inv_acc = outer_cap;
+  R->seq_depth = outer_seq;
+  R->depth--;
+}

@@ -1,0 +1,94 @@
+// ad/rev_reduce.c: the reverse rules of reduce (papers/reduce-scan-hist-rules.md §2.1-2.6).
+//
+//   y = reduce OP e [x_0 .. x_n-1]      with y_bar given:
+//   +           x_i_bar += y_bar                                              (§2.2)
+//   *           x_i_bar += y_bar * prod_{j != i} x_j  (zero count and the product of the
+//               nonzero factors: lift_mul / mul_pass, reduce.c)                  (§2.4)
+//   min, max    x_k_bar += y_bar for the winner k only (argext_pass)          (§2.3)
+//   OP with inverse(fn), commutative: x_i_bar += y_bar * d(b OP x_i)/dx_i where
+//               b = inv(y, x_i) is the reduction of the others                (§2.6)
+//   otherwise   the general rule: the reduction became a scan (transform/scan.c), rev_scan.c
+// The initial value e is one more operand.  reduce_rule (analysis/rules.c) classifies.
+#include <stdlib.h>
+#include <string.h>
+
+#include "rev.h"
+
+// ---- parallel loops ----
+
+// What this version differentiates; everything else is refused with the construct named.
+void check_reductions(Rev *R, const Node *n) {
+  if (n->u.par.nscans)
+    diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
+    const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
+    if (!hist_aux(R, n))
+      diag_error(n->loc, "hist(+) is differentiated there; the other operators at the top level of the function",
+                 "reverse mode of hist(%s: ...) inside another loop or an if is not "
+                 "supported yet", op);
+  }
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (red->op == RED_USER && (!red->inv || !red->commutative))
+      diag_error(n->loc, "a declared operator without inverse(fn), or not commutative, is "
+                 "differentiated at the top level of the function (as a scan)",
+                 "reverse mode of reduce(%s: ...) inside another loop or an if is not supported "
+                 "yet", red->user_fn);
+    if (red->nf != 1 && red->op != RED_USER)
+      diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
+                 red->user_fn ? red->user_fn : redop_name(red->op));
+  }
+}
+
+// The invertible-operator rule (papers/reduce-scan-hist-rules.md §2.6): for a commutative
+// operator with an inverse, y = b OP x where b = inv(y, x) is the reduction of everything
+// else; so x's adjoint is g * d(b OP x)/dx, the reverse mode of the operator's own body.
+// y, x, g and the result dx have the reduction's nf fields (values of f; g[f] may be 0).
+
+void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g,
+                         Val *dx) {
+  const Lambda *op = red->lam;
+  user_invert(&R->b, R->pf, red, R->pv, y, x);
+  clone_block(&R->b, R->pf, op->body, R->pv, false);
+  for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
+  clear_adj(R, op->body);
+  for (int f = 0; f < red->nf; f++) adj_add(R, op->body->yields[f], g[f]);
+  rev_block(R, op->body);
+  for (int f = 0; f < red->nf; f++) dx[f] = R->adj[op->pb[f]];
+  clear_adj(R, op->body); // the operator's values are used again (the initial value)
+  for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
+}
+
+// The seeds g of a user reduction's result, fields of the enclosing adjoint table; false if
+// all are zero.
+static bool user_seeds(const Red *red, const Val *adj, Val *g) {
+  bool any = false;
+  for (int f = 0; f < red->nf; f++) any |= (g[f] = adj[red->out[f]]) != 0;
+  return any;
+}
+
+// A user reduction's operand (the contributions x, or the initial value) gets its adjoint.
+void user_adjoint(Rev *R, const Red *red, const Val *host_adj, const Val *xs) {
+  int nf = red->nf;
+  Val *g = ARENA_ARRAY(R->a, Val, nf), *y = ARENA_ARRAY(R->a, Val, nf),
+      *x = ARENA_ARRAY(R->a, Val, nf), *dx = ARENA_ARRAY(R->a, Val, nf);
+  if (!user_seeds(red, host_adj, g)) return;
+  for (int f = 0; f < red->nf; f++) y[f] = P(red->out[f]), x[f] = P(xs[f]);
+  user_partial(R, red, y, x, g, dx);
+  for (int f = 0; f < red->nf; f++) adj_add(R, xs[f], dx[f]);
+}
+
+// If the only adjoint entering loop n is that of one min/max reduction, only the winning
+// iteration contributes anything: its index, else -1.
+int single_seed(Rev *R, const Node *n, const Val *host_adj) {
+  int only = -1;
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (!host_adj[red->out[0]]) continue;
+    if ((red->op != RED_MIN && red->op != RED_MAX) || only >= 0) return -1;
+    only = r;
+  }
+  return only >= 0 && !block_writes_active(R, n->u.par.body) ? only : -1;
+}

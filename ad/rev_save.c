@@ -1,0 +1,131 @@
+// ad/rev_save.c: saving the array elements that a statement overwrites while an earlier (or
+// the same) parallel loop's reverse still reads them (papers/nested-parallel-ad.md §3:
+// redundant execution needs the values the loop read).
+//
+//   P reads a[lo:hi); S overwrites it    =>  forward: save = a[lo:hi) before S
+//                                            reverse: swap a[lo:hi) and save before P's
+//                                            reverse; swapped back in the epilogue
+#include <stdlib.h>
+#include <string.h>
+
+#include "rev.h"
+
+// ---- saving overwritten elements ----
+
+
+static bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
+  switch (n->kind) {
+  case IR_READ: return in_par && n->u.mem.arr == arr;
+  case IR_IF:
+    return block_reads_in_par(n->u.ifs.then, arr, in_par) ||
+           block_reads_in_par(n->u.ifs.els, arr, in_par);
+  case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
+  case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
+  default: return false;
+  }
+}
+
+bool block_reads_in_par(const Block *b, Val arr, bool in_par) {
+  for (int i = 0; i < b->n; i++)
+    if (node_reads_in_par(b->stmts[i], arr, in_par)) return true;
+  return false;
+}
+
+// Does every write of arr in b (nested loops included) use the index idx itself?
+bool writes_at_index(const Block *b, Val arr, Val idx) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_WRITE && n->u.mem.arr == arr && n->u.mem.idx != idx) return false;
+    if (n->kind == IR_IF &&
+        (!writes_at_index(n->u.ifs.then, arr, idx) || !writes_at_index(n->u.ifs.els, arr, idx)))
+      return false;
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, idx)) return false;
+    if (n->kind == IR_LOOP && !writes_at_index(n->u.loop.body, arr, idx)) return false;
+  }
+  return true;
+}
+
+void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
+                         Region *reg, int *nreg, Val cond);
+
+// Before statement k of a host-level block: which arrays does it overwrite that a parallel
+// loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
+// reverse leaves what it overwrote as before the loop; at the function's level its
+// elements are saved too, to be the outputs again at the end.
+void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout) {
+  const Node *n = body->stmts[k];
+  *nout = 0;
+  if (n->kind == IR_LOOP) {
+    if (!top) return;
+    Region reg[MAX_REGIONS];
+    int nreg = regions_of(R, n, reg);
+    for (int r = 0; r < nreg; r++)
+      out[(*nout)++] = (Save){reg[r].arr, 0, 0, 0, reg[r].vlo, reg[r].vn};
+    return;
+  }
+  for (int pi = 0; pi < R->pf->nparams; pi++) {
+    Val arr = R->pf->params[pi].val;
+    if (!R->pf->params[pi].is_array || !ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
+      continue;
+    bool needed = false;
+    for (int j = 0; j <= k && !needed; j++)
+      needed = node_reads_in_par(body->stmts[j], arr, false);
+    if (!needed) continue;
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx))
+      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), not in a nested "
+                 "loop, or write the new values to another array",
+                 "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
+                 "other than the loop index: saving them is not supported yet",
+                 R->pf->vals[arr].hint);
+    if (n->kind == IR_PAR) {
+      out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
+    } else if (n->kind == IR_WRITE) {
+      out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};
+    } else { // an if: the sections its branches write, each saved where its branch runs
+      Region reg[MAX_REGIONS];
+      unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+      ir_inside(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, inside);
+      Val *memo = SCRATCH(Val, R->pf->nvals);
+      int nreg = 0;
+      loop_regions(R, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, inside, memo, reg, &nreg, 0);
+      for (int r = 0; r < nreg; r++)
+        if (reg[r].arr == arr) out[(*nout)++] = (Save){arr, 0, 0, 0, reg[r].vlo, reg[r].vn};
+    }
+  }
+}
+
+void emit_save(Rev *R, Save *s) {
+  Builder *b = &R->b;
+  Type *it = &ty_long;
+  if (!s->vn) s->vlo = b_cast(b, it, P(s->lo));
+  if (s->vn) {
+  } else if (s->hi) {
+    Val n = b_binop(b, BIN_SUB, b_cast(b, it, P(s->hi)), s->vlo);
+    Val pos = b_binop(b, BIN_GT, n, b_const_i(b, it, 0));
+    s->vn = b_select(b, pos, n, b_const_i(b, it, 0));
+  } else {
+    s->vn = b_const_i(b, it, 1);
+  }
+  Node *al = node_new(R->a, IR_ALLOC, b->loc);
+  al->u.alloc.n = s->vn;
+  al->out = fn_val(R->f, ty_ptr(R->a, R->pf->vals[s->arr].type->elem, false),
+                   arena_printf(R->a, "%s_saved", R->pf->vals[s->arr].hint));
+  b_push(b, al);
+  s->save = al->out;
+  Node *cp = node_new(R->a, IR_COPY, b->loc); // save[0:n] = arr[lo:lo+n]
+  cp->u.copy.dst = s->save;
+  cp->u.copy.src = P(s->arr);
+  cp->u.copy.n = s->vn;
+  cp->u.copy.off = s->vlo;
+  b_push(b, cp);
+}
+
+void emit_swap(Rev *R, const Save *s) {
+  Node *sw = node_new(R->a, IR_COPY, R->b.loc); // arr[lo:lo+n] <-> save[0:n]
+  sw->u.copy.dst = s->save;
+  sw->u.copy.src = P(s->arr);
+  sw->u.copy.n = s->vn;
+  sw->u.copy.off = s->vlo;
+  sw->u.copy.swap = true;
+  b_push(&R->b, sw);
+}
