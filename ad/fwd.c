@@ -186,10 +186,10 @@ static const char *dot_name(Fwd *F, const char *hint) {
 static bool dual_rule(const Fwd *F, const Node *n, const Red *red) {
   bool varied = false;
   for (int f = 0; f < red->nf; f++) varied |= F->varied[red->out[f]];
-  if (!varied || red->op == RED_ADD) return varied && F->general;
-  bool general = F->general || ir_updates_in_place(n->u.par.body);
-  if (red->op != RED_USER) return general && red->nf == 1;
-  return !red->inv || general;
+  if (!varied) return false;
+  bool general = F->general || (red->op != RED_ADD && ir_updates_in_place(n->u.par.body));
+  // (the dual numbers of the built-in operators are for one field: a struct's keep theirs)
+  return reduce_rule(red, general) == RULE_GENERAL && (red->op == RED_USER || red->nf == 1);
 }
 
 // The general rule in forward mode (dual numbers): a reduction with operator OP runs on pairs
@@ -637,7 +637,7 @@ static bool hist_special(const Fwd *F, const Hist *hc) {
 }
 
 static bool hist_by_general(const Fwd *F, const Hist *hc) {
-  return F->general || (hc->op == RED_USER && !hc->inv);
+  return hist_rule(hc, F->general) == RULE_GENERAL;
 }
 
 // Before loop n (top level): the sections of its hist(*/min/max/declared) histograms.
@@ -763,7 +763,7 @@ static void fwd_par(Fwd *F, const Node *n) {
     const Scan *s = &n->u.par.scans[0];
     bool varied = false;
     for (int f = 0; f < s->nf; f++) varied |= F->varied[s->out[f]];
-    if ((s->op == RED_ADD && !F->general) || !varied)
+    if (scan_rule(s, F->general) == RULE_ADD || !varied)
       fwd_scan(F, n, src, dst);
     else
       fwd_scan_general(F, n, src, dst);

@@ -143,6 +143,15 @@ void rev_par(Rev *R, const Node *n);
 void check_reductions(Rev *R, const Node *n);
 int single_seed(Rev *R, const Node *n, const Val *host_adj);
 void user_adjoint(Rev *R, const Red *red, const Val *host_adj, const Val *xs);
+// What the special rules of a loop's reductions found before its reverse loop (per reduction).
+typedef struct {
+  Val *k, *init_wins; // min/max: the winner's index; whether the initial value won
+  bool *mul_passed;   // *: a pass of its own computed the zero count and product
+} RedRev;
+void red_prepare(Rev *R, const Node *n, const Val *host_adj, RedRev *rr);
+void red_range(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr, Node *m);
+void red_operands(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr, Val idx);
+void red_inits(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr);
 void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val *g, Val *dx);
 
 // ---- rev_scan.c ----

@@ -98,7 +98,7 @@ static bool hist_needs_aux(Rev *R, const Node *n, int h) {
 
 // Is clause hc differentiated by the general rule (no inverse, or --general-rule)?
 static bool hist_by_general(const Rev *R, const Hist *hc) {
-  return R->general || (hc->op == RED_USER && !hc->inv);
+  return hist_rule(hc, R->general) == RULE_GENERAL;
 }
 
 typedef struct {

@@ -295,42 +295,73 @@ static void finish_offsets(Rev *R, const Node *n) {
   R->noffs = 0;
 }
 
-void rev_par(Rev *R, const Node *n) {
-  int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
-  Val src[nf], dst[nf];
-  if (n->u.par.nscans == 1 && scan_canonical(n, src, dst)) {
-    const Scan *s = &n->u.par.scans[0];
-    bool varies = false; // a scan of constants from a constant (acc += 1.5): no adjoint flows
-    for (int f = 0; f < s->nf; f++)
-      varies |= R->varied[s->out[f]] || R->varied[s->excl[f]] || (dst[f] && R->abar[dst[f]]);
-    if (!varies) return;
-    if (n->u.par.scans[0].op == RED_ADD && !R->general)
-      rev_scan(R, n, src, dst);
-    else
-      rev_scan_general(R, n, src, dst);
-    return;
-  }
-  check_reductions(R, n);
-  hist_prepare(R, n);
+// The state of the reversal of the enclosing parallel loop, put aside while a nested one is
+// reversed (par_enter) and restored after it (par_leave).
+typedef struct {
+  const Node *par;
+  unsigned char *in_par;
+  Val *hoisted, *adj;
+  InvAcc *inv_acc;
+  int ninv_acc, cap_inv_acc, seq_depth;
+  Offsets *offs;
+  int noffs;
+} ParScope;
+
+static void par_enter(Rev *R, const Node *n, ParScope *out) {
+  *out = (ParScope){R->par, R->in_par, R->hoisted, R->adj, R->inv_acc, R->ninv_acc,
+                    R->cap_inv_acc, R->seq_depth, R->offs, R->noffs};
   int nv = R->pf->nvals;
-  // a nested loop: the state of the enclosing one's reversal, restored at the end
-  const Node *outer_par = R->par;
-  unsigned char *outer_in = R->in_par;
-  Val *outer_hoisted = R->hoisted;
-  InvAcc *outer_inv = R->inv_acc;
-  int outer_ninv = R->ninv_acc, outer_cap = R->cap_inv_acc;
   R->inv_acc = NULL;
   R->cap_inv_acc = 0;
   R->depth++;
-  int outer_seq = R->seq_depth;
   R->seq_depth = 0;
-  Val *host_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
   R->in_par = SCRATCH(unsigned char, nv);
   R->hoisted = SCRATCH(Val, nv);
   R->par = n;
   note_def(R, (Node *)n, R->in_par);
   R->ninv_acc = 0;
+}
+
+static void par_leave(Rev *R, const ParScope *s) {
+  R->par = s->par;
+  R->in_par = s->in_par;
+  R->hoisted = s->hoisted;
+  R->inv_acc = s->inv_acc;
+  R->ninv_acc = s->ninv_acc;
+  R->cap_inv_acc = s->cap_inv_acc;
+  R->seq_depth = s->seq_depth;
+  R->depth--;
+}
+
+// A canonical scan (transform/scan.c) by its rule; false for any other loop.
+static bool rev_scan_loop(Rev *R, const Node *n) {
+  int nf = n->u.par.nscans == 1 ? n->u.par.scans[0].nf : 1;
+  Val src[nf], dst[nf];
+  if (n->u.par.nscans != 1 || !scan_canonical(n, src, dst)) return false;
+  const Scan *s = &n->u.par.scans[0];
+  bool varies = false; // a scan of constants from a constant (acc += 1.5): no adjoint flows
+  for (int f = 0; f < s->nf; f++)
+    varies |= R->varied[s->out[f]] || R->varied[s->excl[f]] || (dst[f] && R->abar[dst[f]]);
+  if (!varies) return true;
+  switch (scan_rule(s, R->general)) {
+  case RULE_ADD: rev_scan(R, n, src, dst); break;
+  case RULE_GENERAL: rev_scan_general(R, n, src, dst); break;
+  case RULE_MUL: case RULE_MINMAX: case RULE_INVERTIBLE: UNREACHABLE(); // (scan_rule)
+  }
+  return true;
+}
+
+// The reverse of parallel loop n: a scan by its rule, anything else by map's, its reduce and
+// hist clauses by theirs (rev_reduce.c, rev_hist.c).
+void rev_par(Rev *R, const Node *n) {
+  if (rev_scan_loop(R, n)) return;
+  check_reductions(R, n);
+  hist_prepare(R, n);
+  int nv = R->pf->nvals;
+  ParScope outer;
+  par_enter(R, n, &outer); // a nested loop: the enclosing one's state, restored at the end
+  Val *host_adj = outer.adj;
 
   Block *host = R->b.blk;
   bool top = R->depth == 1;
@@ -343,70 +374,19 @@ void rev_par(Rev *R, const Node *n) {
     R->loop_of = SCRATCH(const Node *, nv);
     note_loops(n->u.par.body, R->loop_of);
   }
-  // min/max: which element holds the extremum (a pass before the reverse loop)
-  Val *k = SCRATCH(Val, n->u.par.nreds + 1), *init_wins = SCRATCH(Val, n->u.par.nreds + 1);
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Red *red = &n->u.par.reds[r];
-    if ((red->op != RED_MIN && red->op != RED_MAX) || !host_adj[red->out[0]]) continue;
-    if (R->winner[red->out[0]]) {
-      k[r] = R->winner[red->out[0]];
-      init_wins[r] = b_binop(&R->b, BIN_EQ, k[r], b_const_i(&R->b, &ty_long, -1));
-      continue;
-    }
-    init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
-    k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
-  }
-  // reduce(*) not lifted into a primal loop of f_vjp (nested in a loop or an if): a pass
-  bool *mul_passed = SCRATCH(bool, n->u.par.nreds + 1);
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Red *red = &n->u.par.reds[r];
-    Val y = red->out[0];
-    if (red->op != RED_MUL || !host_adj[y] || R->mul_nz[y]) continue;
-    mul_pass(&R->b, R->pf, n, r, R->pv, &R->mul_nz[y], &R->mul_p[y]);
-    mul_passed[r] = true;
-  }
+  RedRev rr;
+  red_prepare(R, n, host_adj, &rr); // the passes of the special rules before the reverse loop
   Node *m = node_new(R->a, IR_PAR, n->loc);
   m->u.par.lo = P(n->u.par.lo);
   m->u.par.hi = P(n->u.par.hi);
-  int only = single_seed(R, n, host_adj);
-  if (only >= 0) { // one iteration holds the whole adjoint: run just it (or none: init wins)
-    Type *it = R->pf->vals[n->u.par.idx].type;
-    Val kk = b_cast(&R->b, it, k[only]);
-    m->u.par.lo = b_select(&R->b, init_wins[only], P(n->u.par.hi), kk);
-    m->u.par.hi = b_select(&R->b, init_wins[only], P(n->u.par.hi),
-                           b_binop(&R->b, BIN_ADD, kk, b_const_i(&R->b, it, 1)));
-  }
+  red_range(R, n, host_adj, &rr, m); // one iteration holds the whole adjoint: just it
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
-  Offsets *outer_offs = R->offs;
-  int outer_noffs = R->noffs;
   plan_offsets(R, n);
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
   m->u.par.body = R->b.blk = block_new(R->a);
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER) {
-      user_adjoint(R, red, host_adj, n->u.par.body->yields + red->slot);
-      continue;
-    }
-    Val g = host_adj[red->out[0]], x = n->u.par.body->yields[red->slot];
-    if (!g) continue;
-    switch (red->op) {
-    case RED_ADD: adj_add(R, x, g); break;
-    case RED_MUL:
-      adj_add(R, x, b_mul(&R->b, g, mul_partial(&R->b, P(x), R->mul_nz[red->out[0]],
-                                                  R->mul_p[red->out[0]])));
-      break;
-    case RED_MIN:
-    case RED_MAX: {
-      Val win = is_winner(&R->b, m->u.par.idx, k[r], init_wins[r]);
-      adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
-      break;
-    }
-    case RED_USER: UNREACHABLE(); // before the switch
-    }
-  }
+  red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
   rev_block(R, n->u.par.body);
 
   // adjoints of values from outside the loop: summed over the iterations
@@ -423,8 +403,8 @@ void rev_par(Rev *R, const Node *n) {
   }
   b_push(&R->b, m);
   finish_offsets(R, n);
-  R->offs = outer_offs;
-  R->noffs = outer_noffs;
+  R->offs = outer.offs;
+  R->noffs = outer.noffs;
   for (int i = 0; i < R->ninv_acc; i++) // in a nested loop, other iterations of the outer run too
     b_acc(&R->b, R->abar[R->inv_acc[i].arr], hoist(R, R->inv_acc[i].idx), inv_total[i],
           R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
@@ -432,37 +412,7 @@ void rev_par(Rev *R, const Node *n) {
   R->adj = host_adj;
   for (int v = 1; v < nv; v++)
     if (total[v]) adj_add(R, v, total[v]);
-  for (int r = 0; r < n->u.par.nreds; r++) { // the initial value is one more operand
-    const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER) {
-      user_adjoint(R, red, host_adj, red->init);
-      continue;
-    }
-    Val g = host_adj[red->out[0]], init = red->init[0];
-    if (!g) continue;
-    Builder *b = &R->b;
-    switch (red->op) {
-    case RED_ADD: adj_add(R, init, g); break;
-    case RED_MUL:
-      adj_add(R, init, b_mul(b, g, mul_partial(b, P(init), R->mul_nz[red->out[0]],
-                                               R->mul_p[red->out[0]])));
-      break;
-    case RED_MIN:
-    case RED_MAX:
-      adj_add(R, init, b_select(b, init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
-      break;
-    case RED_USER: UNREACHABLE(); // before the switch
-    }
-  }
-  for (int r = 0; r < n->u.par.nreds; r++) // the pass's values live in this block only
-    if (mul_passed[r]) R->mul_nz[n->u.par.reds[r].out[0]] = R->mul_p[n->u.par.reds[r].out[0]] = 0;
+  red_inits(R, n, host_adj, &rr); // the initial value is one more operand
   hist_finish(R, n);
-  R->par = outer_par;
-  R->in_par = outer_in;
-  R->hoisted = outer_hoisted;
-  R->inv_acc = outer_inv;
-  R->ninv_acc = outer_ninv;
-  R->cap_inv_acc = outer_cap;
-  R->seq_depth = outer_seq;
-  R->depth--;
+  par_leave(R, &outer);
 }

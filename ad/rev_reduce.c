@@ -31,7 +31,7 @@ void check_reductions(Rev *R, const Node *n) {
   }
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
-    if (red->op == RED_USER && (!red->inv || !red->commutative))
+    if (reduce_rule(red, false) == RULE_GENERAL) // (a scan at the top level: transform/scan.c)
       diag_error(n->loc, "a declared operator without inverse(fn), or not commutative, is "
                  "differentiated at the top level of the function (as a scan)",
                  "reverse mode of reduce(%s: ...) inside another loop or an if is not supported "
@@ -91,4 +91,101 @@ int single_seed(Rev *R, const Node *n, const Val *host_adj) {
     only = r;
   }
   return only >= 0 && !block_writes_active(R, n->u.par.body) ? only : -1;
+}
+
+// ---- the clauses of a parallel loop being reversed (rev_par) ----
+
+// min/max: which element holds the extremum (a pass before the reverse loop, or the winner
+// lifted into the primal loop); reduce(*) not lifted into a primal loop of f_vjp (nested in
+// a loop or an if): the pass of its zero count and product.
+void red_prepare(Rev *R, const Node *n, const Val *host_adj, RedRev *rr) {
+  int nr = n->u.par.nreds;
+  rr->k = SCRATCH(Val, nr + 1);
+  rr->init_wins = SCRATCH(Val, nr + 1);
+  rr->mul_passed = SCRATCH(bool, nr + 1);
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (reduce_rule(red, false) != RULE_MINMAX || !host_adj[red->out[0]]) continue;
+    if (R->winner[red->out[0]]) {
+      rr->k[r] = R->winner[red->out[0]];
+      rr->init_wins[r] = b_binop(&R->b, BIN_EQ, rr->k[r], b_const_i(&R->b, &ty_long, -1));
+      continue;
+    }
+    rr->init_wins[r] = b_binop(&R->b, BIN_EQ, P(red->init[0]), P(red->out[0]));
+    rr->k[r] = argext_pass(&R->b, R->pf, n, r, P(red->out[0]), R->pv);
+  }
+  for (int r = 0; r < nr; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Val y = red->out[0];
+    if (reduce_rule(red, false) != RULE_MUL || !host_adj[y] || R->mul_nz[y]) continue;
+    mul_pass(&R->b, R->pf, n, r, R->pv, &R->mul_nz[y], &R->mul_p[y]);
+    rr->mul_passed[r] = true;
+  }
+}
+
+// If one min/max reduction holds the only adjoint entering the loop, the reverse loop m runs
+// the winning iteration only (or none: the initial value won).
+void red_range(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr, Node *m) {
+  int only = single_seed(R, n, host_adj);
+  if (only < 0) return;
+  Type *it = R->pf->vals[n->u.par.idx].type;
+  Val kk = b_cast(&R->b, it, rr->k[only]);
+  m->u.par.lo = b_select(&R->b, rr->init_wins[only], P(n->u.par.hi), kk);
+  m->u.par.hi = b_select(&R->b, rr->init_wins[only], P(n->u.par.hi),
+                         b_binop(&R->b, BIN_ADD, kk, b_const_i(&R->b, it, 1)));
+}
+
+// In the reverse loop's body (index idx): each reduction's contribution x gets its adjoint.
+void red_operands(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr, Val idx) {
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Rule rule = reduce_rule(red, false);
+    if (rule == RULE_INVERTIBLE) {
+      user_adjoint(R, red, host_adj, n->u.par.body->yields + red->slot);
+      continue;
+    }
+    Val g = host_adj[red->out[0]], x = n->u.par.body->yields[red->slot];
+    if (!g) continue;
+    switch (rule) {
+    case RULE_ADD: adj_add(R, x, g); break;
+    case RULE_MUL:
+      adj_add(R, x, b_mul(&R->b, g, mul_partial(&R->b, P(x), R->mul_nz[red->out[0]],
+                                                  R->mul_p[red->out[0]])));
+      break;
+    case RULE_MINMAX: {
+      Val win = is_winner(&R->b, idx, rr->k[r], rr->init_wins[r]);
+      adj_add(R, x, b_select(&R->b, win, g, b_const_f(&R->b, val_type(R->f, g), 0)));
+      break;
+    }
+    case RULE_INVERTIBLE: case RULE_GENERAL: UNREACHABLE(); // before the switch; check_reductions
+    }
+  }
+}
+
+// After the reverse loop: each reduction's initial value, one more operand, gets its adjoint.
+void red_inits(Rev *R, const Node *n, const Val *host_adj, const RedRev *rr) {
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    Rule rule = reduce_rule(red, false);
+    if (rule == RULE_INVERTIBLE) {
+      user_adjoint(R, red, host_adj, red->init);
+      continue;
+    }
+    Val g = host_adj[red->out[0]], init = red->init[0];
+    if (!g) continue;
+    Builder *b = &R->b;
+    switch (rule) {
+    case RULE_ADD: adj_add(R, init, g); break;
+    case RULE_MUL:
+      adj_add(R, init, b_mul(b, g, mul_partial(b, P(init), R->mul_nz[red->out[0]],
+                                               R->mul_p[red->out[0]])));
+      break;
+    case RULE_MINMAX:
+      adj_add(R, init, b_select(b, rr->init_wins[r], g, b_const_f(b, val_type(R->f, g), 0)));
+      break;
+    case RULE_INVERTIBLE: case RULE_GENERAL: UNREACHABLE(); // before the switch; check_reductions
+    }
+  }
+  for (int r = 0; r < n->u.par.nreds; r++) // the pass's values live in this block only
+    if (rr->mul_passed[r]) R->mul_nz[n->u.par.reds[r].out[0]] = R->mul_p[n->u.par.reds[r].out[0]] = 0;
 }

@@ -71,3 +71,16 @@ bool index_row_major(Node *const *def, const unsigned char *inside, const Block 
 
 Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
                    const Access *acc, int nacc, const Val *injective, int ninjective);
+
+// ---- rules.c: which derivative rule each combinator gets (one classifier per combinator) ----
+typedef enum {
+  RULE_ADD,        // +: the adjoint (tangent) passes through unchanged
+  RULE_MUL,        // *: the product of the other factors, from a zero count and a product
+  RULE_MINMAX,     // min, max: the winner's index
+  RULE_INVERTIBLE, // a declared commutative operator with inverse(fn)
+  RULE_GENERAL,    // the general rule (reduce: a scan; scan: the linear recurrence; hist:
+                   // sort and segmented scans; forward mode: dual numbers)
+} Rule;
+Rule reduce_rule(const Red *red, bool general);
+Rule scan_rule(const Scan *s, bool general);
+Rule hist_rule(const Hist *h, bool general);

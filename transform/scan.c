@@ -278,7 +278,7 @@ static void reductions_as_scans(Fn *f, Block *body, bool general) {
     for (int k = 0; k < ns; k++) scans[k] = n->u.par.scans[k];
     for (int r = 0; r < nr; r++) {
       Red *red = &n->u.par.reds[r];
-      if (!general && (red->op != RED_USER || (red->commutative && red->inv))) {
+      if (reduce_rule(red, general) != RULE_GENERAL) { // reverse mode's general rule: a scan
         n->u.par.reds[keep++] = *red;
         continue;
       }
