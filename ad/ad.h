@@ -9,8 +9,10 @@
 //   rev_hist.c      hist            hist.c     the passes both modes share
 //   rev_loop.c      sequential loop, strip-mined checkpoints
 //   rev_save.c      saving elements a later statement overwrites
-//   fwd.c         forward mode                                          f -> f_jvp
-//   fwd_soac.c      reduce, scan, hist
+//   fwd.c         forward mode: statements, branches, loops                 f -> f_jvp
+//   fwd_reduce.c    reduce
+//   fwd_scan.c      scan
+//   fwd_hist.c      hist
 //   derivs.c      the derivatives of the math built-ins
 // Which rule a combinator gets, special or general, is decided in one place per combinator
 // (analysis/rules.c).
