@@ -338,10 +338,11 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   to.stripmine = o->stripmine;
   to.general_rule = o->general_rule;
   to.no_fuse = o->no_fuse;
-  bool ok = adsoac_translate(a, &to, &src, out);
+  TranslateResult r = adsoac_translate(a, &to, &src, out);
+  if (r == TRANSLATE_ERROR) exit(1); // diagnosed; no output written
   deps = to.deps;
   ndeps = to.ndeps;
-  return ok;
+  return r == TRANSLATE_OK;
 }
 
 // -MD: OUTPUT.d beside the output unless -MF names it.

@@ -2,8 +2,6 @@
 #include "translate.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,29 +176,42 @@ static void print_unit(const Unit *u, bool with_mined, Buf *out) {
   if (u->m->jvp) ir_print_fn(u->m->jvp, out);
 }
 
-static jmp_buf ad_failed;
+// The derivative passes of one unit, on a thread of their own (diag_try): a derivative that
+// this version refuses ends that thread only.
+typedef struct {
+  const Pipe *p;
+  Unit *u;
+  int first;
+} Derive;
 
-static void on_ad_error(void) {
-  longjmp(ad_failed, 1);
+static void derive(void *arg) {
+  Derive *d = arg;
+  for (int k = d->first; k < NPASSES; k++) run_pass(d->p, &passes[k], d->u);
 }
+
+static size_t job_stack; // the stack the translation's thread got (adsoac_translate)
 
 // --emit=ir: the IR of every marked function after the derivative passes.  A derivative
 // that this version refuses is diagnosed, and the primal IR is still printed (the caller
 // exits 1).
 static bool print_ir(const Pipe *p, Unit *units, int nunits, int first, Buf *out) {
-  volatile bool ok = true;
+  bool ok = true;
   for (int i = 0; i < nunits; i++) {
     Unit *u = &units[i];
-    void (*outer)(void) = diag_on_error(on_ad_error);
-    if (!setjmp(ad_failed)) {
-      for (int k = first; k < NPASSES; k++) run_pass(p, &passes[k], u);
+    Derive d = {p, u, first};
+    int err;
+    DiagTry r = diag_try(derive, &d, job_stack, &err);
+    if (r == DIAG_NO_THREAD) {
+      fprintf(stderr, "adsoac: error: cannot start a thread: %s\n", strerror(err));
+      exit(1);
+    }
+    if (r == DIAG_OK) {
       print_unit(u, false, out); // as emitted
     } else {
       ok = false;
       if (!p->o->no_fuse) fuse_loops(u->m->primal);
       ir_print_fn(u->m->primal, out); // as written (a refused derivative)
     }
-    diag_on_error(outer);
   }
   return ok;
 }
@@ -256,56 +267,29 @@ typedef struct {
   TranslateOptions *o;
   const Src *src;
   Buf *out;
-  bool ok, failed;
+  bool ok;
 } Job;
 
-static jmp_buf job_failed;
-
-static void on_job_error(void) {
-  longjmp(job_failed, 1);
-}
-
-// Without a hook, an error exits here, on the worker (whose stack, alive until the process
-// ends, still holds what the leak checker of the sanitizer build must find reachable).  With
-// one (the fuzz target's longjmp), the error longjmps back here, and the caller's hook runs
-// on the caller's thread after the join.
-static void *run_job(void *arg) {
+static void run_job(void *arg) {
   Job *j = arg;
-  void (*outer)(void) = diag_on_error(NULL);
-  diag_on_error(outer ? on_job_error : NULL);
-  if (!setjmp(job_failed))
-    j->ok = translate(j->a, j->o, j->src, j->out);
-  else
-    j->failed = true;
-  diag_on_error(outer);
-  return NULL;
+  j->ok = translate(j->a, j->o, j->src, j->out);
 }
 
-bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
-  Job j = {a, o, src, out, false, false};
-  pthread_t t;
+TranslateResult adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
+  Job j = {a, o, src, out, false};
+  DiagTry r = DIAG_NO_THREAD;
   int err = 0;
-  for (size_t stack = TRANSLATE_STACK; stack >= MIN_STACK; stack /= 4) {
+  for (size_t stack = TRANSLATE_STACK; stack >= MIN_STACK && r == DIAG_NO_THREAD; stack /= 4) {
     max_tree_depth = (int)(MAX_TREE_DEPTH * (long long)(stack >> 20) / (TRANSLATE_STACK >> 20));
-    pthread_attr_t attr;
-    err = pthread_attr_init(&attr);
-    if (err) break;
-    err = pthread_attr_setstacksize(&attr, stack);
-    if (!err) err = pthread_create(&t, &attr, run_job, &j);
-    pthread_attr_destroy(&attr);
-    if (err != EAGAIN && err != ENOMEM) break; // (EAGAIN: no room for the stack)
+    job_stack = stack;
+    r = diag_try(run_job, &j, stack, &err);
+    if (r == DIAG_NO_THREAD && err != EAGAIN && err != ENOMEM) break; // (EAGAIN: no room)
   }
-  if (err) {
+  if (r == DIAG_NO_THREAD) {
     fprintf(stderr, "adsoac: error: cannot start the translation (a thread with a stack of "
                     "%zu MiB or less): %s\n", TRANSLATE_STACK >> 20, strerror(err));
-    exit(1);
+    return TRANSLATE_ERROR;
   }
-  pthread_join(t, NULL);
-  if (j.failed) { // diagnosed: now what diag_error does after its report, on this thread
-    void (*hook)(void) = diag_on_error(NULL);
-    diag_on_error(hook);
-    hook(); // must not return
-    exit(1);
-  }
-  return j.ok;
+  if (r == DIAG_FAILED) return TRANSLATE_ERROR;
+  return j.ok ? TRANSLATE_OK : TRANSLATE_REFUSED;
 }

@@ -20,11 +20,16 @@ typedef struct {
   int ndeps;
 } TranslateOptions;
 
-// Translates src into out.  Diagnoses errors through ir/diag (which exits, or calls the hook
-// set with diag_on_error).  Returns false when --emit=ir printed the primal IR but a
-// derivative was refused (diagnosed).  The work runs on a thread of its own with a large
-// stack (translate.c); the hook is called on the caller's thread.
-bool adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out);
+typedef enum {
+  TRANSLATE_OK,
+  TRANSLATE_REFUSED, // --emit=ir printed the primal IR, but a derivative was refused
+  TRANSLATE_ERROR,   // an error in the input (diagnosed), or no thread could be started
+} TranslateResult;
+
+// Translates src into out.  Errors are diagnosed (ir/diag, to stderr or diag_set_stream's
+// stream) and returned: the translation runs on a thread of its own with a large stack
+// (diag_try), which an error ends; the process goes on, and may translate again.
+TranslateResult adsoac_translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out);
 
 // The pipeline (translate.c): every pass by name, in order, with its file and what it does.
 void adsoac_print_passes(FILE *out);

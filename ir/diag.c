@@ -1,4 +1,5 @@
 // ir/diag.c: GCC-format diagnostics with the source line and a caret.
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +7,8 @@
 #include "ir.h"
 
 static const Src *cur_src;
-static void (*error_hook)(void);
 static FILE *diag_stream;
+static _Thread_local bool in_try; // on a thread of diag_try
 
 void diag_set_stream(FILE *f) {
   diag_stream = f;
@@ -15,10 +16,35 @@ void diag_set_stream(FILE *f) {
 
 #define OUT (diag_stream ? diag_stream : stderr)
 
-void (*diag_on_error(void (*hook)(void)))(void) {
-  void (*old)(void) = error_hook;
-  error_hook = hook;
-  return old;
+// ---- diag_try ----
+
+typedef struct {
+  void (*fn)(void *);
+  void *arg;
+} Try;
+
+static int failed_tag; // the exit value of a thread ended by an error: &failed_tag
+
+static void *run_try(void *p) {
+  Try *t = p;
+  in_try = true;
+  t->fn(t->arg);
+  return NULL;
+}
+
+DiagTry diag_try(void (*fn)(void *), void *arg, size_t stack, int *err) {
+  Try t = {fn, arg};
+  pthread_attr_t attr;
+  pthread_t th;
+  *err = pthread_attr_init(&attr);
+  if (*err) return DIAG_NO_THREAD;
+  *err = pthread_attr_setstacksize(&attr, stack);
+  if (!*err) *err = pthread_create(&th, &attr, run_try, &t);
+  pthread_attr_destroy(&attr);
+  if (*err) return DIAG_NO_THREAD;
+  void *ret = NULL;
+  pthread_join(th, &ret);
+  return ret == &failed_tag ? DIAG_FAILED : DIAG_OK;
 }
 
 void diag_set_source(const Src *src) {
@@ -61,7 +87,8 @@ void diag_error(Loc loc, const char *hint, const char *fmt, ...) {
   va_start(ap, fmt);
   report(loc, "error", hint, fmt, ap);
   va_end(ap);
-  if (error_hook) error_hook(); // must not return (the fuzz target longjmps)
+  fflush(OUT);
+  if (in_try) pthread_exit(&failed_tag); // diag_try returns DIAG_FAILED
   exit(1);
 }
 

@@ -55,9 +55,13 @@ void diag_warn(Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void diag_internal(const char *file, int line, const char *msg);
-// Called instead of exit(1) after an error is printed; must not return (it longjmps).
-// Returns the previous hook.
-void (*diag_on_error(void (*hook)(void)))(void);
+// Runs fn(arg) on a thread of its own with a stack of `stack` bytes, and returns how it
+// ended.  An error diagnosed there (diag_error) ends that thread, after the cleanup handlers
+// pushed on the way (pthread_cleanup_push) have run, and diag_try returns DIAG_FAILED;
+// outside diag_try an error exits the process with status 1.  No longjmp: the caller gets
+// the failure as a value (translate.c, the fuzz target, the unit tests).
+typedef enum { DIAG_OK, DIAG_FAILED, DIAG_NO_THREAD } DiagTry;
+DiagTry diag_try(void (*fn)(void *), void *arg, size_t stack, int *err);
 // Diagnostics go to this stream (default stderr; the fuzz target silences them).
 void diag_set_stream(FILE *f);
 

@@ -1,6 +1,7 @@
 // parser/lower_text.c: C expressions that do not stand in the parsed file as such: macro
 // expansions and the expressions of pragma clauses (hist(+: h[lo:len])).  The text is parsed
 // on its own; every location in it is reported at the use site.
+#include <pthread.h>
 #include <string.h>
 
 #include "lower.h"
@@ -45,9 +46,12 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   char *buf = arena_printf(L->a, "%s%s%s", pre, text, post);
   Src *src = ARENA_NEW(L->a, Src);
   *src = (Src){at.file, buf, strlen(buf), at, loc_byte(&L->prog->src, at)};
-  TSParser *parser = ts_parser_new();
+  TsOwned ts = {ts_parser_new(), NULL};
+  Val v = 0;
+  pthread_cleanup_push(ts_release, &ts);
+  TSParser *parser = ts.parser;
   ts_parser_set_language(parser, tree_sitter_c());
-  TSTree *tree = ts_parser_parse_string(parser, NULL, buf, (uint32_t)src->len);
+  TSTree *tree = ts.tree = ts_parser_parse_string(parser, NULL, buf, (uint32_t)src->len);
   TSNode root = ts_tree_root_node(tree);
   TSNode e = find_expr(root);
   if (ts_node_has_error(root) || ts_node_is_null(e) ||
@@ -62,7 +66,6 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   L->in_expansion = L->in_expansion || expanded;
   int depth = L->expr_depth;
   L->expr_depth = 0;
-  Val v = 0;
   if (st)
     lower_struct_expr(L, e, st, out);
   else
@@ -70,7 +73,6 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   L->src = outer;
   L->in_expansion = outer_expanded;
   L->expr_depth = depth;
-  ts_tree_delete(tree);
-  ts_parser_delete(parser);
+  pthread_cleanup_pop(1); // ts_release
   return v;
 }

@@ -2,6 +2,7 @@
 //
 //   translation_unit: { preproc_call | function_definition | declaration | ... }
 //   function_definition: type declarator: function_declarator(declarator, parameters) body
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,14 +293,17 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   MacroTable *macros = macro_table_new(a, src, defines, ndefines, incdirs, nincdirs);
   diag_set_source(src);
   const char *active = macro_active_text(macros); // same offsets, inactive #if regions blanked
-  TSParser *parser = ts_parser_new();
+  TsOwned ts = {ts_parser_new(), NULL};
+  Prog *p;
+  pthread_cleanup_push(ts_release, &ts);
+  TSParser *parser = ts.parser;
   if (!ts_parser_set_language(parser, tree_sitter_c()))
     diag_error((Loc){0}, NULL, "the tree-sitter C grammar does not match the runtime's ABI");
-  TSTree *tree = ts_parser_parse_string(parser, NULL, active, (uint32_t)src->len);
+  TSTree *tree = ts.tree = ts_parser_parse_string(parser, NULL, active, (uint32_t)src->len);
   TSNode root = ts_tree_root_node(tree);
   ts_check_errors(src, root);
   ts_check_depth(src, root);
-  Prog *p = ARENA_NEW(a, Prog);
+  p = ARENA_NEW(a, Prog);
   p->src = *src;
   p->ndeps = macro_deps(macros, &p->deps);
   collect_idents(a, src, root, p);
@@ -367,7 +371,6 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   if (!p->nmarked)
     diag_warn((Loc){src->path, 0, 0}, "mark a function with #pragma adsoac grad",
               "no function is marked for differentiation");
-  ts_tree_delete(tree);
-  ts_parser_delete(parser);
+  pthread_cleanup_pop(1); // ts_release
   return p;
 }

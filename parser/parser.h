@@ -74,3 +74,10 @@ void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *c
 // Refuses a tree deeper than max_tree_depth (without recursion), so that the walks over it
 // need not count.
 void ts_check_depth(const Src *src, TSNode root);
+// A parser and its tree, deleted by ts_release: pushed with pthread_cleanup_push where they
+// are made, so that an error (which ends the translation's thread, diag_try) deletes them too.
+typedef struct {
+  TSParser *parser;
+  TSTree *tree;
+} TsOwned;
+void ts_release(void *owned);

@@ -105,3 +105,11 @@ void ts_check_errors(const Src *src, TSNode root) {
   diag_error(ts_loc(src, bad), "the file must be valid C11 (macros are expanded only where "
              "they expand to expressions or statements)", "cannot parse this as C");
 }
+
+void ts_release(void *owned) {
+  TsOwned *o = owned;
+  if (o->tree) ts_tree_delete(o->tree);
+  if (o->parser) ts_parser_delete(o->parser);
+  o->tree = NULL;
+  o->parser = NULL;
+}

@@ -79,8 +79,7 @@ if ((stale)); then
   "$cc" -O1 -g -c "$grammar" -I"$(dirname "$grammar")" -o "$out/grammar.o"
   "$cc" "${flags[@]}" -pthread -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     "$here/fuzz_translate.c" "${core[@]/#/$root/}" "$out/grammar.o" -o "$bin.tmp" \
-    -Wl,--wrap=ts_parser_new,--wrap=ts_parser_delete,--wrap=ts_parser_parse_string \
-    -Wl,--wrap=ts_tree_delete -ltree-sitter -lm
+    -ltree-sitter -lm
   mv "$bin.tmp" "$bin"
 fi
 

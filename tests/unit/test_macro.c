@@ -62,61 +62,61 @@ static bool defined(MacroTable *t, const char *name) {
   return macro_defined(t, name, UINT32_MAX, NULL);
 }
 
-// ---- errors: the diag hook longjmps back, the message is read from a temporary file ----
+// ---- errors: the code under test runs in diag_try, the message is read from a temporary
+// file ----
 
-static jmp_buf on_error_jump;
 static char diag_text[4096];
+static const Loc use_loc = {"main.c", 9, 5};
 
-static void on_error(void) {
-  longjmp(on_error_jump, 1);
+// One call of what is under test, run by diag_try (an error ends its thread).
+typedef struct {
+  const char *path, *text;
+  const char *const *defs;
+  int ndefs;
+  MacroTable *t; // expand: the table; NULL: build one from path and text
+  const char *name;
+  const char *const *args;
+  int nargs;
+  bool is_call;
+} Call;
+
+static void run_call(void *arg) {
+  Call *c = arg;
+  if (c->t)
+    macro_expand(c->t, c->name, c->args, c->nargs, c->is_call, UINT32_MAX, use_loc);
+  else
+    table_full(c->path, c->text, c->defs, c->ndefs, NULL, 0);
 }
 
-static FILE *diag_begin(void (**prev)(void)) {
+// The diagnostic of c, or NULL if there is none.
+static const char *call_error(Call *c) {
   FILE *f = tmpfile();
   assert_non_null(f);
   diag_set_stream(f);
-  *prev = diag_on_error(on_error);
   diag_text[0] = 0;
-  return f;
-}
-
-static void diag_end(FILE *f, void (*prev)(void)) {
-  diag_on_error(prev);
+  int err;
+  DiagTry r = diag_try(run_call, c, (size_t)64 << 20, &err);
+  assert_int_not_equal(r, DIAG_NO_THREAD);
   diag_set_stream(NULL);
   diag_set_source(NULL); // an error in a header points diag at the header's text
   rewind(f);
   size_t n = fread(diag_text, 1, sizeof diag_text - 1, f);
   diag_text[n] = 0;
   fclose(f);
+  return r == DIAG_FAILED ? diag_text : NULL;
 }
 
 // The diagnostic of reading text (with -D defs), or NULL if there is none.
 static const char *scan_error(const char *text, const char *const *defs, int ndefs) {
-  void (*prev)(void);
-  FILE *f = diag_begin(&prev);
-  volatile bool failed = false;
-  if (setjmp(on_error_jump) == 0)
-    table_full("main.c", text, defs, ndefs, NULL, 0);
-  else
-    failed = true;
-  diag_end(f, prev);
-  return failed ? diag_text : NULL;
+  Call c = {.path = "main.c", .text = text, .defs = defs, .ndefs = ndefs};
+  return call_error(&c);
 }
-
-static const Loc use_loc = {"main.c", 9, 5};
 
 // The diagnostic of a use of name with args (call) at the end of t, or NULL.
 static const char *expand_error(MacroTable *t, const char *name, const char *const *args, int nargs,
                                 bool is_call) {
-  void (*prev)(void);
-  FILE *f = diag_begin(&prev);
-  volatile bool failed = false;
-  if (setjmp(on_error_jump) == 0)
-    macro_expand(t, name, args, nargs, is_call, UINT32_MAX, use_loc);
-  else
-    failed = true;
-  diag_end(f, prev);
-  return failed ? diag_text : NULL;
+  Call c = {.t = t, .name = name, .args = args, .nargs = nargs, .is_call = is_call};
+  return call_error(&c);
 }
 
 static void assert_contains(const char *s, const char *part) {
@@ -583,16 +583,8 @@ static void test_include_errors(void **state) {
       {"#include \"sub\"\n", "main.c:1:1: error: cannot find \"sub\""}, // a directory
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    void (*prev)(void);
-    FILE *f = diag_begin(&prev);
-    volatile bool failed = false;
-    if (setjmp(on_error_jump) == 0)
-      table_full(tmp_path("main.c"), cases[i][0], NULL, 0, NULL, 0);
-    else
-      failed = true;
-    diag_end(f, prev);
-    assert_true(failed);
-    assert_contains(diag_text, cases[i][1]);
+    Call c = {.path = tmp_path("main.c"), .text = cases[i][0]};
+    assert_contains(call_error(&c), cases[i][1]);
   }
 }
 
