@@ -1,32 +1,21 @@
 // analysis/depend.c: the dependence check of a map: can its iterations run in any order?
 #include "analysis.h"
 
-bool ir_writes(const Block *b, Val arr) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE && n->u.mem.arr == arr) return true;
-    if (n->kind == IR_IF && (ir_writes(n->u.ifs.then, arr) || ir_writes(n->u.ifs.els, arr)))
-      return true;
-    if (n->kind == IR_PAR && ir_writes(n->u.par.body, arr)) return true;
-    if (n->kind == IR_LOOP && ir_writes(n->u.loop.body, arr)) return true;
-  }
-  return false;
+static WalkNext write_of(Node *n, void *arr) {
+  return n->kind == IR_WRITE && n->u.mem.arr == *(Val *)arr ? WALK_STOP : WALK_INTO;
 }
 
-static bool reads_written(const Block *top, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_READ && ir_writes(top, n->u.mem.arr)) return true;
-    if (n->kind == IR_IF && (reads_written(top, n->u.ifs.then) || reads_written(top, n->u.ifs.els)))
-      return true;
-    if (n->kind == IR_PAR && reads_written(top, n->u.par.body)) return true;
-    if (n->kind == IR_LOOP && reads_written(top, n->u.loop.body)) return true;
-  }
-  return false;
+bool ir_writes(const Block *b, Val arr) {
+  return ir_walk(b, &(Walker){.pre = write_of, .ctx = &arr});
+}
+
+// A read of an array that the block ctx writes.
+static WalkNext read_of_written(Node *n, void *top) {
+  return n->kind == IR_READ && ir_writes(top, n->u.mem.arr) ? WALK_STOP : WALK_INTO;
 }
 
 bool ir_updates_in_place(const Block *b) {
-  return reads_written(b, b);
+  return ir_walk(b, &(Walker){.pre = read_of_written, .ctx = (Block *)b});
 }
 
 static bool asserted(Val arr, const Val *injective, int n) {
@@ -40,18 +29,16 @@ static Val strip_casts(Node *const *def, Val v) {
   return v;
 }
 
+static WalkNext loop_with_index(Node *n, void *ctx) {
+  Val j = *(Val *)ctx;
+  return (n->kind == IR_PAR && n->u.par.idx == j) || (n->kind == IR_LOOP && n->u.loop.idx == j)
+             ? WALK_STOP
+             : WALK_INTO;
+}
+
 // The loop in b (recursively) whose index is j, or NULL.
 static const Node *loop_of(const Block *b, Val j) {
-  for (int k = 0; k < b->n; k++) {
-    const Node *n = b->stmts[k], *in = NULL;
-    if ((n->kind == IR_PAR && n->u.par.idx == j) || (n->kind == IR_LOOP && n->u.loop.idx == j))
-      return n;
-    if (n->kind == IR_PAR) in = loop_of(n->u.par.body, j);
-    if (n->kind == IR_IF && !(in = loop_of(n->u.ifs.then, j))) in = loop_of(n->u.ifs.els, j);
-    if (n->kind == IR_LOOP) in = loop_of(n->u.loop.body, j);
-    if (in) return in;
-  }
-  return NULL;
+  return ir_walk(b, &(Walker){.pre = loop_with_index, .ctx = &j});
 }
 
 // i*M + j (or j + M*i, ...) with j the index of a loop (parallel or sequential) nested in the

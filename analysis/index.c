@@ -4,61 +4,28 @@
 
 #include "analysis.h"
 
-static void defs_node(Node *n, Node **def);
+static WalkNext def_at(Node *n, void *def) {
+  Node **d = def;
+  if (n->out) d[n->out] = n;
+  for (int k = 0; n->kind == IR_IF && k < n->u.ifs.nouts; k++) d[n->u.ifs.outs[k]] = n;
+  return WALK_INTO;
+}
 
 void ir_defs(const Block *b, Node **def) {
-  for (int i = 0; i < b->n; i++) defs_node(b->stmts[i], def);
+  ir_walk(b, &(Walker){.pre = def_at, .ctx = def});
 }
 
-static void defs_node(Node *n, Node **def) {
-  if (n->out) def[n->out] = n;
-  switch (n->kind) {
-  case IR_IF:
-    ir_defs(n->u.ifs.then, def);
-    ir_defs(n->u.ifs.els, def);
-    for (int k = 0; k < n->u.ifs.nouts; k++) def[n->u.ifs.outs[k]] = n;
-    break;
-  case IR_LOOP: ir_defs(n->u.loop.body, def); break;
-  case IR_PAR: ir_defs(n->u.par.body, def); break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: break;
-  }
+static void mark_inside(Val *v, void *inside) {
+  ((unsigned char *)inside)[*v] = 1;
 }
 
-static void inside_node(const Node *n, unsigned char *inside);
+static WalkNext inside_at(Node *n, void *inside) {
+  ir_node_defs(n, mark_inside, inside);
+  return WALK_INTO;
+}
 
 void ir_inside(const Block *b, unsigned char *inside) {
-  for (int i = 0; i < b->n; i++) inside_node(b->stmts[i], inside);
-}
-
-static void inside_node(const Node *n, unsigned char *inside) {
-  if (n->out) inside[n->out] = 1;
-  switch (n->kind) {
-  case IR_IF:
-    ir_inside(n->u.ifs.then, inside);
-    ir_inside(n->u.ifs.els, inside);
-    for (int k = 0; k < n->u.ifs.nouts; k++) inside[n->u.ifs.outs[k]] = 1;
-    break;
-  case IR_LOOP:
-    inside[n->u.loop.idx] = 1;
-    for (int k = 0; k < n->u.loop.ncarry; k++)
-      inside[n->u.loop.params[k]] = inside[n->u.loop.outs[k]] = 1;
-    ir_inside(n->u.loop.body, inside);
-    break;
-  case IR_PAR:
-    inside[n->u.par.idx] = 1;
-    for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) inside[n->u.par.reds[r].out[f]] = 1;
-    for (int s = 0; s < n->u.par.nscans; s++)
-      for (int f = 0; f < n->u.par.scans[s].nf; f++)
-        inside[n->u.par.scans[s].out[f]] = inside[n->u.par.scans[s].excl[f]] = 1;
-    ir_inside(n->u.par.body, inside);
-    break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: break;
-  }
+  ir_walk(b, &(Walker){.pre = inside_at, .ctx = inside});
 }
 
 // The walks below follow an index expression's definitions through at most INDEX_BUDGET
@@ -118,8 +85,12 @@ static Form form_of(Node *const *def, const unsigned char *inside, Val v, Val i,
       if (affine && !a.coef && const_int(def, d->u.bin.a, &k) && !__builtin_mul_overflow(b.coef, k, &c))
         return (Form){false, true, c};
       return none;
-    default: return none;
+    case BIN_DIV: case BIN_MOD: case BIN_LT: case BIN_LE: case BIN_GT: case BIN_GE: case BIN_EQ:
+    case BIN_NE: case BIN_LAND: case BIN_LOR: case BIN_BAND: case BIN_BOR: case BIN_BXOR:
+    case BIN_SHL: case BIN_SHR:
+      return none;
     }
+    return none;
   }
   case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
@@ -156,8 +127,12 @@ static bool same(Node *const *def, Val a, Val b, int *budget) {
   case IR_CALL:
     return x->u.call.fn == y->u.call.fn && same(def, x->u.call.a, y->u.call.a, budget) &&
            (x->u.call.b == y->u.call.b || same(def, x->u.call.b, y->u.call.b, budget));
-  default: return false; // reads are not compared: the array may have changed
+  case IR_READ: // reads are not compared: the array may have changed
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
+  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    return false;
   }
+  UNREACHABLE();
 }
 
 bool index_same(Node *const *def, Val a, Val b) {

@@ -11,6 +11,8 @@ typedef struct {
   Buf *out;
   int *producer; // producer[v]: 1 + the id of the loop that defines scalar v, or 0
   int nloops;
+  int loop;                    // the loop whose edges are being written
+  unsigned char *sr, *sw, *ss; // its edges so far: arrays read, written; scalars
 } Dot;
 
 static const char *clauses(const Node *n, char *buf, size_t cap) {
@@ -36,60 +38,52 @@ static const char *clauses(const Node *n, char *buf, size_t cap) {
   return buf;
 }
 
-static void edges_block(Dot *d, const Block *b, int loop, unsigned char *seen_r,
-                        unsigned char *seen_w, unsigned char *seen_s);
-
-static void edge_val(Dot *d, Val v, int loop, unsigned char *seen_s) {
-  if (!v || seen_s[v]) return;
+static void edge_val(Dot *d, Val v) {
+  if (!v || d->ss[v]) return;
   int p = d->producer[v];
   if (p) {
-    seen_s[v] = 1;
+    d->ss[v] = 1;
     const char *h = d->f->vals[v].hint;
     buf_printf(d->out, "    \"%s.l%d\" -> \"%s.l%d\" [style=dashed, label=\"%s\"];\n", d->f->name,
-               p - 1, d->f->name, loop, h ? h : "t");
+               p - 1, d->f->name, d->loop, h ? h : "t");
   }
 }
 
-static void edges_node(Dot *d, const Node *n, int loop, unsigned char *sr, unsigned char *sw,
-                       unsigned char *ss) {
+// The edges of a statement of loop d->loop (the walk goes into its blocks).
+static WalkNext edges_node(Node *n, void *ctx) {
+  Dot *d = ctx;
   const char *fn = d->f->name;
   switch (n->kind) {
   case IR_READ:
-    if (!sr[n->u.mem.arr]) {
-      sr[n->u.mem.arr] = 1;
-      buf_printf(d->out, "    \"%s.v%u\" -> \"%s.l%d\";\n", fn, n->u.mem.arr, fn, loop);
+    if (!d->sr[n->u.mem.arr]) {
+      d->sr[n->u.mem.arr] = 1;
+      buf_printf(d->out, "    \"%s.v%u\" -> \"%s.l%d\";\n", fn, n->u.mem.arr, fn, d->loop);
     }
     break;
   case IR_WRITE: case IR_UPDATE: case IR_ACC:
-    if (!sw[n->u.mem.arr]) {
-      sw[n->u.mem.arr] = 1;
-      buf_printf(d->out, "    \"%s.l%d\" -> \"%s.v%u\";\n", fn, loop, fn, n->u.mem.arr);
+    if (!d->sw[n->u.mem.arr]) {
+      d->sw[n->u.mem.arr] = 1;
+      buf_printf(d->out, "    \"%s.l%d\" -> \"%s.v%u\";\n", fn, d->loop, fn, n->u.mem.arr);
     }
-    edge_val(d, n->u.mem.v, loop, ss);
+    edge_val(d, n->u.mem.v);
     break;
-  case IR_UNOP: edge_val(d, n->u.un.a, loop, ss); break;
-  case IR_BINOP: edge_val(d, n->u.bin.a, loop, ss), edge_val(d, n->u.bin.b, loop, ss); break;
-  case IR_CALL: edge_val(d, n->u.call.a, loop, ss), edge_val(d, n->u.call.b, loop, ss); break;
-  case IR_CAST: edge_val(d, n->u.cast.a, loop, ss); break;
-  case IR_IF:
-    edge_val(d, n->u.ifs.cond, loop, ss);
-    edges_block(d, n->u.ifs.then, loop, sr, sw, ss);
-    edges_block(d, n->u.ifs.els, loop, sr, sw, ss);
-    break;
-  case IR_LOOP: edges_block(d, n->u.loop.body, loop, sr, sw, ss); break;
+  case IR_UNOP: edge_val(d, n->u.un.a); break;
+  case IR_BINOP: edge_val(d, n->u.bin.a), edge_val(d, n->u.bin.b); break;
+  case IR_CALL: edge_val(d, n->u.call.a), edge_val(d, n->u.call.b); break;
+  case IR_CAST: edge_val(d, n->u.cast.a); break;
+  case IR_IF: edge_val(d, n->u.ifs.cond); break;
   case IR_PAR:
     for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) edge_val(d, n->u.par.reds[r].init[f], loop, ss);
-    edges_block(d, n->u.par.body, loop, sr, sw, ss);
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) edge_val(d, n->u.par.reds[r].init[f]);
     break;
-  case IR_CONST: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
+  case IR_CONST: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    break;
   }
+  return WALK_INTO;
 }
 
-static void edges_block(Dot *d, const Block *b, int loop, unsigned char *sr, unsigned char *sw,
-                        unsigned char *ss) {
-  for (int i = 0; i < b->n; i++) edges_node(d, b->stmts[i], loop, sr, sw, ss);
-  for (int i = 0; i < b->nyields; i++) edge_val(d, b->yields[i], loop, ss);
+static void edges_yields(Block *b, void *d) {
+  for (int i = 0; i < b->nyields; i++) edge_val(d, b->yields[i]);
 }
 
 // One graph node per top-level loop (parallel or sequential), in program order.
@@ -121,9 +115,10 @@ static void loops(Dot *d, const Block *b) {
     buf_printf(d->out, "    \"%s.l%d\" [shape=ellipse, label=\"%s\\nline %u\"];\n", d->f->name, id,
                lbl, n->loc.line);
     size_t nv = (size_t)d->f->nvals;
-    unsigned char *sr = calloc(nv, 1), *sw = calloc(nv, 1), *ss = calloc(nv, 1);
-    edges_node(d, n, id, sr, sw, ss);
-    free(sr), free(sw), free(ss);
+    d->loop = id;
+    d->sr = calloc(nv, 1), d->sw = calloc(nv, 1), d->ss = calloc(nv, 1);
+    ir_walk_node(n, &(Walker){.pre = edges_node, .block = edges_yields, .ctx = d});
+    free(d->sr), free(d->sw), free(d->ss);
     for (int r = 0; n->kind == IR_PAR && r < n->u.par.nreds; r++)
       for (int f = 0; f < n->u.par.reds[r].nf; f++) d->producer[n->u.par.reds[r].out[f]] = id + 1;
     for (int r = 0; n->kind == IR_PAR && r < n->u.par.nscans; r++)
@@ -137,7 +132,7 @@ void emit_dot(const Prog *prog, Buf *out) {
   buf_puts(out, "digraph adsoac {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n");
   for (int m = 0; m < prog->nmarked; m++) {
     const Fn *f = prog->marked[m].primal;
-    Dot d = {f, out, calloc((size_t)f->nvals, sizeof(int)), 0};
+    Dot d = {f, out, calloc((size_t)f->nvals, sizeof(int))};
     buf_printf(out, "  subgraph \"cluster_%s\" {\n    label=\"%s (%s:%u)\";\n", f->name, f->name,
                f->loc.file ? f->loc.file : "", f->loc.line);
     for (int i = 0; i < f->nparams; i++) {

@@ -44,28 +44,9 @@ const char *ref(Emit *e, Val v) {
   return names_get(e->nm, v);
 }
 
-static void note_lambda(Emit *e, const Lambda *l);
-
-static void note_defs(Emit *e, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->out) e->def[n->out] = n;
-    if (n->kind == IR_IF) {
-      note_defs(e, n->u.ifs.then);
-      note_defs(e, n->u.ifs.els);
-    }
-    if (n->kind == IR_PAR) {
-      note_defs(e, n->u.par.body);
-      for (int r = 0; r < n->u.par.nreds; r++) note_lambda(e, n->u.par.reds[r].lam);
-      for (int r = 0; r < n->u.par.nscans; r++) note_lambda(e, n->u.par.scans[r].lam);
-      for (int r = 0; r < n->u.par.nhists; r++) note_lambda(e, n->u.par.hists[r].lam);
-    }
-    if (n->kind == IR_LOOP) note_defs(e, n->u.loop.body);
-  }
-}
-
-static void note_lambda(Emit *e, const Lambda *l) {
-  if (l) note_defs(e, l->body);
+static WalkNext note_def(Node *n, void *def) {
+  if (n->out) ((Node **)def)[n->out] = n;
+  return WALK_INTO;
 }
 
 // The declaration of a hoisted value.  One defined in a branch gets an initializer: reverse
@@ -260,7 +241,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->def = ARENA_ARRAY(e->a, Node *, f->nvals);
   e->uses = ARENA_ARRAY(e->a, int, f->nvals);
   count_uses(f, e->uses);
-  note_defs(e, f->body);
+  ir_walk(f->body, &(Walker){.pre = note_def, .lambdas = true, .ctx = e->def}); // (and operators')
   e->uses_fail = false;
   e->ntemps = 0;
   Buf body = {0};

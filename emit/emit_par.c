@@ -417,51 +417,58 @@ static void mark_hists(const Node *n, unsigned char *used) {
     mark_used(used, n->u.par.hists[h].lo), mark_used(used, n->u.par.hists[h].len);
 }
 
-static void collect_uses(const Block *b, unsigned char *used, unsigned char *defd) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->out) defd[n->out] = 1;
-    switch (n->kind) {
-    case IR_CONST: break;
-    case IR_UNOP: mark_used(used, n->u.un.a); break;
-    case IR_BINOP: mark_used(used, n->u.bin.a), mark_used(used, n->u.bin.b); break;
-    case IR_CALL: mark_used(used, n->u.call.a), mark_used(used, n->u.call.b); break;
-    case IR_CAST: mark_used(used, n->u.cast.a); break;
-    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
-      mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);
-      break;
-    case IR_IF:
-      mark_used(used, n->u.ifs.cond);
-      collect_uses(n->u.ifs.then, used, defd);
-      collect_uses(n->u.ifs.els, used, defd);
-      for (int k = 0; k < n->u.ifs.nouts; k++) defd[n->u.ifs.outs[k]] = 1;
-      break;
-    case IR_PAR:
-      mark_used(used, n->u.par.lo), mark_used(used, n->u.par.hi);
-      mark_hists(n, used);
-      for (int r = 0; r < n->u.par.nreds; r++)
-        for (int f = 0; f < n->u.par.reds[r].nf; f++) {
-          mark_used(used, n->u.par.reds[r].init[f]);
-          if (n->u.par.reds[r].ne) mark_used(used, n->u.par.reds[r].ne[f]);
-          defd[n->u.par.reds[r].out[f]] = 1;
-        }
-      defd[n->u.par.idx] = 1;
-      collect_uses(n->u.par.body, used, defd);
-      break;
-    case IR_LOOP:
-      mark_used(used, n->u.loop.lo), mark_used(used, n->u.loop.hi);
-      for (int k = 0; k < n->u.loop.ncarry; k++) {
-        mark_used(used, n->u.loop.init[k]);
-        defd[n->u.loop.params[k]] = defd[n->u.loop.outs[k]] = 1;
+typedef struct {
+  unsigned char *used, *defd;
+} KernelVals;
+
+// What a statement of a kernel's body uses and defines (the walk goes into its blocks).
+static WalkNext kernel_vals(Node *n, void *ctx) {
+  unsigned char *used = ((KernelVals *)ctx)->used, *defd = ((KernelVals *)ctx)->defd;
+  if (n->out) defd[n->out] = 1;
+  switch (n->kind) {
+  case IR_CONST: break;
+  case IR_UNOP: mark_used(used, n->u.un.a); break;
+  case IR_BINOP: mark_used(used, n->u.bin.a), mark_used(used, n->u.bin.b); break;
+  case IR_CALL: mark_used(used, n->u.call.a), mark_used(used, n->u.call.b); break;
+  case IR_CAST: mark_used(used, n->u.cast.a); break;
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+    mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);
+    break;
+  case IR_IF:
+    mark_used(used, n->u.ifs.cond);
+    for (int k = 0; k < n->u.ifs.nouts; k++) defd[n->u.ifs.outs[k]] = 1;
+    break;
+  case IR_PAR:
+    mark_used(used, n->u.par.lo), mark_used(used, n->u.par.hi);
+    mark_hists(n, used);
+    for (int r = 0; r < n->u.par.nreds; r++)
+      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
+        mark_used(used, n->u.par.reds[r].init[f]);
+        if (n->u.par.reds[r].ne) mark_used(used, n->u.par.reds[r].ne[f]);
+        defd[n->u.par.reds[r].out[f]] = 1;
       }
-      defd[n->u.loop.idx] = 1;
-      collect_uses(n->u.loop.body, used, defd);
-      break;
-    case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
-      diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
+    defd[n->u.par.idx] = 1;
+    break;
+  case IR_LOOP:
+    mark_used(used, n->u.loop.lo), mark_used(used, n->u.loop.hi);
+    for (int k = 0; k < n->u.loop.ncarry; k++) {
+      mark_used(used, n->u.loop.init[k]);
+      defd[n->u.loop.params[k]] = defd[n->u.loop.outs[k]] = 1;
     }
+    defd[n->u.loop.idx] = 1;
+    break;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
   }
-  for (int i = 0; i < b->nyields; i++) mark_used(used, b->yields[i]);
+  return WALK_INTO;
+}
+
+static void kernel_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) mark_used(((KernelVals *)ctx)->used, b->yields[i]);
+}
+
+static void collect_uses(const Block *b, unsigned char *used, unsigned char *defd) {
+  ir_walk(b, &(Walker){.pre = kernel_vals, .block = kernel_yields, .ctx = &(KernelVals){used, defd}});
 }
 
 static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *args, int nargs) {
@@ -884,6 +891,9 @@ void emit_memory(Emit *e, const Node *n) {
     line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
-  default: UNREACHABLE();
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_RETURN:
+    break; // (emit_stmt's)
   }
+  UNREACHABLE();
 }

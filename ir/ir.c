@@ -291,53 +291,25 @@ Val b_sub(Builder *b, Val x, Val y) {
 
 // ---- rewriting ----
 
-static void replace_v(Val *p, Val from, Val to) {
-  if (*p == from) *p = to;
+typedef struct {
+  Val from, to;
+} Replace;
+
+static void replace_val(Val *v, void *ctx) {
+  const Replace *r = ctx;
+  if (*v == r->from) *v = r->to;
+}
+
+static WalkNext replace_in_node(Node *n, void *ctx) {
+  ir_node_uses(n, replace_val, ctx);
+  return WALK_INTO;
+}
+
+static void replace_in_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) replace_val(&b->yields[i], ctx);
 }
 
 void ir_replace_uses(Block *b, Val from, Val to) {
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    switch (n->kind) {
-    case IR_CONST: break;
-    case IR_UNOP: replace_v(&n->u.un.a, from, to); break;
-    case IR_BINOP: replace_v(&n->u.bin.a, from, to), replace_v(&n->u.bin.b, from, to); break;
-    case IR_CALL: replace_v(&n->u.call.a, from, to), replace_v(&n->u.call.b, from, to); break;
-    case IR_CAST: replace_v(&n->u.cast.a, from, to); break;
-    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
-      replace_v(&n->u.mem.arr, from, to), replace_v(&n->u.mem.idx, from, to);
-      replace_v(&n->u.mem.v, from, to);
-      break;
-    case IR_IF:
-      replace_v(&n->u.ifs.cond, from, to);
-      ir_replace_uses(n->u.ifs.then, from, to);
-      ir_replace_uses(n->u.ifs.els, from, to);
-      break;
-    case IR_LOOP:
-      replace_v(&n->u.loop.lo, from, to), replace_v(&n->u.loop.hi, from, to);
-      for (int k = 0; k < n->u.loop.ncarry; k++) replace_v(&n->u.loop.init[k], from, to);
-      ir_replace_uses(n->u.loop.body, from, to);
-      break;
-    case IR_PAR:
-      replace_v(&n->u.par.lo, from, to), replace_v(&n->u.par.hi, from, to);
-      for (int k = 0; k < n->u.par.nreds; k++)
-        for (int f = 0; f < n->u.par.reds[k].nf; f++) replace_v(&n->u.par.reds[k].init[f], from, to);
-      for (int k = 0; k < n->u.par.nscans; k++)
-        for (int f = 0; f < n->u.par.scans[k].nf; f++) replace_v(&n->u.par.scans[k].init[f], from, to);
-      for (int k = 0; k < n->u.par.nhists; k++) {
-        replace_v(&n->u.par.hists[k].lo, from, to);
-        replace_v(&n->u.par.hists[k].len, from, to);
-      }
-      ir_replace_uses(n->u.par.body, from, to);
-      break;
-    case IR_ALLOC: replace_v(&n->u.alloc.n, from, to); break;
-    case IR_COPY: case IR_SORT: case IR_FREE:
-      replace_v(&n->u.copy.dst, from, to), replace_v(&n->u.copy.src, from, to);
-      replace_v(&n->u.copy.n, from, to), replace_v(&n->u.copy.off, from, to);
-      replace_v(&n->u.copy.doff, from, to);
-      break;
-    case IR_RETURN: replace_v(&n->u.ret.v, from, to); break;
-    }
-  }
-  for (int i = 0; i < b->nyields; i++) replace_v(&b->yields[i], from, to);
+  Replace r = {from, to};
+  ir_walk(b, &(Walker){.pre = replace_in_node, .block = replace_in_yields, .ctx = &r});
 }

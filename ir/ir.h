@@ -358,7 +358,44 @@ Val b_mul(Builder *b, Val x, Val y);
 Val b_neg(Builder *b, Val x);
 Val b_sub(Builder *b, Val x, Val y);
 
-void ir_replace_uses(Block *b, Val from, Val to);
+void ir_replace_uses(Block *b, Val from, Val to); // also in nested blocks and yields
+
+// ---- walk.c: the walk over statements (doc/ir.md) ----
+// ir_walk visits the statements of b in program order and, inside each, the blocks nested
+// in it: an if's then and else, a loop's or parallel loop's body, and with `lambdas` the
+// bodies of a parallel loop's operators (before its body).  pre(n) runs before n's blocks,
+// post(n) after them, block(b) after the statements of each block (b itself included).  A
+// NULL callback does nothing (pre: WALK_INTO).  Callbacks may change the node they are given
+// and its nested blocks (pre: before they are walked); only `block` may add or remove
+// statements, of the block it is given.
+typedef enum {
+  WALK_INTO, // walk n's nested blocks, then post(n)
+  WALK_SKIP, // not n's nested blocks, nor post(n)
+  WALK_STOP, // end the walk: ir_walk returns n
+} WalkNext;
+
+typedef struct {
+  WalkNext (*pre)(Node *n, void *ctx);
+  void (*post)(Node *n, void *ctx);
+  void (*block)(Block *b, void *ctx);
+  bool lambdas;
+  void *ctx;
+} Walker;
+
+// Returns the statement whose pre stopped the walk, or NULL.
+Node *ir_walk(const Block *b, const Walker *w);
+Node *ir_walk_node(const Node *n, const Walker *w); // n and the blocks nested in it
+
+// fn(&v, ctx) for each value v != 0 of one statement (not of its nested blocks); through the
+// pointer fn may rename it.
+typedef void IrValFn(Val *v, void *ctx);
+// The values n uses: operands; an if's condition; a loop's bounds and initial values; a
+// parallel loop's bounds, its clauses' initial values and neutral elements, its histograms'
+// arrays and sections.  (Not a block's yields: those are the block's.)
+void ir_node_uses(Node *n, IrValFn *fn, void *ctx);
+// The values n defines: out; an if's outs; a loop's index, parameters and outs; a parallel
+// loop's index, its reductions' results, its scans' running values and results.
+void ir_node_defs(Node *n, IrValFn *fn, void *ctx);
 
 // ---- ir_print.c ----
 void ir_print_fn(const Fn *f, Buf *out);

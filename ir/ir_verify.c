@@ -120,20 +120,19 @@ static void verify_lambda(Verifier *vf, const Lambda *l) {
   if (l->body->nyields != l->nf) fail(vf, "operator: yields do not match its fields", 0);
 }
 
+static void use_val(Val *v, void *vf) {
+  use(vf, *v);
+}
+
 static void verify_node(Verifier *vf, const Node *n) {
   cur_node = n;
+  ir_node_uses((Node *)n, use_val, vf); // (computed before its nested blocks run)
   switch (n->kind) {
-  case IR_CONST: break;
-  case IR_UNOP: use(vf, n->u.un.a); break;
-  case IR_BINOP: use(vf, n->u.bin.a), use(vf, n->u.bin.b); break;
-  case IR_CALL: use(vf, n->u.call.a), use(vf, n->u.call.b); break;
-  case IR_CAST: use(vf, n->u.cast.a); break;
-  case IR_READ:
-  case IR_WRITE:
-  case IR_ACC:
-  case IR_UPDATE: use(vf, n->u.mem.arr), use(vf, n->u.mem.idx), use(vf, n->u.mem.v); break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN:
+    break;
   case IR_IF: {
-    use(vf, n->u.ifs.cond);
     int outer = enter(vf, n->u.ifs.cond, 0);
     verify_block(vf, n->u.ifs.then);
     vf->cur = outer;
@@ -147,8 +146,6 @@ static void verify_node(Verifier *vf, const Node *n) {
     break;
   }
   case IR_LOOP: {
-    use(vf, n->u.loop.lo), use(vf, n->u.loop.hi);
-    for (int i = 0; i < n->u.loop.ncarry; i++) use(vf, n->u.loop.init[i]);
     int outer = enter(vf, n->u.loop.idx, 2);
     def(vf, n->u.loop.idx);
     for (int i = 0; i < n->u.loop.ncarry; i++) def(vf, n->u.loop.params[i]);
@@ -160,24 +157,18 @@ static void verify_node(Verifier *vf, const Node *n) {
     break;
   }
   case IR_PAR:
-    use(vf, n->u.par.lo), use(vf, n->u.par.hi);
     for (int r = 0; r < n->u.par.nreds; r++) {
       const Red *red = &n->u.par.reds[r];
-      for (int f = 0; f < red->nf; f++) use(vf, red->init[f]);
-      for (int f = 0; red->ne && f < red->nf; f++) use(vf, red->ne[f]);
       if (red->slot + red->nf > n->u.par.body->nyields) fail(vf, "par: bad reduction slot", 0);
       verify_lambda(vf, red->lam);
       verify_lambda(vf, red->inv);
     }
     for (int k = 0; k < n->u.par.nscans; k++) {
       const Scan *sc = &n->u.par.scans[k];
-      for (int f = 0; f < sc->nf; f++) use(vf, sc->init[f]);
       if (sc->slot + sc->nf > n->u.par.body->nyields) fail(vf, "par: bad scan slot", 0);
       verify_lambda(vf, sc->lam);
     }
     for (int k = 0; k < n->u.par.nhists; k++) verify_lambda(vf, n->u.par.hists[k].lam);
-    for (int k = 0; k < n->u.par.nhists; k++)
-      use(vf, n->u.par.hists[k].arr), use(vf, n->u.par.hists[k].lo), use(vf, n->u.par.hists[k].len);
     {
       int np = 1;
       for (int k = 0; k < n->u.par.nscans; k++) np += n->u.par.scans[k].nf;
@@ -194,13 +185,6 @@ static void verify_node(Verifier *vf, const Node *n) {
     for (int k = 0; k < n->u.par.nscans; k++)
       for (int f = 0; f < n->u.par.scans[k].nf; f++) def(vf, n->u.par.scans[k].out[f]);
     break;
-  case IR_ALLOC: use(vf, n->u.alloc.n); break;
-  case IR_COPY: case IR_SORT:
-    use(vf, n->u.copy.dst), use(vf, n->u.copy.src), use(vf, n->u.copy.n), use(vf, n->u.copy.off);
-    use(vf, n->u.copy.doff);
-    break;
-  case IR_FREE: use(vf, n->u.copy.dst), use(vf, n->u.copy.n); break;
-  case IR_RETURN: use(vf, n->u.ret.v); break;
   }
   def(vf, n->out);
 }

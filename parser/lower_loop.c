@@ -579,22 +579,27 @@ static Val *set_results(Lower *L, Var *v) {
   return o;
 }
 
+typedef struct {
+  int h, count;
+  bool renumber;
+} HistUpdates;
+
+static WalkNext hist_update(Node *n, void *ctx) {
+  HistUpdates *u = ctx;
+  if (n->kind == IR_UPDATE) {
+    u->count += n->u.mem.hist == u->h;
+    if (u->renumber && n->u.mem.hist > u->h) n->u.mem.hist--;
+  }
+  return n->kind == IR_PAR ? WALK_SKIP : WALK_INTO;
+}
+
 // How many IR_UPDATEs of b (outside nested parallel loops, whose updates are their own
 // clauses') update hist clause h; with renumber, those of clauses after h are renumbered
 // as if h were gone.
 static int hist_updates(Block *b, int h, bool renumber) {
-  int k = 0;
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->kind == IR_UPDATE) {
-      k += n->u.mem.hist == h;
-      if (renumber && n->u.mem.hist > h) n->u.mem.hist--;
-    }
-    if (n->kind == IR_IF)
-      k += hist_updates(n->u.ifs.then, h, renumber) + hist_updates(n->u.ifs.els, h, renumber);
-    if (n->kind == IR_LOOP) k += hist_updates(n->u.loop.body, h, renumber);
-  }
-  return k;
+  HistUpdates u = {h, 0, renumber};
+  ir_walk(b, &(Walker){.pre = hist_update, .ctx = &u});
+  return u.count;
 }
 
 // A hist clause whose loop never updates its histogram: the loop does nothing to the array

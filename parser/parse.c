@@ -64,24 +64,20 @@ static void lower_params(Lower *L, TSNode fdecl) {
   }
 }
 
-static bool block_writes(const Block *b, Val arr);
-
-static bool node_writes(const Node *n, Val arr) {
+static WalkNext writes_to(Node *n, void *ctx) {
+  Val arr = *(Val *)ctx;
   switch (n->kind) {
-  case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr;
-  case IR_IF: return block_writes(n->u.ifs.then, arr) || block_writes(n->u.ifs.els, arr);
-  case IR_LOOP: return block_writes(n->u.loop.body, arr);
-  case IR_PAR: return block_writes(n->u.par.body, arr);
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
+  case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ: case IR_ACC:
+  case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN:
+    return WALK_INTO;
   }
   UNREACHABLE();
 }
 
 static bool block_writes(const Block *b, Val arr) {
-  for (int i = 0; i < b->n; i++)
-    if (node_writes(b->stmts[i], arr)) return true;
-  return false;
+  return ir_walk(b, &(Walker){.pre = writes_to, .ctx = &arr});
 }
 
 // Activity of the parameters (language.md §2): written float arrays are always active, read

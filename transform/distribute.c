@@ -29,66 +29,63 @@ typedef struct {
   unsigned char *seen_write;     // written so far, in program order
   Val idx;
   bool ok;
+  bool check; // the second walk: the accesses against the arrays the first found
+  int depth;  // 0 at the loop's body and in its ifs; > 0 inside a nested loop (iterations repeat)
 } Split;
 
-static void scan_block(Split *s, const Block *b, int depth, bool check);
-
-// depth: 0 at the loop's body and in its ifs; 1 inside a nested loop (iterations repeat).
-static void scan_node(Split *s, const Node *n, int depth, bool check) {
+static WalkNext split_node(Node *n, void *ctx) {
+  Split *s = ctx;
   switch (n->kind) {
   case IR_READ: {
     Val a = n->u.mem.arr;
-    if (!check) {
+    if (!s->check) {
       s->read[a] = 1;
-    } else if (s->written[a] && (depth || n->u.mem.idx != s->idx || s->seen_write[a])) {
+    } else if (s->written[a] && (s->depth || n->u.mem.idx != s->idx || s->seen_write[a])) {
       s->ok = false;
     }
     break;
   }
   case IR_WRITE: case IR_UPDATE: case IR_ACC: {
     Val a = n->u.mem.arr;
-    if (!check) {
+    if (!s->check) {
       s->written[a] = 1;
     } else {
-      if (s->read[a] && (depth || n->u.mem.idx != s->idx)) s->ok = false;
+      if (s->read[a] && (s->depth || n->u.mem.idx != s->idx)) s->ok = false;
       s->seen_write[a] = 1;
     }
-    if (n->kind != IR_WRITE && depth) s->ok = false; // a nested loop's own histogram
+    if (n->kind != IR_WRITE && s->depth) s->ok = false; // a nested loop's own histogram
     break;
   }
-  case IR_IF:
-    scan_block(s, n->u.ifs.then, depth, check);
-    scan_block(s, n->u.ifs.els, depth, check);
+  case IR_LOOP: case IR_PAR: s->depth++; break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     break;
-  case IR_LOOP: scan_block(s, n->u.loop.body, depth + 1, check); break;
-  case IR_PAR: scan_block(s, n->u.par.body, depth + 1, check); break;
-  default: break;
   }
+  return WALK_INTO;
 }
 
-static void scan_block(Split *s, const Block *b, int depth, bool check) {
-  for (int i = 0; i < b->n; i++) scan_node(s, b->stmts[i], depth, check);
+static void split_leave(Node *n, void *ctx) {
+  if (n->kind == IR_LOOP || n->kind == IR_PAR) ((Split *)ctx)->depth--;
 }
 
 // Can the parts of loop n run one after another, reductions and histograms first?
 static bool splittable(const Fn *f, const Node *n) {
   size_t nv = (size_t)f->nvals;
   Split s = {calloc(nv, 1), calloc(nv, 1), calloc(nv, 1), n->u.par.idx, true};
-  scan_block(&s, n->u.par.body, 0, false);
-  scan_block(&s, n->u.par.body, 0, true);
+  Walker w = {.pre = split_node, .post = split_leave, .ctx = &s};
+  ir_walk(n->u.par.body, &w);
+  s.check = true;
+  ir_walk(n->u.par.body, &w);
   free(s.read), free(s.written), free(s.seen_write);
   return s.ok;
 }
 
+static WalkNext is_write(Node *n, void *ctx) {
+  return n->kind == IR_WRITE ? WALK_STOP : WALK_INTO;
+}
+
 static bool has_writes(const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE) return true;
-    if (n->kind == IR_IF && (has_writes(n->u.ifs.then) || has_writes(n->u.ifs.els))) return true;
-    if (n->kind == IR_LOOP && has_writes(n->u.loop.body)) return true;
-    if (n->kind == IR_PAR && has_writes(n->u.par.body)) return true;
-  }
-  return false;
+  return ir_walk(b, &(Walker){.pre = is_write});
 }
 
 // Removes the effects that are not the part's: writes unless keep_writes, and the updates

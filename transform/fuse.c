@@ -29,13 +29,13 @@ typedef struct {
   unsigned char *plain;   // arrays accumulated into without atomics
 } Touch;
 
-static void touch_block(Touch *t, const Block *b);
-
 static void u(Touch *t, Val v) {
   if (v) t->used[v] = 1;
 }
 
-static void touch_node(Touch *t, const Node *n) {
+// What n itself touches (the walk goes into its blocks).
+static WalkNext touch_node(Node *n, void *ctx) {
+  Touch *t = ctx;
   switch (n->kind) {
   case IR_CONST: break;
   case IR_UNOP: u(t, n->u.un.a); break;
@@ -54,20 +54,12 @@ static void touch_node(Touch *t, const Node *n) {
     if (n->u.mem.idx != t->idx) t->off[n->u.mem.arr] = 1;
     if (n->kind == IR_ACC && n->u.mem.mode == ACC_PLAIN) t->plain[n->u.mem.arr] = 1;
     break;
-  case IR_IF:
-    u(t, n->u.ifs.cond);
-    touch_block(t, n->u.ifs.then);
-    touch_block(t, n->u.ifs.els);
-    break;
+  case IR_IF: u(t, n->u.ifs.cond); break;
   case IR_LOOP:
     u(t, n->u.loop.lo), u(t, n->u.loop.hi);
     for (int i = 0; i < n->u.loop.ncarry; i++) u(t, n->u.loop.init[i]);
-    touch_block(t, n->u.loop.body);
     break;
-  case IR_PAR:
-    u(t, n->u.par.lo), u(t, n->u.par.hi);
-    touch_block(t, n->u.par.body);
-    break;
+  case IR_PAR: u(t, n->u.par.lo), u(t, n->u.par.hi); break;
   case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
     t->written[n->out] = t->nonacc[n->out] = 1; // allocation and release, not its use
     break;
@@ -78,11 +70,16 @@ static void touch_node(Touch *t, const Node *n) {
     t->written[0] = 1; // never inside a loop body; refuse to fuse
     break;
   }
+  return WALK_INTO;
 }
 
-static void touch_block(Touch *t, const Block *b) {
-  for (int i = 0; i < b->n; i++) touch_node(t, b->stmts[i]);
+static void touch_yields(Block *b, void *t) {
   for (int i = 0; i < b->nyields; i++) u(t, b->yields[i]);
+}
+
+// What statement s (with the statements nested in it) touches, into t.
+static void touch_stmt(Touch *t, const Node *s) {
+  ir_walk_node(s, &(Walker){.pre = touch_node, .block = touch_yields, .ctx = t});
 }
 
 static Touch touch_new(const Fn *f, Val idx) {
@@ -92,7 +89,7 @@ static Touch touch_new(const Fn *f, Val idx) {
 
 static Touch touch(const Fn *f, const Node *p) {
   Touch t = touch_new(f, p->u.par.idx);
-  touch_block(&t, p->u.par.body);
+  ir_walk(p->u.par.body, &(Walker){.pre = touch_node, .block = touch_yields, .ctx = &t});
   u(&t, p->u.par.lo), u(&t, p->u.par.hi);
   for (int r = 0; r < p->u.par.nreds; r++)
     for (int k = 0; k < p->u.par.reds[r].nf; k++) {
@@ -136,15 +133,15 @@ static bool fusable(const Fn *f, Node *const *def, const Node *a, const Node *b)
   return ok;
 }
 
-// The updates of a loop's histograms (not those of nested loops) name clause k + by.
+// The updates of a loop's histograms (not those of nested loops with histograms of their
+// own: emit.c) name clause k + by.
+static WalkNext renumber_update(Node *n, void *by) {
+  if (n->kind == IR_UPDATE) n->u.mem.hist += *(int *)by;
+  return n->kind == IR_PAR && n->u.par.nhists ? WALK_SKIP : WALK_INTO;
+}
+
 static void renumber_updates(Block *b, int by) {
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->kind == IR_UPDATE) n->u.mem.hist += by;
-    if (n->kind == IR_IF) renumber_updates(n->u.ifs.then, by), renumber_updates(n->u.ifs.els, by);
-    if (n->kind == IR_LOOP) renumber_updates(n->u.loop.body, by);
-    if (n->kind == IR_PAR && !n->u.par.nhists) renumber_updates(n->u.par.body, by); // (emit.c)
-  }
+  ir_walk(b, &(Walker){.pre = renumber_update, .ctx = &by});
 }
 
 // b's body runs after a's in the same iteration; b's index becomes a's.
@@ -209,7 +206,10 @@ static bool defines_needed(const Node *n, const unsigned char *need) {
       for (int k = 0; k < n->u.par.scans[r].nf; k++)
         if (need[n->u.par.scans[r].out[k]]) return true;
     break;
-  default: break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN:
+    break;
   }
   return false;
 }
@@ -218,7 +218,7 @@ static bool defines_needed(const Node *n, const unsigned char *need) {
 // other touches.
 static bool independent(const Fn *f, const Node *s, const Touch *tn) {
   Touch ts = touch_new(f, 0);
-  touch_node(&ts, s);
+  touch_stmt(&ts, s);
   bool ok = !ts.written[0];
   for (int v = 1; ok && v < f->nvals; v++)
     if (((ts.written[v] && (tn->read[v] || tn->written[v])) || (tn->written[v] && ts.read[v])) &&
@@ -243,7 +243,7 @@ static bool fuse_up(Fn *f, Node **out, int k, Node *n, Node *const *def) {
       if (s->kind > IR_CAST) break; // n needs what s computes: it stays after s
       carried[j] = 1;
       Touch ts = touch_new(f, 0);
-      touch_node(&ts, s); // its operands are needed too
+      touch_stmt(&ts, s); // its operands are needed too
       for (int v = 1; v < f->nvals; v++) need[v] |= ts.used[v];
       untouch(&ts);
       continue;
@@ -291,12 +291,9 @@ static void fuse_block(Fn *f, Block *b, Node *const *def) {
 
 static bool same_op(const Node *x, const Node *y, const Val *rep) {
   if (x->kind != y->kind || x->out == 0 || y->out == 0) return false;
-  if (x->kind != IR_CONST && x->kind != IR_READ && x->kind != IR_CALL && x->kind != IR_CAST &&
-      x->kind != IR_UNOP && x->kind != IR_BINOP)
-    return false;
-  if (x->kind == IR_CAST) return rep[x->u.cast.a] == rep[y->u.cast.a]; // types compared later
   switch (x->kind) {
   case IR_CONST: return true; // the literal is compared by same_value
+  case IR_CAST: return rep[x->u.cast.a] == rep[y->u.cast.a]; // types compared later
   case IR_UNOP: return x->u.un.op == y->u.un.op && rep[x->u.un.a] == rep[y->u.un.a];
   case IR_BINOP:
     return x->u.bin.op == y->u.bin.op && rep[x->u.bin.a] == rep[y->u.bin.a] &&
@@ -306,8 +303,11 @@ static bool same_op(const Node *x, const Node *y, const Val *rep) {
            rep[x->u.call.b] == rep[y->u.call.b];
   case IR_READ:
     return rep[x->u.mem.arr] == rep[y->u.mem.arr] && rep[x->u.mem.idx] == rep[y->u.mem.idx];
-  default: return false;
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
+  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    return false; // effects, and statements that are not one operation
   }
+  UNREACHABLE();
 }
 
 typedef struct {
@@ -337,26 +337,32 @@ static void cse_block(Cse *c, Block *b);
 static void see(Cse *c, const Node *n);
 static void unsee(Cse *c, int mark);
 
-// Does b write memory (or contain a loop)?
-static bool block_effects(const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_IF ? block_effects(n->u.ifs.then) || block_effects(n->u.ifs.els)
-                         : n->kind > IR_READ)
-      return true;
-  }
-  return false;
+// A write, a loop or a memory statement (the walk goes into ifs only).
+static WalkNext effect(Node *n, void *ctx) {
+  if (n->kind == IR_IF) return WALK_INTO;
+  return n->kind > IR_READ ? WALK_STOP : WALK_SKIP;
 }
 
+// Does b write memory (or contain a loop)?
+static bool block_effects(const Block *b) {
+  return ir_walk(b, &(Walker){.pre = effect});
+}
+
+typedef struct {
+  const Cse *c;
+  Val arr;
+} ReadOf;
+
+// A read of arr (the walk goes into ifs only).
+static WalkNext read_of(Node *n, void *ctx) {
+  const ReadOf *r = ctx;
+  if (n->kind == IR_READ && r->c->rep[n->u.mem.arr] == r->c->rep[r->arr]) return WALK_STOP;
+  return n->kind == IR_IF ? WALK_INTO : WALK_SKIP;
+}
+
+// Does n (an available expression: a read, or an if of them) read arr?
 static bool reads(const Cse *c, const Node *n, Val arr) {
-  if (n->kind == IR_READ) return c->rep[n->u.mem.arr] == c->rep[arr];
-  if (n->kind != IR_IF) return false;
-  for (int k = 0; k < 2; k++) {
-    const Block *b = k ? n->u.ifs.els : n->u.ifs.then;
-    for (int i = 0; i < b->n; i++)
-      if (reads(c, b->stmts[i], arr)) return true;
-  }
-  return false;
+  return ir_walk_node(n, &(Walker){.pre = read_of, .ctx = &(ReadOf){c, arr}});
 }
 
 static void kill_reads(Cse *c, Val arr) {
@@ -364,14 +370,14 @@ static void kill_reads(Cse *c, Val arr) {
     if (c->seen[i] && reads(c, c->seen[i], arr)) c->seen[i] = NULL;
 }
 
+static WalkNext kill_write(Node *n, void *c) {
+  if (n->kind == IR_WRITE || n->kind == IR_ACC || n->kind == IR_UPDATE) kill_reads(c, n->u.mem.arr);
+  return WALK_INTO;
+}
+
+// Forgets the reads of every array b writes.
 static void kill_writes_in(Cse *c, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE || n->kind == IR_ACC || n->kind == IR_UPDATE) kill_reads(c, n->u.mem.arr);
-    if (n->kind == IR_IF) kill_writes_in(c, n->u.ifs.then), kill_writes_in(c, n->u.ifs.els);
-    if (n->kind == IR_LOOP) kill_writes_in(c, n->u.loop.body);
-    if (n->kind == IR_PAR) kill_writes_in(c, n->u.par.body);
-  }
+  ir_walk(b, &(Walker){.pre = kill_write, .ctx = c});
 }
 
 static void rename_operands(Cse *c, Node *n) {
@@ -402,7 +408,9 @@ static unsigned value_hash(const Cse *c, const Node *n) {
   case IR_CALL: k[0] = n->u.call.fn, k[1] = r[n->u.call.a], k[2] = r[n->u.call.b]; break;
   case IR_CAST: k[1] = r[n->u.cast.a]; break;
   case IR_READ: k[1] = r[n->u.mem.arr], k[2] = r[n->u.mem.idx]; break;
-  default: break;
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
+  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    break; // (an alloc: by kind only; same_op finds none equal)
   }
   for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 0x100000001B3u + (h >> 29);
   return (unsigned)(h ^ (h >> 32));
@@ -525,40 +533,31 @@ static void cse_block(Cse *c, Block *b) {
 }
 
 // Each loop body separately (values do not cross into kernels more than they must).
-static void cse_loops(Fn *f, Block *b, Val *rep) {
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->kind == IR_PAR) {
-      Cse c = {f, rep};
-      cse_block(&c, n->u.par.body);
-      cse_free(&c);
-    }
-    if (n->kind == IR_IF) cse_loops(f, n->u.ifs.then, rep), cse_loops(f, n->u.ifs.els, rep);
-    if (n->kind == IR_LOOP) cse_loops(f, n->u.loop.body, rep);
-  }
+static WalkNext cse_loop(Node *n, void *ctx) {
+  if (n->kind != IR_PAR) return WALK_INTO;
+  Cse c = *(Cse *)ctx; // (f and rep)
+  cse_block(&c, n->u.par.body);
+  cse_free(&c);
+  return WALK_SKIP;
 }
 
 // ---- accumulations ----
 
-// Does n read or write arr (other than by accumulating into it)?
-static bool touches(const Block *b, Val arr);
-
-static bool node_touches(const Node *n, Val arr) {
+static WalkNext touch_of(Node *n, void *arr) {
   switch (n->kind) {
-  case IR_READ: case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr;
-  case IR_ACC: return false; // accumulations commute
-  case IR_IF: return touches(n->u.ifs.then, arr) || touches(n->u.ifs.els, arr);
-  case IR_LOOP: return touches(n->u.loop.body, arr);
-  case IR_PAR: return touches(n->u.par.body, arr);
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return true;
-  default: return false;
+  case IR_READ: case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == *(Val *)arr ? WALK_STOP : WALK_INTO;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return WALK_STOP;
+  case IR_ACC: // accumulations commute
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF: case IR_LOOP:
+  case IR_PAR:
+    return WALK_INTO;
   }
+  UNREACHABLE();
 }
 
-static bool touches(const Block *b, Val arr) {
-  for (int i = 0; i < b->n; i++)
-    if (node_touches(b->stmts[i], arr)) return true;
-  return false;
+// Does n read or write arr (other than by accumulating into it)?
+static bool node_touches(const Node *n, Val arr) {
+  return ir_walk_node(n, &(Walker){.pre = touch_of, .ctx = &arr});
 }
 
 // acc a[i] += x; ...; acc a[i] += y  (nothing between reads or writes a; accumulating
@@ -664,7 +663,7 @@ void fuse_loops(Fn *f) {
   Cse top = {f, rep}; // the function's own statements (not loops)
   cse_block(&top, f->body);
   cse_free(&top);
-  cse_loops(f, f->body, rep);
+  ir_walk(f->body, &(Walker){.pre = cse_loop, .ctx = &(Cse){f, rep}});
   free(rep);
   merge_accs(f, f->body);
   int *uses = calloc((size_t)f->nvals, sizeof(int));

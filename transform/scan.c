@@ -24,18 +24,16 @@ static Val rel_index(Builder *b, Node *const *def, Val i, Val lo) {
   return b_binop(b, BIN_SUB, i, lo);
 }
 
+static void drop_effects_here(Block *b, void *ctx) {
+  int k = 0;
+  for (int i = 0; i < b->n; i++)
+    if (b->stmts[i]->kind != IR_WRITE && b->stmts[i]->kind != IR_UPDATE) b->stmts[k++] = b->stmts[i];
+  b->n = k;
+}
+
 // Removes every write and histogram update of b (the contributions slice keeps none).
 static void drop_effects(Block *b) {
-  int k = 0;
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE || n->kind == IR_UPDATE) continue;
-    if (n->kind == IR_IF) drop_effects(n->u.ifs.then), drop_effects(n->u.ifs.els);
-    if (n->kind == IR_LOOP) drop_effects(n->u.loop.body);
-    if (n->kind == IR_PAR) drop_effects(n->u.par.body);
-    b->stmts[k++] = n;
-  }
-  b->n = k;
+  ir_walk(b, &(Walker){.block = drop_effects_here});
 }
 
 bool scan_canonical(const Node *p, Val *src, Val *dst) {
@@ -132,24 +130,22 @@ void scan_free(Builder *b, Val arr) {
   b_push(b, fr);
 }
 
+static WalkNext write_to(Node *n, void *ctx) {
+  Val arr = *(Val *)ctx;
+  switch (n->kind) {
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
+  case IR_COPY: case IR_SORT:
+    return n->u.copy.dst == arr || n->u.copy.src == arr ? WALK_STOP : WALK_INTO;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_FREE: case IR_RETURN:
+    return WALK_INTO;
+  }
+  UNREACHABLE();
+}
+
 // Does b (recursively) write, accumulate into or copy into array arr?
 static bool writes_array(const Block *b, Val arr) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    switch (n->kind) {
-    case IR_WRITE: case IR_ACC: case IR_UPDATE:
-      if (n->u.mem.arr == arr) return true;
-      break;
-    case IR_COPY: case IR_SORT: if (n->u.copy.dst == arr || n->u.copy.src == arr) return true; break;
-    case IR_IF:
-      if (writes_array(n->u.ifs.then, arr) || writes_array(n->u.ifs.els, arr)) return true;
-      break;
-    case IR_LOOP: if (writes_array(n->u.loop.body, arr)) return true; break;
-    case IR_PAR: if (writes_array(n->u.par.body, arr)) return true; break;
-    default: break;
-    }
-  }
-  return false;
+  return ir_walk(b, &(Walker){.pre = write_to, .ctx = &arr});
 }
 
 // The array whose element i the contribution y is, when the scan can read it in place: a
@@ -248,17 +244,13 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
     }
 }
 
+static WalkNext is_scan(Node *n, void *ctx) {
+  return n->kind == IR_PAR && n->u.par.nscans ? WALK_STOP : WALK_INTO;
+}
+
 // The first loop with a scan clause in b (recursively), or NULL.
 static const Node *find_scan(const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i], *in = NULL;
-    if (n->kind == IR_PAR && n->u.par.nscans) return n;
-    if (n->kind == IR_PAR) in = find_scan(n->u.par.body);
-    if (n->kind == IR_IF && !(in = find_scan(n->u.ifs.then))) in = find_scan(n->u.ifs.els);
-    if (n->kind == IR_LOOP) in = find_scan(n->u.loop.body);
-    if (in) return in;
-  }
-  return NULL;
+  return ir_walk(b, &(Walker){.pre = is_scan});
 }
 
 // Top-level reductions that the scan rules take over: those with a declared operator that the
@@ -347,32 +339,29 @@ void lower_scans(Fn *f, bool general) {
 // ---- prefixes nobody reads ----
 
 // uses[arr]: accesses of arr other than a canonical scan's prefix writes and its free.
-static void array_uses(const Block *b, int *uses) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    switch (n->kind) {
-    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: uses[n->u.mem.arr]++; break;
-    case IR_COPY: case IR_SORT: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
-    case IR_IF: array_uses(n->u.ifs.then, uses), array_uses(n->u.ifs.els, uses); break;
-    case IR_LOOP: array_uses(n->u.loop.body, uses); break;
-    case IR_PAR: {
-      if (n->u.par.nscans == 1 && scan_canonical(n, NULL, NULL)) {
-        const Block *sb = n->u.par.body;
-        for (int k = 0; k < sb->n; k++)
-          if (sb->stmts[k]->kind == IR_READ) uses[sb->stmts[k]->u.mem.arr]++;
-        break;
-      }
-      array_uses(n->u.par.body, uses);
-      break;
+static WalkNext array_use(Node *n, void *ctx) {
+  int *uses = ctx;
+  switch (n->kind) {
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: uses[n->u.mem.arr]++; break;
+  case IR_COPY: case IR_SORT: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
+  case IR_PAR:
+    if (n->u.par.nscans == 1 && scan_canonical(n, NULL, NULL)) {
+      const Block *sb = n->u.par.body;
+      for (int k = 0; k < sb->n; k++)
+        if (sb->stmts[k]->kind == IR_READ) uses[sb->stmts[k]->u.mem.arr]++;
+      return WALK_SKIP;
     }
-    default: break;
-    }
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF: case IR_LOOP:
+  case IR_ALLOC: case IR_FREE: case IR_RETURN:
+    break;
   }
+  return WALK_INTO;
 }
 
 void scan_drop_unread(Fn *f) {
   int *uses = calloc((size_t)f->nvals, sizeof(int));
-  array_uses(f->body, uses);
+  ir_walk(f->body, &(Walker){.pre = array_use, .ctx = uses});
   Block *b = f->body;
   int k = 0;
   for (int i = 0; i < b->n; i++) {

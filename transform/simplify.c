@@ -5,82 +5,62 @@
 
 #include "transform.h"
 
-static void count_block_by(const Block *b, int *uses, int d);
+// uses[v] += d for every use of a value (d = -1: the uses of a statement removed)
+typedef struct {
+  int *uses, d;
+} Count;
 
-// uses[v] += d (d = -1: the uses of a statement removed)
-static void use_by(int *uses, int d, Val v) {
-  if (v) uses[v] += d;
+static void count_val(Val *v, void *ctx) {
+  Count *c = ctx;
+  c->uses[*v] += c->d;
 }
 
+static WalkNext count_in_node(Node *n, void *ctx) {
+  ir_node_uses(n, count_val, ctx);
+  return WALK_INTO;
+}
+
+static void count_in_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++)
+    if (b->yields[i]) count_val(&b->yields[i], ctx);
+}
+
+// n and the statements nested in it
 static void count_node(const Node *n, int *uses, int d) {
-  switch (n->kind) {
-  case IR_CONST: break;
-  case IR_UNOP: use_by(uses, d, n->u.un.a); break;
-  case IR_BINOP: use_by(uses, d, n->u.bin.a), use_by(uses, d, n->u.bin.b); break;
-  case IR_CALL: use_by(uses, d, n->u.call.a), use_by(uses, d, n->u.call.b); break;
-  case IR_CAST: use_by(uses, d, n->u.cast.a); break;
-  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
-    use_by(uses, d, n->u.mem.arr), use_by(uses, d, n->u.mem.idx), use_by(uses, d, n->u.mem.v);
-    break;
-  case IR_IF:
-    use_by(uses, d, n->u.ifs.cond);
-    count_block_by(n->u.ifs.then, uses, d);
-    count_block_by(n->u.ifs.els, uses, d);
-    break;
-  case IR_LOOP:
-    use_by(uses, d, n->u.loop.lo), use_by(uses, d, n->u.loop.hi);
-    for (int i = 0; i < n->u.loop.ncarry; i++) use_by(uses, d, n->u.loop.init[i]);
-    count_block_by(n->u.loop.body, uses, d);
-    break;
-  case IR_PAR:
-    use_by(uses, d, n->u.par.lo), use_by(uses, d, n->u.par.hi);
-    for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
-        use_by(uses, d, n->u.par.reds[r].init[f]);
-        if (n->u.par.reds[r].ne) use_by(uses, d, n->u.par.reds[r].ne[f]);
-      }
-    for (int k = 0; k < n->u.par.nscans; k++)
-      for (int f = 0; f < n->u.par.scans[k].nf; f++) use_by(uses, d, n->u.par.scans[k].init[f]);
-    for (int k = 0; k < n->u.par.nhists; k++) {
-      use_by(uses, d, n->u.par.hists[k].arr), use_by(uses, d, n->u.par.hists[k].lo);
-      use_by(uses, d, n->u.par.hists[k].len);
-    }
-    count_block_by(n->u.par.body, uses, d);
-    break;
-  case IR_ALLOC: use_by(uses, d, n->u.alloc.n); break;
-  case IR_COPY: case IR_SORT: case IR_FREE:
-    use_by(uses, d, n->u.copy.dst), use_by(uses, d, n->u.copy.src), use_by(uses, d, n->u.copy.n);
-    use_by(uses, d, n->u.copy.off), use_by(uses, d, n->u.copy.doff);
-    break;
-  case IR_RETURN: use_by(uses, d, n->u.ret.v); break;
-  }
-}
-
-static void count_block_by(const Block *b, int *uses, int d) {
-  for (int i = 0; i < b->n; i++) count_node(b->stmts[i], uses, d);
-  for (int i = 0; i < b->nyields; i++) use_by(uses, d, b->yields[i]);
+  ir_walk_node(n, &(Walker){.pre = count_in_node, .block = count_in_yields, .ctx = &(Count){uses, d}});
 }
 
 void count_block(const Block *b, int *uses) {
-  count_block_by(b, uses, 1);
+  ir_walk(b, &(Walker){.pre = count_in_node, .block = count_in_yields, .ctx = &(Count){uses, 1}});
+}
+
+static void use_by(int *uses, int d, Val v) {
+  if (v) uses[v] += d;
 }
 
 void count_uses(const Fn *f, int *uses) {
   count_block(f->body, uses);
 }
 
-static bool block_has_effects(const Block *b);
+// The statement's result is used (the walk goes into ifs only).
+static WalkNext def_used(Node *n, void *uses) {
+  if (n->out && ((int *)uses)[n->out]) return WALK_STOP;
+  return n->kind == IR_IF ? WALK_INTO : WALK_SKIP;
+}
 
-// Is any value defined in b (or in blocks nested in it) still used?
+// Is any value defined in b (or in the ifs nested in it) still used?
 static bool block_defs_used(const Block *b, const int *uses) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->out && uses[n->out]) return true;
-    if (n->kind == IR_IF && (block_defs_used(n->u.ifs.then, uses) ||
-                             block_defs_used(n->u.ifs.els, uses)))
-      return true;
-  }
-  return false;
+  return ir_walk(b, &(Walker){.pre = def_used, .ctx = (int *)uses});
+}
+
+// A write, a loop or a memory statement (the walk goes into ifs only).
+static WalkNext has_effect(Node *n, void *ctx) {
+  if (n->kind == IR_IF) return WALK_INTO;
+  return n->kind <= IR_READ ? WALK_SKIP : WALK_STOP;
+}
+
+static bool block_has_effects(const Block *b) {
+  return ir_walk(b, &(Walker){.pre = has_effect});
 }
 
 static bool removable(const Node *n, const int *uses) {
@@ -98,16 +78,6 @@ static bool removable(const Node *n, const int *uses) {
            !block_has_effects(n->u.par.body);
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: return false;
-  }
-  return false;
-}
-
-static bool block_has_effects(const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_IF ? block_has_effects(n->u.ifs.then) || block_has_effects(n->u.ifs.els)
-                         : !(n->kind <= IR_READ))
-      return true;
   }
   return false;
 }
@@ -239,41 +209,39 @@ void simplify_dce(Fn *f) {
 
 // Casts of constants become constants: (double)0 -> 0.0; integer comparisons of a value
 // with itself become 0 or 1.
-static void fold_block(Fn *f, Block *b, Node **def) {
-  for (int i = 0; i < b->n; i++) {
-    Node *n = b->stmts[i];
-    if (n->out) def[n->out] = n;
-    if (n->kind == IR_IF) {
-      fold_block(f, n->u.ifs.then, def);
-      fold_block(f, n->u.ifs.els, def);
-    }
-    if (n->kind == IR_PAR) fold_block(f, n->u.par.body, def);
-    if (n->kind == IR_LOOP) fold_block(f, n->u.loop.body, def);
-    if (n->kind == IR_BINOP && binop_is_compare(n->u.bin.op) && n->u.bin.a == n->u.bin.b &&
-        !ty_is_float(f->vals[n->u.bin.a].type)) { // i < i (bounds that fusion made equal)
-      BinOp op = n->u.bin.op;
-      n->kind = IR_CONST;
-      n->u.cst.f = 0;
-      n->u.cst.i = op == BIN_EQ || op == BIN_LE || op == BIN_GE;
-      continue;
-    }
-    if (n->kind != IR_CAST) continue;
-    Node *c = def[n->u.cast.a];
-    if (!c || c->kind != IR_CONST) continue;
-    const Type *from = f->vals[c->out].type, *to = f->vals[n->out].type;
-    if (to->kind == TY_PTR || to->kind == TY_STRUCT) continue;
-    double v = ty_is_float(from) ? c->u.cst.f : (double)c->u.cst.i;
-    if (!ty_is_float(to) && ty_is_float(from) && !(v > -9.2e18 && v < 9.2e18))
-      continue; // (an infinity or NaN converted to an integer: left to the C compiler)
-    long long iv = ty_is_float(to) ? 0 : ty_is_float(from) ? (long long)v : c->u.cst.i;
+typedef struct {
+  Fn *f;
+  Node **def;
+} Fold;
+
+static void fold_node(Node *n, void *ctx) {
+  Fold *fo = ctx;
+  Fn *f = fo->f;
+  if (n->out) fo->def[n->out] = n;
+  if (n->kind == IR_BINOP && binop_is_compare(n->u.bin.op) && n->u.bin.a == n->u.bin.b &&
+      !ty_is_float(f->vals[n->u.bin.a].type)) { // i < i (bounds that fusion made equal)
+    BinOp op = n->u.bin.op;
     n->kind = IR_CONST;
-    n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : ty_is_float(to) ? v : (double)iv;
-    n->u.cst.i = ty_is_float(to) ? 0 : iv;
+    n->u.cst.f = 0;
+    n->u.cst.i = op == BIN_EQ || op == BIN_LE || op == BIN_GE;
+    return;
   }
+  if (n->kind != IR_CAST) return;
+  Node *c = fo->def[n->u.cast.a];
+  if (!c || c->kind != IR_CONST) return;
+  const Type *from = f->vals[c->out].type, *to = f->vals[n->out].type;
+  if (to->kind == TY_PTR || to->kind == TY_STRUCT) return;
+  double v = ty_is_float(from) ? c->u.cst.f : (double)c->u.cst.i;
+  if (!ty_is_float(to) && ty_is_float(from) && !(v > -9.2e18 && v < 9.2e18))
+    return; // (an infinity or NaN converted to an integer: left to the C compiler)
+  long long iv = ty_is_float(to) ? 0 : ty_is_float(from) ? (long long)v : c->u.cst.i;
+  n->kind = IR_CONST;
+  n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : ty_is_float(to) ? v : (double)iv;
+  n->u.cst.i = ty_is_float(to) ? 0 : iv;
 }
 
 void simplify_fold(Fn *f) {
   Node **def = calloc((size_t)f->nvals, sizeof(Node *));
-  fold_block(f, f->body, def);
+  ir_walk(f->body, &(Walker){.post = fold_node, .ctx = &(Fold){f, def}});
   free(def);
 }
