@@ -34,7 +34,6 @@ Val as_type(Fwd *F, Val x, Type *t) {
   return x && val_type(F->f, x) != t ? b_cast(&F->b, t, x) : x;
 }
 
-
 static Val fwd_binop(Fwd *F, const Node *n) {
   Val a = n->u.bin.a, c = n->u.bin.b, ta = T(a), tc = T(c);
   Builder *b = &F->b;
@@ -45,8 +44,11 @@ static Val fwd_binop(Fwd *F, const Node *n) {
   case BIN_DIV: // (ta - r*tc) / c
     if (!ta && !tc) return 0;
     return b_binop(b, BIN_DIV, b_sub(b, ta, b_mul(b, P(n->out), tc)), P(c));
-  default: return 0;
+  case BIN_MOD: case BIN_LT: case BIN_LE: case BIN_GT: case BIN_GE: case BIN_EQ: case BIN_NE:
+  case BIN_LAND: case BIN_LOR: case BIN_BAND: case BIN_BOR: case BIN_BXOR: case BIN_SHL:
+  case BIN_SHR: return 0; // integer and comparison operators carry no tangent
   }
+  UNREACHABLE();
 }
 
 static Val fwd_call(Fwd *F, const Node *n) {
@@ -310,7 +312,8 @@ static void fwd_node(Fwd *F, const Node *n) {
       b_write(b, F->adot[n->u.mem.arr], P(n->u.mem.idx), tv ? as_type(F, tv, et) : fwd_zero(F, et));
     }
     break;
-  default: break;
+  case IR_CONST: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
   }
   if (n->out && F->varied[n->out] && t) F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);
 }

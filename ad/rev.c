@@ -229,7 +229,9 @@ static void rev_binop(Rev *R, const Node *n, Val g) {
     if (R->varied[a]) adj_add(R, a, b_binop(b, BIN_DIV, g, P(c)));
     if (R->varied[c]) adj_add(R, c, b_neg(b, b_binop(b, BIN_DIV, b_mul(b, g, P(n->out)), P(c))));
     return;
-  default: return; // integer and comparison operators carry no derivative
+  case BIN_MOD: case BIN_LT: case BIN_LE: case BIN_GT: case BIN_GE: case BIN_EQ: case BIN_NE:
+  case BIN_LAND: case BIN_LOR: case BIN_BAND: case BIN_BOR: case BIN_BXOR: case BIN_SHL:
+  case BIN_SHR: return; // integer and comparison operators carry no derivative
   }
 }
 

@@ -174,21 +174,19 @@ void hist_finish(Rev *R, const Node *n) {
     Block *outer;
     Node *m = rev_loop(R, n, len, &outer);
     Val j = m->u.par.idx, at = b_binop(b, BIN_ADD, b_cast(b, &ty_long, P(hc->lo)), b_cast(b, &ty_long, j));
-    Val g = b_read(b, abar, at), d;
-    switch (hist_by_general(R, hc) ? RED_USER : hc->op) {
-    case RED_MIN: case RED_MAX: {
+    Val g = b_read(b, abar, at), d = 0;
+    switch (hist_rule(hc, R->general)) {
+    case RULE_MINMAX: {
       Val init = b_binop(b, BIN_EQ, b_read(b, x->win[h], j), b_const_i(b, &ty_long, -1));
       d = b_select(b, init, g, b_const_f(b, t, 0));
       break;
     }
-    case RED_MUL: d = b_mul(b, g, hist_mul_partial(b, x->h0[h], x->nz[h], x->pr[h], j, 0)); break;
-    case RED_USER:
-      if (!hist_by_general(R, hc))
-        d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g);
-      else
-        d = b_mul(b, g, b_read(b, x->DI[h], j));
+    case RULE_MUL: d = b_mul(b, g, hist_mul_partial(b, x->h0[h], x->nz[h], x->pr[h], j, 0)); break;
+    case RULE_INVERTIBLE:
+      d = user_hist_partial(R, hc, b_read(b, x->h1[h], j), b_read(b, x->h0[h], j), g);
       break;
-    default: UNREACHABLE();
+    case RULE_GENERAL: d = b_mul(b, g, b_read(b, x->DI[h], j)); break;
+    case RULE_ADD: UNREACHABLE(); // (hist_needs_aux)
     }
     b_write(b, abar, at, d);
     rev_loop_end(R, m, outer);

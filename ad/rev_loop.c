@@ -71,7 +71,9 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
     case IR_BINOP: ops[0] = d->u.bin.a, ops[1] = d->u.bin.b; break;
     case IR_CAST: ops[0] = d->u.cast.a; break;
     case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
-    default: break;
+    case IR_CONST: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_RETURN: break;
     }
     bool ready = true;
     for (int k = 1; k >= 0; k--) // the first operand on top: made first, as C evaluates
@@ -94,7 +96,9 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
     case IR_BINOP: c->u.bin.a = m[0], c->u.bin.b = m[1]; break;
     case IR_CAST: c->u.cast.a = m[0]; break;
     case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1]; break;
-    default: break;
+    case IR_CONST: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_RETURN: break;
     }
     c->out = memo[t] = fn_val(R->f, R->pf->vals[t].type, R->pf->vals[t].hint);
     b_push(&R->b, c);
@@ -195,7 +199,9 @@ void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo
       }
       break;
     }
-    default: break;
+    case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+    case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_RETURN: break;
     }
   }
 }

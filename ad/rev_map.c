@@ -93,8 +93,11 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
       }
     }
     return true;
-  default: return false;
+  case IR_UNOP: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN: return false;
   }
+  UNREACHABLE();
 }
 
 // abar[idx] += g from inside the top-level reverse loop, as an update of a hist(+) clause
@@ -187,8 +190,11 @@ static bool index_clonable(Rev *R, Val v, int *budget) {
   case IR_CAST: return index_clonable(R, d->u.cast.a, budget);
   case IR_BINOP:
     return index_clonable(R, d->u.bin.a, budget) && index_clonable(R, d->u.bin.b, budget);
-  default: return false;
+  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN: return false;
   }
+  UNREACHABLE();
 }
 
 // v with the loop index replaced by i (values of f), at the builder's point.
@@ -205,7 +211,9 @@ static Val index_at(Rev *R, Val v, Val i) {
     c->u.bin.a = index_at(R, d->u.bin.a, i);
     c->u.bin.b = index_at(R, d->u.bin.b, i);
     break;
-  default: break;
+  case IR_CONST: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN: break;
   }
   c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
   b_push(&R->b, c);

@@ -12,7 +12,6 @@
 
 // ---- saving overwritten elements ----
 
-
 static bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
   switch (n->kind) {
   case IR_READ: return in_par && n->u.mem.arr == arr;
@@ -21,8 +20,11 @@ static bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
            block_reads_in_par(n->u.ifs.els, arr, in_par);
   case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
   case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
-  default: return false;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_WRITE:
+  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN: return false;
   }
+  UNREACHABLE();
 }
 
 bool block_reads_in_par(const Block *b, Val arr, bool in_par) {

@@ -59,13 +59,13 @@ void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val *ja, V
   int nf = s->nf;
   if (s->op != RED_USER) {
     Type *t = val_type(R->f, x[0]);
-    Val one = b_const_f(b, t, 1), zero = b_const_f(b, t, 0), c;
+    Val one = b_const_f(b, t, 1), zero = b_const_f(b, t, 0), c = 0;
     switch (s->op) {
     case RED_ADD: ja[0] = one; if (jb) jb[0] = one; return;
     case RED_MUL: ja[0] = y[0]; if (jb) jb[0] = x[0]; return;
     case RED_MIN: c = b_binop(b, BIN_LT, y[0], x[0]); break;
     case RED_MAX: c = b_binop(b, BIN_GT, y[0], x[0]); break;
-    default: UNREACHABLE();
+    case RED_USER: UNREACHABLE();
     }
     ja[0] = b_select(b, c, zero, one);
     if (jb) jb[0] = b_select(b, c, one, zero);
