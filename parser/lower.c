@@ -18,14 +18,42 @@ int var_push(Lower *L, Var v) {
   }
   v.par_level = 0;
   for (ParCtx *p = L->par; p; p = p->up) v.par_level++;
+  VarName *n;
+  HASH_FIND_STR(L->var_names, v.name, n);
+  if (!n) {
+    n = ARENA_NEW(L->a, VarName);
+    n->name = v.name;
+    n->newest = -1;
+    TABLE_ADD(L->a, L->var_names, name, n);
+  }
+  v.shadow = n->newest;
+  n->newest = L->nvars;
   L->vars[L->nvars] = v;
   return L->nvars++;
 }
 
+// The newest variable of the name, unless it is below var_floor (an inlined body sees its
+// own scope only).
 Var *var_find(Lower *L, const char *name) {
-  for (int i = L->nvars - 1; i >= L->var_floor; i--)
-    if (!strcmp(L->vars[i].name, name)) return &L->vars[i];
-  return NULL;
+  VarName *n;
+  HASH_FIND_STR(L->var_names, name, n);
+  if (!n || n->newest < L->var_floor) return NULL;
+  return &L->vars[n->newest];
+}
+
+void var_pop(Lower *L, int n) {
+  for (; L->nvars > n; L->nvars--) {
+    Var *v = &L->vars[L->nvars - 1];
+    VarName *e;
+    HASH_FIND_STR(L->var_names, v->name, e);
+    e->newest = v->shadow;
+  }
+}
+
+TSNode fn_def(FnDef *fns, const char *name) {
+  FnDef *f;
+  HASH_FIND_STR(fns, name, f);
+  return f ? f->def : (TSNode){0};
 }
 
 // ---- types ----
@@ -394,7 +422,7 @@ static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nva
     }
     p->nfwd = nfwd;
   }
-  L->nvars = nvars; // drop the branch's declarations
+  var_pop(L, nvars); // drop the branch's declarations
   for (int i = 0; i < nvars; i++) {
     Val v = L->vars[i].val;
     L->vars[i].val = saved[i];
@@ -552,7 +580,7 @@ void lower_block(Lower *L, TSNode compound) {
   int nv = L->nvars;
   lower_stmts(L, ts_node_named_child(compound, 0));
   // leaving the block: its declarations go out of scope, assignments to outer ones stay
-  L->nvars = nv;
+  var_pop(L, nv);
 }
 
 // Lowers first and the statements after it in the same block.

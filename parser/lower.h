@@ -2,6 +2,7 @@
 #pragma once
 #include "parser.h"
 #include "../analysis/analysis.h"
+#include "../ir/hash.h"
 
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
@@ -25,7 +26,15 @@ typedef struct {
   int contrib;   // VAR_SCAN: index of the hidden VAR_RED holding this iteration's contribution
   VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
   Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
+  int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
 } Var;
+
+// Lower.var_names: the newest variable of each name, vars[newest] (-1: none in scope now).
+typedef struct {
+  const char *name;
+  int newest;
+  UT_hash_handle hh;
+} VarName;
 
 typedef struct ParCtx {
   struct ParCtx *up;
@@ -61,17 +70,18 @@ typedef struct {
 typedef struct {
   const char *name;
   TSNode def;
+  UT_hash_handle hh; // the functions by name; of two of the same name, the first
 } FnDef;
 
 // Types the file names: struct types of float/double fields and scalar typedefs.
 typedef struct {
   const char *name; // "Lin", "struct Lin", "real"
-  Type *type;
+  Type *type;       // the newest definition of the name
+  UT_hash_handle hh;
 } TypeDef;
 
 typedef struct {
-  TypeDef *defs;
-  int n, cap;
+  TypeDef *byname; // (uthash)
 } TypeTable;
 
 // A function declared with #pragma adsoac operator (language.md §4).
@@ -83,6 +93,7 @@ typedef struct UserOp {
   Loc neutral_loc, loc;
   bool commutative;
   const char *inverse; // or NULL
+  UT_hash_handle hh;    // the operators by name; of two of the same name, the first
 } UserOp;
 
 typedef struct {
@@ -92,6 +103,7 @@ typedef struct {
   Builder b;
   Var *vars;
   int nvars, capvars;
+  VarName *var_names; // (uthash)
   ParCtx *par; // innermost parallel loop, NULL at function level
   bool returned;
   bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
@@ -101,10 +113,8 @@ typedef struct {
   int nesting;        // levels of MAX_NESTING entered (nest_enter)
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
-  FnDef *fndefs;      // functions defined in the file
-  int nfndefs;
-  UserOp *ops;        // declared operators
-  int nops;
+  FnDef *fndefs;      // functions defined in the file (uthash, by name)
+  UserOp *ops;        // declared operators (uthash, by name)
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
@@ -120,6 +130,8 @@ void nest_leave(Lower *L);           // ... left
 void check_not_macro(Lower *L, TSNode name);
 int var_push(Lower *L, Var v);
 Var *var_find(Lower *L, const char *name);
+void var_pop(Lower *L, int n); // back to the variables vars[0 .. n) (leaving a scope)
+TSNode fn_def(FnDef *fns, const char *name); // a null node when the file defines none
 Type *lower_type(Lower *L, TSNode type_node);
 Val convert(Lower *L, Val v, Type *to);
 void lower_block(Lower *L, TSNode compound);

@@ -90,7 +90,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
                "'%s' does not return a value", name);
   L->inline_depth--;
   L->returned = returned;
-  L->nvars = nvars;
+  var_pop(L, nvars);
   L->var_floor = floor;
   L->src = caller_src;
   L->in_expansion = expanded;
@@ -163,9 +163,10 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
 
 static TSNode def_of(Lower *L, TSNode call) {
   const char *name = node_text(L, ts_field(call, "function"));
-  for (int i = 0; i < L->nfndefs; i++)
-    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
-  diag_error(node_loc(L, call), NULL, "call to '%s', whose body is not in this file", name);
+  TSNode def = fn_def(L->fndefs, name);
+  if (ts_node_is_null(def))
+    diag_error(node_loc(L, call), NULL, "call to '%s', whose body is not in this file", name);
+  return def;
 }
 
 Type *call_result_type(Lower *L, TSNode call) {

@@ -309,12 +309,6 @@ static Val lower_macro_call(Lower *L, TSNode e, const char *name) {
   return lower_expr_text(L, x, node_loc(L, e), !fl ? false : true);
 }
 
-static TSNode find_fn(Lower *L, const char *name) {
-  for (int i = 0; i < L->nfndefs; i++)
-    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
-  return (TSNode){0};
-}
-
 static Val lower_call(Lower *L, TSNode e) {
   TSNode fnode = ts_field(e, "function"), args = ts_field(e, "arguments");
   const char *name = node_text(L, fnode);
@@ -325,7 +319,7 @@ static Val lower_call(Lower *L, TSNode e) {
   if (!L->in_expansion && L->macros && macro_defined(L->macros, name, use_byte(L, e), NULL))
     return lower_macro_call(L, e, name);
   if (!math_lookup(name, &fn, &f32)) {
-    TSNode def = find_fn(L, name);
+    TSNode def = fn_def(L->fndefs, name);
     if (ts_node_is_null(def))
       diag_error(node_loc(L, fnode), "adsoac differentiates only code it can see: define the "
                  "function (static) in this file, or use a math function of language.md §6",

@@ -538,7 +538,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }
   L->b.blk = outer;
-  L->nvars = nv;
+  var_pop(L, nv);
   n->u.loop.init = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.params = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
@@ -695,7 +695,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   b_push(&L->b, n);
 
   // after the loop, each reduction or scan variable holds the total
-  L->nvars = nv_outer;
+  var_pop(L, nv_outer);
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
     red->out = set_results(L, var_find(L, red->var));

@@ -44,15 +44,22 @@ static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name
   return t;
 }
 
+// A later definition of a name replaces the earlier one.
 static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t) {
-  if (tt->n == tt->cap) {
-    int cap = tt->cap ? tt->cap * 2 : 16;
-    TypeDef *v = ARENA_ARRAY(a, TypeDef, cap);
-    if (tt->n) memcpy(v, tt->defs, sizeof(TypeDef) * (size_t)tt->n);
-    tt->defs = v;
-    tt->cap = cap;
+  TypeDef *d;
+  HASH_FIND_STR(tt->byname, name, d);
+  if (!d) {
+    d = ARENA_NEW(a, TypeDef);
+    d->name = name;
+    TABLE_ADD(a, tt->byname, name, d);
   }
-  tt->defs[tt->n++] = (TypeDef){name, t};
+  d->type = t;
+}
+
+static Type *type_named(const TypeTable *tt, const char *name) {
+  TypeDef *d;
+  HASH_FIND_STR(tt->byname, name, d);
+  return d ? d->type : NULL;
 }
 
 // Struct types of float/double fields, and typedefs of float, double and integer types.
@@ -71,8 +78,7 @@ void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
         t = struct_type(a, src, spec, tag);
         if (t && tag) add_type(a, tt, tag, t);
       } else if (tag) {
-        for (int i = 0; i < tt->n; i++)
-          if (!strcmp(tt->defs[i].name, tag)) t = tt->defs[i].type;
+        t = type_named(tt, tag);
       }
     }
     if (!ts_is(n, "type_definition")) continue;
@@ -93,9 +99,7 @@ void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
 }
 
 Type *find_type(const Lower *L, const char *name) {
-  for (int i = L->types ? L->types->n - 1 : -1; i >= 0; i--)
-    if (!strcmp(L->types->defs[i].name, name)) return L->types->defs[i].type;
-  return NULL;
+  return L->types ? type_named(L->types, name) : NULL;
 }
 
 // ---- struct variables and values ----
