@@ -8,7 +8,6 @@
 
 #include "emit_internal.h"
 #include "rt_embed.h"
-#include "../transform/transform.h"
 
 void line(Emit *e, const char *fmt, ...) {
   for (int i = 0; i < e->depth; i++) buf_puts(e->out, "  ");

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 
 #include "emit.h"
+#include "../analysis/analysis.h"
 
 typedef struct {
   Arena *a;

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../transform/transform.h"
 
 // A temporary ("T *name") that the function's error path frees.
 static void add_temp(Emit *e, const char *decl) {
