@@ -96,7 +96,7 @@ typedef struct UserOp {
   UT_hash_handle hh;    // the operators by name; of two of the same name, the first
 } UserOp;
 
-typedef struct {
+typedef struct Lower {
   Arena *a;
   const Src *src;
   Fn *fn;
@@ -118,54 +118,70 @@ typedef struct {
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
+  Val (*expr)(struct Lower *L, TSNode e);                            // lower_expr
+  void (*struct_expr)(struct Lower *L, TSNode e, Type *t, Val *out); // lower_struct_expr
+  void (*block)(struct Lower *L, TSNode compound);                   // lower_block
+  void (*stmt)(struct Lower *L, TSNode s);                           // lower_stmt
 } Lower;
 
-Val fwd_find(const Fwd *w, Val arr); // 0: not written
-void fwd_lose(Lower *L, ParCtx *p, Val arr);
-void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
+// The lowering files call each other one way only, down this list (tests/run-layers.sh):
+//   lower.c (statements) > lower_loop.c > lower_update.c > lower_expr.c > lower_text.c
+//   > lower_struct.c > lower_call.c > lower_type.c, lower_access.c > lower_scope.c
+// A construct recurses into the ones above its file through the dispatchers that Lower holds
+// (set by parse.c): a struct initializer's fields are expressions, an inlined call's body is
+// statements.
 
-// ---- lower.c ----
-void nest_enter(Lower *L, TSNode n); // one level of MAX_NESTING (refused past it) ...
-void nest_leave(Lower *L);           // ... left
-void check_not_macro(Lower *L, TSNode name);
+// ---- lower_scope.c ----
 int var_push(Lower *L, Var v);
 Var *var_find(Lower *L, const char *name);
 void var_pop(Lower *L, int n); // back to the variables vars[0 .. n) (leaving a scope)
+// A struct variable: the marker, then one scalar variable per field, named field_name(...).
+int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
+const char *field_name(Lower *L, const char *var, const char *field); // "l.a"
 TSNode fn_def(FnDef *fns, const char *name); // a null node when the file defines none
-Type *lower_type(Lower *L, TSNode type_node);
-Val convert(Lower *L, Val v, Type *to);
-void lower_block(Lower *L, TSNode compound);
-void lower_stmts(Lower *L, TSNode first);
-void lower_stmt(Lower *L, TSNode stmt);
-
-// ---- lower_expr.c ----
-Val lower_expr(Lower *L, TSNode e);
-Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
-Val read_element(Lower *L, Val arr, Val idx, Loc loc);
 const char *node_text(Lower *L, TSNode n);
 Loc node_loc(Lower *L, TSNode n);
-Type *common_type(Type *x, Type *y);
-
-// ---- lower_text.c ----
-Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
 uint32_t use_byte(Lower *L, TSNode n);
-void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
+void nest_enter(Lower *L, TSNode n); // one level of MAX_NESTING (refused past it) ...
+void nest_leave(Lower *L);           // ... left
+void check_not_macro(Lower *L, TSNode name);
+
+// ---- lower_type.c ----
+Type *lower_type(Lower *L, TSNode type_node);
+Val convert(Lower *L, Val v, Type *to);
+Type *common_type(Type *x, Type *y);
+void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
+Type *find_type(const Lower *L, const char *name);
+
+// ---- lower_access.c ----
+Val read_element(Lower *L, Val arr, Val idx, Loc loc);
+void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
+// a read of arr[idx] as the iteration found it, taken before the writes noted so far
+void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
+Val fwd_find(const Fwd *w, Val arr); // 0: not written
+void fwd_lose(Lower *L, ParCtx *p, Val arr);
+void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
 void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out);
+void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
+Type *call_result_type(Lower *L, TSNode call);
 
 // ---- lower_struct.c ----
-void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
-Type *find_type(const Lower *L, const char *name);
-int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out);
 Val lower_field(Lower *L, TSNode e);
 Var *field_target(Lower *L, TSNode lhs);
 void assign_struct(Lower *L, Var *v, TSNode rhs);
-void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
-Type *call_result_type(Lower *L, TSNode call);
+
+// ---- lower_text.c ----
+Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
+void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
+
+// ---- lower_expr.c ----
+Val lower_expr(Lower *L, TSNode e);
+Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
 
 // ---- lower_update.c ----
 RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user);
@@ -180,6 +196,7 @@ TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
 
 // ---- lower_loop.c ----
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
-void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
-// a read of arr[idx] as the iteration found it, taken before the writes noted so far
-void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
+
+// ---- lower.c ----
+void lower_block(Lower *L, TSNode compound);
+void lower_stmt(Lower *L, TSNode stmt);

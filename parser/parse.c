@@ -187,6 +187,10 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.ops = defs->ops;
   L.types = &defs->types;
   L.macros = defs->macros;
+  L.expr = lower_expr; // (see Lower)
+  L.struct_expr = lower_struct_expr;
+  L.block = lower_block;
+  L.stmt = lower_stmt;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
