@@ -1,4 +1,5 @@
-// analysis/analysis.h: facts about the IR that the front end's checks and the transforms use.
+// analysis/analysis.h: facts about the IR that the front end's checks, the transforms and the
+// emitter use; they read the IR and change nothing.
 #pragma once
 #include "../ir/ir.h"
 
@@ -71,6 +72,25 @@ bool index_row_major(Node *const *def, const unsigned char *inside, const Block 
 
 Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
                    const Access *acc, int nacc, const Val *injective, int ninjective);
+
+// ---- activity.c ----
+// varied[v]: v is a floating-point value that depends on an active parameter.
+unsigned char *activity_varied(Arena *scratch, const Fn *f);
+// Warns where a derivative is taken through a non-differentiable construct (language.md §7).
+void activity_warnings(const Fn *f);
+
+// ---- uses.c ----
+// uses[v] += the number of uses of v (nvals entries), in f, in b, or in n (times d: -1 takes a
+// removed statement's uses away).
+void count_uses(const Fn *f, int *uses);
+void count_block(const Block *b, int *uses);
+void count_node(const Node *n, int *uses, int d);
+
+// ---- scan_form.c ----
+// Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
+// src and dst (nf entries each, or NULL) receive its arrays; dst[f] is 0 for a field whose
+// prefixes are not kept (the scan still computes them; when none is kept, only the total).
+bool scan_canonical(const Node *p, Val *src, Val *dst);
 
 // ---- rules.c: which derivative rule each combinator gets (one classifier per combinator) ----
 typedef enum {

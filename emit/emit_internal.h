@@ -3,8 +3,9 @@
 #include <stdarg.h>
 
 #include "emit.h"
+#include "../analysis/analysis.h"
 
-typedef struct {
+typedef struct Emit {
   Arena *a;
   const EmitOptions *opt;
   const Prog *prog;
@@ -28,15 +29,40 @@ typedef struct {
                         // innermost one with clauses (a nested loop without any updates the
                         // outer loop's histograms: the adjoints f_vjp accumulates per thread)
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
+  // emit.c's emit_block, for the loop bodies and operators the files below it write
+  void (*block)(struct Emit *e, const Block *b);
 } Emit;
 
-// ---- emit.c ----
+// The files call each other one way only, down this list (tests/run-layers.sh):
+//   emit.c > emit_par.c > emit_scan.c > emit_red.c > out.c > names.c
+// and recurse into statements through Emit.block.
+
+// ---- out.c ----
 void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tname(Emit *e, const Type *t);
 const char *ref(Emit *e, Val v);
-void emit_stmt(Emit *e, const Node *n);
-void emit_block(Emit *e, const Block *b);
+void note_defs(Emit *e, const Block *b); // e->def[v] for the values b defines (ref)
 void declare_hoisted(Emit *e, const Block *b, bool all);
+void pragma_comment(Emit *e, const Node *n);
+
+// ---- emit_red.c ----
+const char *zero(Emit *e, const Type *t);
+// A reduction over a tuple (the fields of a struct value, or a value and an index) runs on a
+// struct type of the generated code: tup_name.  red_ctype: the C type of r's values.
+const char *tup_name(Emit *e, const Red *r);
+const char *red_ctype(Emit *e, const Red *r);
+const char *tuple(Emit *e, const Red *r, const Val *vs);
+void check_red(const Node *n, const Red *r);
+const char *neutral(Emit *e, const Red *r);
+const char *combine(Emit *e, const Red *r, const char *a, const char *b);
+void finish_red(Emit *e, const Red *r, const char *partial); // out = init OP partial
+void emit_user_op(Emit *e, const Node *n, const Red *r);
+bool has_user_op(const Node *n);
+const char *omp_op(const Red *r);
+const char *cub_op(Emit *e, const Red *r);
+
+// ---- emit_scan.c ----
+void emit_scan(Emit *e, const Node *n);
 
 // ---- emit_par.c ----
 void emit_par(Emit *e, const Node *n);

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "emit_internal.h"
-#include "../transform/transform.h"
 
 // A temporary ("T *name") that the function's error path frees.
 static void add_temp(Emit *e, const char *decl) {
@@ -16,162 +15,6 @@ static void add_temp(Emit *e, const char *decl) {
     e->captemps = cap;
   }
   e->temps[e->ntemps++] = decl;
-}
-
-static const char *zero(Emit *e, const Type *t) {
-  return ty_is_float(t) ? (t->kind == TY_FLOAT ? "0.0f" : "0.0") : arena_printf(e->a, "(%s)0", t->name);
-}
-
-static Type *red_type(Emit *e, const Red *r) {
-  return e->f->vals[r->out[0]].type;
-}
-
-// A reduction over a tuple (the fields of a struct value, or a value and an index) runs on a
-// struct type of the generated code.
-static const char *tup_name(Emit *e, const Red *r) {
-  return arena_printf(e->a, "adsoac_tup%u_%s", r->lam->pa[0], e->f->name);
-}
-
-static const char *red_ctype(Emit *e, const Red *r) {
-  return r->nf > 1 ? tup_name(e, r) : tname(e, red_type(e, r));
-}
-
-// The tuple of values vs[0 .. nf) as an expression of the reduction's type.
-static const char *tuple(Emit *e, const Red *r, const Val *vs) {
-  if (r->nf == 1) return ref(e, vs[0]);
-  Buf b = {0};
-  buf_printf(&b, "%s_make(", tup_name(e, r));
-  for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, vs[f]));
-  buf_puts(&b, ")");
-  const char *s = arena_strdup(e->a, b.data);
-  buf_free(&b);
-  return s;
-}
-
-// out = init OP partial, field by field.
-static void finish_red(Emit *e, const Red *r, const char *partial);
-static const char *combine(Emit *e, const Red *r, const char *a, const char *b);
-
-static void check_red(const Node *n, const Red *r) {
-  if ((r->op == RED_USER && !r->commutative) || (r->nf != 1 && r->op != RED_USER))
-    diag_error(n->loc, NULL, "code generation for reduce(%s: ...) is not supported yet",
-               r->user_fn ? r->user_fn : redop_name(r->op));
-}
-
-// The neutral element of a reduction's partial results.
-static const char *neutral(Emit *e, const Red *r) {
-  const Type *t = red_type(e, r);
-  bool f = ty_is_float(t);
-  switch (r->op) {
-  case RED_ADD: return zero(e, t);
-  case RED_MUL: return f ? (t->kind == TY_FLOAT ? "1.0f" : "1.0") : arena_printf(e->a, "(%s)1", t->name);
-  case RED_MIN:
-  case RED_MAX:
-    if (f) return arena_printf(e->a, "%s(%s)INFINITY", r->op == RED_MIN ? "" : "-", t->name);
-    return arena_printf(e->a, "(%s)%s", t->name, r->op == RED_MIN ? "LLONG_MAX" : "LLONG_MIN");
-  case RED_USER: return tuple(e, r, r->ne);
-  }
-  UNREACHABLE();
-}
-
-static const char *user_op(Emit *e, const Red *r) {
-  return arena_printf(e->a, "adsoac_op%u_%s", r->lam->pa[0], e->f->name);
-}
-
-static void finish_red(Emit *e, const Red *r, const char *partial) {
-  const char *v = combine(e, r, tuple(e, r, r->init), partial);
-  if (r->nf == 1) {
-    line(e, "%s = %s;", ref(e, r->out[0]), v);
-    return;
-  }
-  line(e, "{");
-  line(e, "  %s adsoac_v = %s;", tup_name(e, r), v);
-  for (int f = 0; f < r->nf; f++)
-    if (e->uses[r->out[f]]) line(e, "  %s = adsoac_v.f%d;", ref(e, r->out[f]), f);
-  line(e, "}");
-}
-
-// The struct type of a tuple reduction, and its constructor.
-static void emit_tuple_type(Emit *e, const Red *r, bool cuda) {
-  const char *tn = tup_name(e, r);
-  buf_printf(e->out, "typedef struct {");
-  for (int f = 0; f < r->nf; f++)
-    buf_printf(e->out, " %s f%d;", tname(e, e->f->vals[r->out[f]].type), f);
-  buf_printf(e->out, " } %s;\n", tn);
-  buf_printf(e->out, "static inline %s%s %s_make(", cuda ? "__host__ __device__ " : "", tn, tn);
-  for (int f = 0; f < r->nf; f++)
-    buf_printf(e->out, "%s%s f%d", f ? ", " : "", tname(e, e->f->vals[r->out[f]].type), f);
-  buf_printf(e->out, ") {\n  %s t;\n", tn);
-  for (int f = 0; f < r->nf; f++) buf_printf(e->out, "  t.f%d = f%d;\n", f, f);
-  buf_puts(e->out, "  return t;\n}\n");
-}
-
-// A declared operator as a function (and, for CUB, a functor) before the function that uses it.
-static void emit_user_op(Emit *e, const Node *n, const Red *r) {
-  const char *name = user_op(e, r);
-  const Type *t = red_type(e, r);
-  const Lambda *l = r->lam;
-  Buf *out = e->out;
-  int depth = e->depth, ifd = e->if_depth;
-  bool host = e->host, cuda = e->opt->target == TARGET_CUDA;
-  e->out = &e->helpers;
-  buf_printf(e->out, "\n// the operator %s of #pragma adsoac %s (%s:%u)\n", r->user_fn,
-             n->u.par.pragma ? n->u.par.pragma : "", e->opt->input_name, n->loc.line);
-  const char *ct = red_ctype(e, r);
-  e->depth = 1;
-  e->host = false;
-  e->if_depth = 0;
-  if (r->nf == 1) {
-    buf_printf(e->out, "static inline %s%s %s(%s %s, %s %s) {\n", cuda ? "__host__ __device__ " : "",
-               tname(e, t), name, tname(e, t), ref(e, l->pa[0]), tname(e, t), ref(e, l->pb[0]));
-  } else {
-    emit_tuple_type(e, r, cuda);
-    buf_printf(e->out, "static inline %s%s %s(%s adsoac_a, %s adsoac_b) {\n",
-               cuda ? "__host__ __device__ " : "", ct, name, ct, ct);
-    for (int f = 0; f < r->nf; f++) {
-      const char *ft = tname(e, e->f->vals[l->pa[f]].type);
-      line(e, "%s %s = adsoac_a.f%d, %s = adsoac_b.f%d;", ft, ref(e, l->pa[f]), f, ref(e, l->pb[f]), f);
-    }
-  }
-  declare_hoisted(e, l->body, false);
-  emit_block(e, l->body);
-  line(e, "return %s;", tuple(e, r, l->body->yields));
-  buf_puts(e->out, "}\n");
-  if (cuda)
-    buf_printf(e->out, "struct AdsoacOp%u_%s {\n  __host__ __device__ %s operator()(%s a, %s b) "
-               "const { return %s(a, b); }\n};\n", r->lam->pa[0], e->f->name, ct, ct, ct, name);
-  e->out = out;
-  e->depth = depth;
-  e->host = host;
-  e->if_depth = ifd;
-}
-
-static bool has_user_op(const Node *n) {
-  for (int r = 0; r < n->u.par.nreds; r++)
-    if (n->u.par.reds[r].op == RED_USER) return true;
-  return false;
-}
-
-// "a OP b" as a C expression; for min and max a tie keeps a.
-static const char *combine(Emit *e, const Red *r, const char *a, const char *b) {
-  switch (r->op) {
-  case RED_ADD: return arena_printf(e->a, "%s + %s", a, b);
-  case RED_MUL: return arena_printf(e->a, "%s * %s", a, b);
-  case RED_MIN: return arena_printf(e->a, "%s < %s ? %s : %s", b, a, b, a);
-  case RED_MAX: return arena_printf(e->a, "%s > %s ? %s : %s", b, a, b, a);
-  case RED_USER: return arena_printf(e->a, "%s(%s, %s)", user_op(e, r), a, b);
-  }
-  UNREACHABLE();
-}
-
-static const char *omp_op(const Red *r) {
-  return r->op == RED_ADD ? "+" : r->op == RED_MUL ? "*" : r->op == RED_MIN ? "min" : "max";
-}
-
-static const char *cub_op(Emit *e, const Red *r) {
-  if (r->op == RED_USER) return arena_printf(e->a, "AdsoacOp%u_%s", r->lam->pa[0], e->f->name);
-  return r->op == RED_ADD ? "AdsoacSum" : r->op == RED_MUL ? "AdsoacProd"
-         : r->op == RED_MIN ? "AdsoacMin" : "AdsoacMax";
 }
 
 // The partial result of reduction r of the loop being emitted (nested loops: their own names).
@@ -189,7 +32,7 @@ static void emit_body(Emit *e, const Node *n) {
   e->host = false;
   e->if_depth = 0;
   declare_hoisted(e, n->u.par.body, false);
-  emit_block(e, n->u.par.body);
+  e->block(e, n->u.par.body);
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     const char *pr = pname(e, r);
@@ -199,11 +42,6 @@ static void emit_body(Emit *e, const Node *n) {
   e->hist_par = hist_par;
   e->host = host;
   e->if_depth = ifd;
-}
-
-static void comment(Emit *e, const Node *n) {
-  line(e, "// #pragma adsoac %s (%s:%u)", n->u.par.pragma ? n->u.par.pragma : "map",
-       e->opt->input_name, n->loc.line);
 }
 
 // ---- histograms ----
@@ -340,7 +178,7 @@ static void emit_par_c(Emit *e, const Node *n) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
   }
-  comment(e, n);
+  pragma_comment(e, n);
   const char *i = ref(e, n->u.par.idx);
   const Type *it = e->f->vals[n->u.par.idx].type;
   line(e, "{");
@@ -479,7 +317,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   const Type *it = e->f->vals[n->u.par.idx].type;
   const char *i = ref(e, n->u.par.idx);
   buf_puts(e->out, "\n");
-  comment(e, n);
+  pragma_comment(e, n);
   Buf sig = {0};
   buf_printf(&sig, "static __global__ void __launch_bounds__(ADSOAC_BLOCK)\n%s(%s adsoac_lo, long long adsoac_n",
              kname, tname(e, it));
@@ -537,7 +375,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
 
   const char *fn = e->f->name;
   e->uses_fail = true;
-  comment(e, n);
+  pragma_comment(e, n);
   line(e, "{");
   e->depth++;
   line(e, "long long adsoac_n = %s < %s ? (long long)%s - (long long)%s : 0;", ref(e, n->u.par.lo),
@@ -587,7 +425,7 @@ static void emit_par_seq(Emit *e, const Node *n) {
       if (e->uses[n->u.par.reds[r].out[f]] || n->u.par.reds[r].nf == 1) line(e, "%s %s;", tname(e, e->f->vals[n->u.par.reds[r].out[f]].type),
            ref(e, n->u.par.reds[r].out[f]));
   }
-  comment(e, n);
+  pragma_comment(e, n);
   line(e, "{");
   e->depth++;
   e->par_depth++;
@@ -609,191 +447,9 @@ static void emit_par_seq(Emit *e, const Node *n) {
   line(e, "}");
 }
 
-// ---- scans ----
-
-// A canonical scan (transform/scan.c) as a reduction clause, for the operator helpers.
-static Red scan_red(const Scan *s) {
-  return (Red){.op = s->op, .nf = s->nf, .init = s->init, .out = s->out, .lam = s->lam,
-               .user_fn = s->user_fn, .var = s->var};
-}
-
-static void check_scan(Emit *e, const Node *n, Val *src, Val *dst) {
-  if (!e->host || !scan_canonical(n, src, dst))
-    diag_error(n->loc, NULL, "code generation for this scan(...) is not supported yet");
-}
-
-// Element k of the scanned arrays src (one per field) as a value of the scan's type.
-static const char *scan_load(Emit *e, const Red *r, const Val *src, const char *k) {
-  Buf b = {0};
-  if (r->nf > 1) buf_printf(&b, "%s_make(", tup_name(e, r));
-  for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s[%s]", f ? ", " : "", ref(e, src[f]), k);
-  if (r->nf > 1) buf_puts(&b, ")");
-  const char *s = arena_strdup(e->a, b.data);
-  buf_free(&b);
-  return s;
-}
-
-// Stores the value v (a variable of the scan's type) as prefix k of the kept fields.
-static void scan_store(Emit *e, const Red *r, const Val *dst, const char *k, const char *v) {
-  for (int f = 0; f < r->nf; f++) {
-    if (!dst[f]) continue;
-    if (r->nf == 1)
-      line(e, "%s[%s] = %s;", ref(e, dst[f]), k, v);
-    else
-      line(e, "%s[%s] = %s.f%d;", ref(e, dst[f]), k, v, f);
-  }
-}
-
-// The total of a scan into its output values (those that are read).
-static void scan_total(Emit *e, const Red *r, const char *v) {
-  for (int f = 0; f < r->nf; f++)
-    if (e->uses[r->out[f]]) line(e, r->nf == 1 ? "%s = %s;" : "%s = %s.f%d;", ref(e, r->out[f]), v, f);
-}
-
-static const char *scan_what(Emit *e, const Scan *s, const Val *src) {
-  const char *op = s->user_fn ? s->user_fn : redop_name(s->op);
-  return s->nf == 1 ? arena_printf(e->a, "%s exclusive scan of %s", op, ref(e, src[0]))
-                    : arena_printf(e->a, "%s exclusive scan of (%s, ...)", op, ref(e, src[0]));
-}
-
-// C: the loop cut into ADSOAC_CHUNKS contiguous chunks; each chunk's total in parallel, the
-// chunks' prefixes in order, then each chunk's elements in parallel (two passes over src).
-static void emit_scan_c(Emit *e, const Node *n) {
-  Val src[n->u.par.scans[0].nf], dst[n->u.par.scans[0].nf];
-  check_scan(e, n, src, dst);
-  const Scan *s = &n->u.par.scans[0];
-  Red r = scan_red(s);
-  if (s->op == RED_USER) emit_user_op(e, n, &r);
-  const char *t = red_ctype(e, &r), *xk = scan_load(e, &r, src, "adsoac_k");
-  bool rev = s->reverse;
-  comment(e, n);
-  bool kept = false;
-  for (int f = 0; f < s->nf; f++) kept |= dst[f] != 0;
-  line(e, "// %s%s, in %s order", scan_what(e, s, src), kept ? "" : " (its total only)",
-       rev ? "reverse" : "index");
-  line(e, "{");
-  e->depth++;
-  line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", ref(e, n->u.par.hi), ref(e, n->u.par.hi));
-  line(e, "%s adsoac_part[ADSOAC_CHUNKS];", t);
-  line(e, "int adsoac_have[ADSOAC_CHUNKS];");
-  buf_puts(e->out, "#pragma omp parallel for\n");
-  line(e, "for (int adsoac_c = 0; adsoac_c < ADSOAC_CHUNKS; adsoac_c++) {");
-  line(e, "  long long adsoac_a = adsoac_n * adsoac_c / ADSOAC_CHUNKS, adsoac_b = adsoac_n * (adsoac_c + 1) / ADSOAC_CHUNKS;");
-  line(e, "  adsoac_have[adsoac_c] = adsoac_a < adsoac_b;");
-  line(e, "  if (adsoac_a == adsoac_b) continue;");
-  if (!rev) {
-    line(e, "  %s adsoac_s = %s;", t, scan_load(e, &r, src, "adsoac_a"));
-    line(e, "  for (long long adsoac_k = adsoac_a + 1; adsoac_k < adsoac_b; adsoac_k++)");
-    line(e, "    adsoac_s = %s;", combine(e, &r, "adsoac_s", xk));
-  } else {
-    line(e, "  %s adsoac_s = %s;", t, scan_load(e, &r, src, "adsoac_b - 1"));
-    line(e, "  for (long long adsoac_k = adsoac_b - 2; adsoac_k >= adsoac_a; adsoac_k--)");
-    line(e, "    adsoac_s = %s;", combine(e, &r, xk, "adsoac_s"));
-  }
-  line(e, "  adsoac_part[adsoac_c] = adsoac_s;");
-  line(e, "}");
-  line(e, "%s adsoac_acc = %s;", t, tuple(e, &r, s->init));
-  line(e, "for (int adsoac_d = 0; adsoac_d < ADSOAC_CHUNKS; adsoac_d++) {");
-  line(e, "  int adsoac_c = %s;", rev ? "ADSOAC_CHUNKS - 1 - adsoac_d" : "adsoac_d");
-  line(e, "  %s adsoac_p = adsoac_part[adsoac_c];", t);
-  line(e, "  adsoac_part[adsoac_c] = adsoac_acc;");
-  line(e, "  if (adsoac_have[adsoac_c]) adsoac_acc = %s;",
-       rev ? combine(e, &r, "adsoac_p", "adsoac_acc") : combine(e, &r, "adsoac_acc", "adsoac_p"));
-  line(e, "}");
-  scan_total(e, &r, "adsoac_acc");
-  bool keep = false;
-  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0;
-  if (!keep) { // only the total
-    e->depth--;
-    line(e, "}");
-    return;
-  }
-  buf_puts(e->out, "#pragma omp parallel for\n");
-  line(e, "for (int adsoac_c = 0; adsoac_c < ADSOAC_CHUNKS; adsoac_c++) {");
-  line(e, "  long long adsoac_a = adsoac_n * adsoac_c / ADSOAC_CHUNKS, adsoac_b = adsoac_n * (adsoac_c + 1) / ADSOAC_CHUNKS;");
-  line(e, "  %s adsoac_s = adsoac_part[adsoac_c];", t);
-  if (!rev)
-    line(e, "  for (long long adsoac_k = adsoac_a; adsoac_k < adsoac_b; adsoac_k++) {");
-  else
-    line(e, "  for (long long adsoac_k = adsoac_b - 1; adsoac_k >= adsoac_a; adsoac_k--) {");
-  e->depth += 2;
-  scan_store(e, &r, dst, "adsoac_k", "adsoac_s");
-  line(e, "adsoac_s = %s;", rev ? combine(e, &r, xk, "adsoac_s") : combine(e, &r, "adsoac_s", xk));
-  e->depth -= 2;
-  line(e, "  }");
-  line(e, "}");
-  e->depth--;
-  line(e, "}");
-}
-
-// CUDA: CUB's device-wide exclusive scan (runtime adsoac_scan); the fields of a struct value,
-// kept in arrays of their own, through the functors of adsoac_scan_fields.
-static void emit_scan_cuda(Emit *e, const Node *n) {
-  Val src[n->u.par.scans[0].nf], dst[n->u.par.scans[0].nf];
-  check_scan(e, n, src, dst);
-  const Scan *s = &n->u.par.scans[0];
-  Red r = scan_red(s);
-  if (s->op == RED_USER) emit_user_op(e, n, &r);
-  e->uses_fail = true;
-  comment(e, n);
-  if (s->nf == 1) {
-    const char *ty = tname(e, e->f->vals[s->out[0]].type);
-    bool read = e->uses[s->out[0]]; // an unread total is not declared: a local receives it
-    if (!read) line(e, "{");
-    if (!read) line(e, "  %s adsoac_total;", ty);
-    line(e, "%sADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
-         read ? "" : "  ", ref(e, src[0]), dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", ty),
-         ref(e, n->u.par.hi), ref(e, s->init[0]), read ? ref(e, s->out[0]) : "adsoac_total",
-         s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
-    if (!read) line(e, "}");
-    return;
-  }
-  // the functors that gather and scatter the fields
-  const char *t = red_ctype(e, &r), *fx = arena_printf(e->a, "AdsoacFields%u_%s", s->lam->pa[0], e->f->name);
-  Buf *out = e->out;
-  e->out = &e->helpers;
-  buf_printf(e->out, "struct %sLoad {\n", fx);
-  for (int f = 0; f < s->nf; f++)
-    buf_printf(e->out, "  const %s *f%d;\n", tname(e, e->f->vals[s->out[f]].type), f);
-  buf_printf(e->out, "  __device__ %s operator()(long long k) const { return %s_make(", t, t);
-  for (int f = 0; f < s->nf; f++) buf_printf(e->out, "%sf%d[k]", f ? ", " : "", f);
-  buf_printf(e->out, "); }\n};\nstruct %sStore {\n", fx);
-  for (int f = 0; f < s->nf; f++)
-    if (dst[f]) buf_printf(e->out, "  %s *f%d;\n", tname(e, e->f->vals[s->out[f]].type), f);
-  buf_printf(e->out, "  __device__ void operator()(long long k, %s v) const {", t);
-  for (int f = 0; f < s->nf; f++)
-    if (dst[f]) buf_printf(e->out, " f%d[k] = v.f%d;", f, f);
-  buf_puts(e->out, " }\n};\n");
-  e->out = out;
-  line(e, "// %s, in %s order", scan_what(e, s, src), s->reverse ? "reverse" : "index");
-  line(e, "{");
-  e->depth++;
-  Buf b = {0};
-  for (int f = 0; f < s->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, src[f]));
-  line(e, "%sLoad adsoac_ld = {%s};", fx, b.data);
-  b.len = 0;
-  b.data[0] = '\0';
-  for (int f = 0; f < s->nf; f++)
-    if (dst[f]) buf_printf(&b, "%s%s", b.len ? ", " : "", ref(e, dst[f]));
-  line(e, "%sStore adsoac_st = {%s};", fx, b.data);
-  buf_free(&b);
-  line(e, "%s adsoac_total;", t);
-  bool keep = false;
-  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0;
-  line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, %s, (long long)%s, %s, &adsoac_total, %s, %s(), \"%s\"));",
-       keep ? "true" : "false", ref(e, n->u.par.hi), tuple(e, &r, s->init),
-       s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
-  scan_total(e, &r, "adsoac_total");
-  e->depth--;
-  line(e, "}");
-}
-
 void emit_par(Emit *e, const Node *n) {
   if (n->u.par.nscans) {
-    if (e->opt->target == TARGET_CUDA)
-      emit_scan_cuda(e, n);
-    else
-      emit_scan_c(e, n);
+    emit_scan(e, n);
     return;
   }
   if (!e->host) {

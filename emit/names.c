@@ -1,27 +1,29 @@
 // emit/names.c: the naming scheme of generated code (see emit.h).
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
+#include "../ir/hash.h"
+
+typedef struct {
+  const char *name;
+  UT_hash_handle hh;
+} Ident;
 
 struct Names {
   Arena *a;
   const Fn *f;
   const Prog *prog;
-  const char **name;   // name[v], made on first use
-  const char **idents; // the file's identifiers, sorted, each once
-  int nidents;
+  const char **name; // name[v], made on first use
+  Ident *idents;     // the file's identifiers, each once (uthash)
 };
 
-static int cmp_str(const void *x, const void *y) {
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-// (A binary search: a linear one made a function of n values in a file of n identifiers
+// (A table: a linear search made a function of n values in a file of n identifiers
 // quadratic, 12,000 terms took seconds.)
 static bool taken(const Names *nm, const char *s) {
-  return bsearch(&s, nm->idents, (size_t)nm->nidents, sizeof *nm->idents, cmp_str) != NULL;
+  Ident *id;
+  HASH_FIND_STR(nm->idents, s, id);
+  return id != NULL;
 }
 
 // CUDA's built-in variables: a parameter of that name would hide them in a kernel.
@@ -38,12 +40,12 @@ Names *names_new(Arena *a, const Fn *f, const Prog *prog, bool cuda) {
   nm->f = f;
   nm->prog = prog;
   nm->name = ARENA_ARRAY(a, const char *, f->nvals);
-  nm->idents = ARENA_ARRAY(a, const char *, prog->nidents + 1);
-  if (prog->nidents) memcpy(nm->idents, prog->idents, sizeof(char *) * (size_t)prog->nidents);
-  qsort(nm->idents, (size_t)prog->nidents, sizeof *nm->idents, cmp_str);
-  for (int i = 0; i < prog->nidents; i++)
-    if (!nm->nidents || strcmp(nm->idents[nm->nidents - 1], nm->idents[i]))
-      nm->idents[nm->nidents++] = nm->idents[i];
+  for (int i = 0; i < prog->nidents; i++) {
+    if (taken(nm, prog->idents[i])) continue;
+    Ident *id = ARENA_NEW(a, Ident);
+    id->name = prog->idents[i];
+    TABLE_ADD(a, nm->idents, name, id);
+  }
   for (int i = 0; i < f->nparams; i++) {
     const char *s = f->params[i].name;
     if (cuda && cuda_builtin(s))

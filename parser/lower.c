@@ -2,103 +2,13 @@
 //
 // Scalars become SSA values: Lower.vars maps each C variable to its current Val, and an
 // `if` merges the variables its branches assign into the outs of an IR_IF.
-#include <stdlib.h>
 #include <string.h>
 
 #include "lower.h"
-#include "macro.h"
 
-int var_push(Lower *L, Var v) {
-  if (L->nvars == L->capvars) {
-    int cap = L->capvars ? L->capvars * 2 : 32;
-    Var *vs = ARENA_ARRAY(L->a, Var, cap);
-    if (L->nvars) memcpy(vs, L->vars, sizeof(Var) * (size_t)L->nvars);
-    L->vars = vs;
-    L->capvars = cap;
-  }
-  v.par_level = 0;
-  for (ParCtx *p = L->par; p; p = p->up) v.par_level++;
-  L->vars[L->nvars] = v;
-  return L->nvars++;
-}
-
-Var *var_find(Lower *L, const char *name) {
-  for (int i = L->nvars - 1; i >= L->var_floor; i--)
-    if (!strcmp(L->vars[i].name, name)) return &L->vars[i];
-  return NULL;
-}
-
-// ---- types ----
-
-static Type *int_type(Lower *L, const char *name) {
-  static const char *const ints[] = {"int",      "long",     "short",    "char",    "unsigned",
-                                     "signed",   "size_t",   "ssize_t",  "ptrdiff_t",
-                                     "int8_t",   "int16_t",  "int32_t",  "int64_t", "uint8_t",
-                                     "uint16_t", "uint32_t", "uint64_t", "_Bool",   "bool"};
-  for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
-    if (!strcmp(name, ints[i])) {
-      if (!strcmp(name, "int")) return &ty_int;
-      if (!strcmp(name, "long")) return &ty_long;
-      Type *t = ARENA_NEW(L->a, Type);
-      *t = (Type){TY_INT, arena_strdup(L->a, name)};
-      return t;
-    }
-  return NULL;
-}
-
-// primitive_type | sized_type_specifier | type_identifier -> Type
-Type *lower_type(Lower *L, TSNode tn) {
-  const char *s = node_text(L, tn);
-  if (!strcmp(s, "double")) return &ty_double;
-  if (!strcmp(s, "float")) return &ty_float;
-  if (!strcmp(s, "void")) return &ty_void;
-  if (ts_is(tn, "sized_type_specifier")) {
-    if (strstr(s, "double"))
-      diag_error(node_loc(L, tn), "use double", "long double is not supported");
-    Type *t = ARENA_NEW(L->a, Type);
-    *t = (Type){TY_INT, s};
-    return t;
-  }
-  Type *t = int_type(L, s);
-  if (t) return t;
-  if (ts_is(tn, "struct_specifier") && !ts_node_is_null(ts_field(tn, "name")))
-    s = arena_printf(L->a, "struct %s", node_text(L, ts_field(tn, "name")));
-  if ((ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier")) && (t = find_type(L, s)))
-    return t;
-  const char *x; // #define real double
-  if (ts_is(tn, "type_identifier") && L->macros && !L->in_expansion &&
-      (x = macro_expand(L->macros, s, NULL, 0, false, use_byte(L, tn), node_loc(L, tn)))) {
-    if (!strcmp(x, "double")) return &ty_double;
-    if (!strcmp(x, "float")) return &ty_float;
-    if ((t = int_type(L, x)) || (t = find_type(L, x))) return t;
-  }
-  if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
-    diag_error(node_loc(L, tn), "structs must have only float and double fields (at most 64), and be "
-               "defined in this file", "type '%s' is not supported", s);
-  diag_error(node_loc(L, tn), NULL, "type '%s' is not supported", s);
-}
-
-Val convert(Lower *L, Val v, Type *to) {
-  Type *from = val_type(L->fn, v);
-  if (from == to || (from->kind == to->kind && !strcmp(from->name, to->name))) return v;
-  if (to->kind == TY_VOID || to->kind == TY_PTR || from->kind == TY_PTR)
-    diag_error(L->b.loc, NULL, "cannot convert '%s' to '%s' here", from->name ? from->name : "?",
-               to->name ? to->name : "?");
-  return b_cast(&L->b, to, v);
-}
+static void lower_stmts(Lower *L, TSNode first);
 
 // ---- declarations ----
-
-// A name that is a macro would be expanded where the variable is read but not where it is
-// declared (adsoac expands macros in expressions), so a use could silently mean another
-// variable: refused.
-void check_not_macro(Lower *L, TSNode name) {
-  const char *s = node_text(L, name);
-  if (!L->in_expansion && L->macros && macro_defined(L->macros, s, use_byte(L, name), NULL))
-    diag_error(node_loc(L, name), "rename the variable, or #undef the macro before it",
-               "'%s' is a macro here: adsoac expands macros in expressions, not in the names "
-               "of the variables and parameters it declares", s);
-}
 
 // declaration: type declarator (',' declarator)* ';'   declarator: identifier | init_declarator
 static void lower_declaration(Lower *L, TSNode decl) {
@@ -155,7 +65,6 @@ static BinOp compound_op(Lower *L, TSNode e, const char *op) {
     if (!strcmp(op, ops[i].s)) return ops[i].op;
   diag_error(node_loc(L, e), NULL, "unsupported assignment operator '%s'", op);
 }
-
 
 // A reduction or scan variable gets the contribution e.
 static void update_scalar(Lower *L, Var *v, TSNode e, Loc loc) {
@@ -394,7 +303,7 @@ static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nva
     }
     p->nfwd = nfwd;
   }
-  L->nvars = nvars; // drop the branch's declarations
+  var_pop(L, nvars); // drop the branch's declarations
   for (int i = 0; i < nvars; i++) {
     Val v = L->vars[i].val;
     L->vars[i].val = saved[i];
@@ -518,20 +427,6 @@ static bool lower_if_(Lower *L, TSNode s) {
   return rest;
 }
 
-// One more level of nesting (if, for, a block in a block, a conditional operand): the IR's
-// blocks nest as deep, and the passes recurse over them.
-void nest_enter(Lower *L, TSNode n) {
-  if (++L->nesting > MAX_NESTING)
-    diag_error(node_loc(L, n), "use fewer levels (an inlined function's levels add to its "
-               "caller's; a long else-if or ?: chain can be written as separate ifs)",
-               "nested more than %d levels deep (if, for, { } blocks and the operands of ?:, && "
-               "and ||, counting those of inlined calls)", MAX_NESTING);
-}
-
-void nest_leave(Lower *L) {
-  L->nesting--;
-}
-
 // An if nests one level (its branches, and when it returns, the rest of its block).
 static bool lower_if(Lower *L, TSNode s) {
   nest_enter(L, s);
@@ -552,11 +447,11 @@ void lower_block(Lower *L, TSNode compound) {
   int nv = L->nvars;
   lower_stmts(L, ts_node_named_child(compound, 0));
   // leaving the block: its declarations go out of scope, assignments to outer ones stay
-  L->nvars = nv;
+  var_pop(L, nv);
 }
 
 // Lowers first and the statements after it in the same block.
-void lower_stmts(Lower *L, TSNode first) {
+static void lower_stmts(Lower *L, TSNode first) {
   for (TSNode s = first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (ts_is(s, "comment")) continue;
     Pragma pr;

@@ -2,6 +2,7 @@
 #pragma once
 #include "parser.h"
 #include "../analysis/analysis.h"
+#include "../ir/hash.h"
 
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
@@ -25,7 +26,15 @@ typedef struct {
   int contrib;   // VAR_SCAN: index of the hidden VAR_RED holding this iteration's contribution
   VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
   Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
+  int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
 } Var;
+
+// Lower.var_names: the newest variable of each name, vars[newest] (-1: none in scope now).
+typedef struct {
+  const char *name;
+  int newest;
+  UT_hash_handle hh;
+} VarName;
 
 typedef struct ParCtx {
   struct ParCtx *up;
@@ -61,17 +70,18 @@ typedef struct {
 typedef struct {
   const char *name;
   TSNode def;
+  UT_hash_handle hh; // the functions by name; of two of the same name, the first
 } FnDef;
 
 // Types the file names: struct types of float/double fields and scalar typedefs.
 typedef struct {
   const char *name; // "Lin", "struct Lin", "real"
-  Type *type;
+  Type *type;       // the newest definition of the name
+  UT_hash_handle hh;
 } TypeDef;
 
 typedef struct {
-  TypeDef *defs;
-  int n, cap;
+  TypeDef *byname; // (uthash)
 } TypeTable;
 
 // A function declared with #pragma adsoac operator (language.md §4).
@@ -83,15 +93,17 @@ typedef struct UserOp {
   Loc neutral_loc, loc;
   bool commutative;
   const char *inverse; // or NULL
+  UT_hash_handle hh;    // the operators by name; of two of the same name, the first
 } UserOp;
 
-typedef struct {
+typedef struct Lower {
   Arena *a;
   const Src *src;
   Fn *fn;
   Builder b;
   Var *vars;
   int nvars, capvars;
+  VarName *var_names; // (uthash)
   ParCtx *par; // innermost parallel loop, NULL at function level
   bool returned;
   bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
@@ -101,59 +113,75 @@ typedef struct {
   int nesting;        // levels of MAX_NESTING entered (nest_enter)
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
-  FnDef *fndefs;      // functions defined in the file
-  int nfndefs;
-  UserOp *ops;        // declared operators
-  int nops;
+  FnDef *fndefs;      // functions defined in the file (uthash, by name)
+  UserOp *ops;        // declared operators (uthash, by name)
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
+  Val (*expr)(struct Lower *L, TSNode e);                            // lower_expr
+  void (*struct_expr)(struct Lower *L, TSNode e, Type *t, Val *out); // lower_struct_expr
+  void (*block)(struct Lower *L, TSNode compound);                   // lower_block
+  void (*stmt)(struct Lower *L, TSNode s);                           // lower_stmt
 } Lower;
 
-Val fwd_find(const Fwd *w, Val arr); // 0: not written
-void fwd_lose(Lower *L, ParCtx *p, Val arr);
-void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
+// The lowering files call each other one way only, down this list (tests/run-layers.sh):
+//   lower.c (statements) > lower_loop.c > lower_update.c > lower_expr.c > lower_text.c
+//   > lower_struct.c > lower_call.c > lower_type.c, lower_access.c > lower_scope.c
+// A construct recurses into the ones above its file through the dispatchers that Lower holds
+// (set by parse.c): a struct initializer's fields are expressions, an inlined call's body is
+// statements.
 
-// ---- lower.c ----
+// ---- lower_scope.c ----
+int var_push(Lower *L, Var v);
+Var *var_find(Lower *L, const char *name);
+void var_pop(Lower *L, int n); // back to the variables vars[0 .. n) (leaving a scope)
+// A struct variable: the marker, then one scalar variable per field, named field_name(...).
+int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
+const char *field_name(Lower *L, const char *var, const char *field); // "l.a"
+TSNode fn_def(FnDef *fns, const char *name); // a null node when the file defines none
+const char *node_text(Lower *L, TSNode n);
+Loc node_loc(Lower *L, TSNode n);
+uint32_t use_byte(Lower *L, TSNode n);
 void nest_enter(Lower *L, TSNode n); // one level of MAX_NESTING (refused past it) ...
 void nest_leave(Lower *L);           // ... left
 void check_not_macro(Lower *L, TSNode name);
-int var_push(Lower *L, Var v);
-Var *var_find(Lower *L, const char *name);
+
+// ---- lower_type.c ----
 Type *lower_type(Lower *L, TSNode type_node);
 Val convert(Lower *L, Val v, Type *to);
-void lower_block(Lower *L, TSNode compound);
-void lower_stmts(Lower *L, TSNode first);
-void lower_stmt(Lower *L, TSNode stmt);
-
-// ---- lower_expr.c ----
-Val lower_expr(Lower *L, TSNode e);
-Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
-Val read_element(Lower *L, Val arr, Val idx, Loc loc);
-const char *node_text(Lower *L, TSNode n);
-Loc node_loc(Lower *L, TSNode n);
 Type *common_type(Type *x, Type *y);
+void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
+Type *find_type(const Lower *L, const char *name);
 
-// ---- lower_text.c ----
-Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
-uint32_t use_byte(Lower *L, TSNode n);
-void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
+// ---- lower_access.c ----
+Val read_element(Lower *L, Val arr, Val idx, Loc loc);
+void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
+// a read of arr[idx] as the iteration found it, taken before the writes noted so far
+void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
+Val fwd_find(const Fwd *w, Val arr); // 0: not written
+void fwd_lose(Lower *L, ParCtx *p, Val arr);
+void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);
 Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
 void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out);
+void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
+Type *call_result_type(Lower *L, TSNode call);
 
 // ---- lower_struct.c ----
-void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);
-Type *find_type(const Lower *L, const char *name);
-int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out);
 Val lower_field(Lower *L, TSNode e);
 Var *field_target(Lower *L, TSNode lhs);
 void assign_struct(Lower *L, Var *v, TSNode rhs);
-void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
-Type *call_result_type(Lower *L, TSNode call);
+
+// ---- lower_text.c ----
+Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded);
+void lower_struct_text(Lower *L, const char *text, Loc at, Type *t, Val *out);
+
+// ---- lower_expr.c ----
+Val lower_expr(Lower *L, TSNode e);
+Val lower_cond(Lower *L, TSNode e); // an int 0/1 value
 
 // ---- lower_update.c ----
 RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user);
@@ -168,6 +196,7 @@ TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
 
 // ---- lower_loop.c ----
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
-void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
-// a read of arr[idx] as the iteration found it, taken before the writes noted so far
-void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
+
+// ---- lower.c ----
+void lower_block(Lower *L, TSNode compound);
+void lower_stmt(Lower *L, TSNode stmt);

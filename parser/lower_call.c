@@ -79,7 +79,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
                                  : var_push(L, (Var){"$ret", rt, VAR_SCALAR, 0, loc});
   L->inline_stack[L->inline_depth++] = name;
   L->returned = false;
-  lower_block(L, ts_field(def, "body"));
+  L->block(L, ts_field(def, "body"));
   Val ret = L->vars[ri].val;
   if (rt->kind == TY_STRUCT) {
     for (int i = 0; i < rt->nfields; i++) out[i] = L->vars[ri + 1 + i].val;
@@ -90,7 +90,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
                "'%s' does not return a value", name);
   L->inline_depth--;
   L->returned = returned;
-  L->nvars = nvars;
+  var_pop(L, nvars);
   L->var_floor = floor;
   L->src = caller_src;
   L->in_expansion = expanded;
@@ -153,9 +153,9 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
       arrays[i] = v;
     } else if (fp[i].type->kind == TY_STRUCT) {
       sv[i] = ARENA_ARRAY(L->a, Val, fp[i].type->nfields);
-      lower_struct_expr(L, a, fp[i].type, sv[i]);
+      L->struct_expr(L, a, fp[i].type, sv[i]);
     } else {
-      av[i] = convert(L, lower_expr(L, a), fp[i].type);
+      av[i] = convert(L, L->expr(L, a), fp[i].type);
     }
   }
   return inline_body(L, def, name, fp, np, av, sv, arrays, loc, out);
@@ -163,9 +163,10 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
 
 static TSNode def_of(Lower *L, TSNode call) {
   const char *name = node_text(L, ts_field(call, "function"));
-  for (int i = 0; i < L->nfndefs; i++)
-    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
-  diag_error(node_loc(L, call), NULL, "call to '%s', whose body is not in this file", name);
+  TSNode def = fn_def(L->fndefs, name);
+  if (ts_node_is_null(def))
+    diag_error(node_loc(L, call), NULL, "call to '%s', whose body is not in this file", name);
+  return def;
 }
 
 Type *call_result_type(Lower *L, TSNode call) {

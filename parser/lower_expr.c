@@ -10,22 +10,6 @@
 #include "lower.h"
 #include "macro.h"
 
-const char *node_text(Lower *L, TSNode n) {
-  return ts_text(L->a, L->src, n);
-}
-
-Loc node_loc(Lower *L, TSNode n) {
-  return ts_loc(L->src, n);
-}
-
-Type *common_type(Type *x, Type *y) {
-  if (x->kind == TY_DOUBLE || y->kind == TY_DOUBLE) return &ty_double;
-  if (x->kind == TY_FLOAT || y->kind == TY_FLOAT) return &ty_float;
-  if (x->kind == TY_INT && strcmp(x->name, "int")) return x;
-  if (y->kind == TY_INT && strcmp(y->name, "int")) return y;
-  return &ty_int;
-}
-
 static Val lower_expr_node(Lower *L, TSNode e);
 
 // number_literal: 1, 1u, 10L, 0x1f, 1.5, 1e-3, 2.f
@@ -104,70 +88,6 @@ static Val lower_subscript(Lower *L, TSNode e) {
     diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
                "array index is not an integer");
   return read_element(L, arr->val, idx, node_loc(L, e));
-}
-
-Val fwd_find(const Fwd *w, Val arr) {
-  for (int k = 0; k < w->n; k++)
-    if (w->arr[k] == arr) return w->val[k];
-  return 0;
-}
-
-void fwd_lose(Lower *L, ParCtx *p, Val arr) {
-  for (int i = 0; i < p->nlost; i++)
-    if (p->lost[i] == arr) return;
-  if (p->nlost == p->caplost) {
-    int cap = p->caplost ? 2 * p->caplost : 8;
-    Val *v = ARENA_ARRAY(L->a, Val, cap);
-    for (int i = 0; i < p->nlost; i++) v[i] = p->lost[i];
-    p->lost = v, p->caplost = cap;
-  }
-  p->lost[p->nlost++] = arr;
-}
-
-static bool fwd_lost(const ParCtx *p, Val arr) {
-  for (int i = 0; i < p->nlost; i++)
-    if (p->lost[i] == arr) return true;
-  return false;
-}
-
-// Records that this iteration's arr[i] now holds v.
-void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc) {
-  ParCtx *p = L->par;
-  (void)loc;
-  if (p->nfwd == p->capfwd) {
-    int cap = p->capfwd ? 2 * p->capfwd : 16;
-    Val *a = ARENA_ARRAY(L->a, Val, cap), *w = ARENA_ARRAY(L->a, Val, cap);
-    bool *in = ARENA_ARRAY(L->a, bool, cap);
-    for (int i = 0; i < p->nfwd; i++) a[i] = p->fwd_arr[i], w[i] = p->fwd_val[i], in[i] = p->fwd_initial[i];
-    p->fwd_arr = a, p->fwd_val = w, p->fwd_initial = in, p->capfwd = cap;
-  }
-  p->fwd_arr[p->nfwd] = arr;
-  p->fwd_val[p->nfwd] = v;
-  p->fwd_initial[p->nfwd++] = initial;
-}
-
-// arr[idx]; inside a parallel loop, an element this iteration wrote is its written value.
-Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
-  for (ParCtx *q = L->par; q; q = q->up)
-    for (int i = 0; i < q->nhists; i++)
-      if (q->hists[i].arr == arr)
-        diag_error(loc, "a histogram may only be updated in its loop (h[k] OP= e)",
-                   "histogram '%s' is read in the loop body", L->fn->vals[arr].hint);
-  ParCtx *p = L->par;
-  if (p && idx == p->idx) {
-    for (int i = p->nfwd - 1; i >= 0; i--)
-      if (p->fwd_arr[i] == arr) {
-        if (p->fwd_initial[i]) par_note_initial(L, arr, idx, loc);
-        return p->fwd_val[i];
-      }
-  }
-  L->b.loc = loc;
-  Val v = b_read(&L->b, arr, idx);
-  if (p && idx == p->idx && !fwd_lost(p, arr)) // no write on this path: the element as found
-    par_note_initial(L, arr, idx, loc); // (one in the other branch of an if is not on it)
-  else
-    par_note_access(L, arr, idx, false, loc);
-  return v;
 }
 
 // An IR_IF with one out: out = c ? (then-side) : (else-side).  The sides are lowered by
@@ -309,12 +229,6 @@ static Val lower_macro_call(Lower *L, TSNode e, const char *name) {
   return lower_expr_text(L, x, node_loc(L, e), !fl ? false : true);
 }
 
-static TSNode find_fn(Lower *L, const char *name) {
-  for (int i = 0; i < L->nfndefs; i++)
-    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
-  return (TSNode){0};
-}
-
 static Val lower_call(Lower *L, TSNode e) {
   TSNode fnode = ts_field(e, "function"), args = ts_field(e, "arguments");
   const char *name = node_text(L, fnode);
@@ -325,7 +239,7 @@ static Val lower_call(Lower *L, TSNode e) {
   if (!L->in_expansion && L->macros && macro_defined(L->macros, name, use_byte(L, e), NULL))
     return lower_macro_call(L, e, name);
   if (!math_lookup(name, &fn, &f32)) {
-    TSNode def = find_fn(L, name);
+    TSNode def = fn_def(L->fndefs, name);
     if (ts_node_is_null(def))
       diag_error(node_loc(L, fnode), "adsoac differentiates only code it can see: define the "
                  "function (static) in this file, or use a math function of language.md §6",

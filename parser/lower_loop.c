@@ -243,29 +243,6 @@ static void canon_update(Lower *L, TSNode s, Canon *c) {
                "loop must step its index by one ('%s++')", c->name);
 }
 
-static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, bool initial, Loc loc) {
-  if (p->nacc == p->capacc) {
-    int cap = p->capacc ? p->capacc * 2 : 16;
-    Access *a = ARENA_ARRAY(L->a, Access, cap);
-    if (p->nacc) memcpy(a, p->acc, sizeof(Access) * (size_t)p->nacc);
-    p->acc = a;
-    p->capacc = cap;
-  }
-  p->acc[p->nacc++] = (Access){arr, idx, write, loc, initial};
-}
-
-void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc) {
-  for (ParCtx *p = L->par; p; p = p->up) {
-    note_access(L, p, arr, idx, write, false, loc);
-    if (write && p != L->par) fwd_lose(L, p, arr); // a write from a nested loop: not forwarded
-  }
-}
-
-void par_note_initial(Lower *L, Val arr, Val idx, Loc loc) {
-  note_access(L, L->par, arr, idx, false, true, loc);
-  for (ParCtx *p = L->par->up; p; p = p->up) note_access(L, p, arr, idx, false, false, loc);
-}
-
 // A scan's contribution may not depend on a scan's running value (acc += x[i] * acc, or
 // through a local or an element written from it): that is a recurrence, not a scan.  Nor on
 // another scan's of the same loop (b += a * x[i] with scan(+: a)), which this version would
@@ -528,7 +505,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
     }
     p->nfwd = 0;
   }
-  lower_stmt(L, ts_field(s, "body"));
+  L->stmt(L, ts_field(s, "body"));
   if (p) {
     p->nfwd = 0;
     for (int i = 0; i < nfwd; i++)
@@ -538,7 +515,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }
   L->b.blk = outer;
-  L->nvars = nv;
+  var_pop(L, nv);
   n->u.loop.init = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.params = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
@@ -672,7 +649,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   ctx.var_base = L->nvars; // outer variables and the clauses' running values
   var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.par.idx, loc});
   L->par = &ctx;
-  lower_stmt(L, ts_field(s, "body"));
+  L->stmt(L, ts_field(s, "body"));
   L->par = ctx.up;
   // the body yields each reduction's and each scan's contribution (all fields of a struct)
   int slot = 0;
@@ -700,7 +677,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   b_push(&L->b, n);
 
   // after the loop, each reduction or scan variable holds the total
-  L->nvars = nv_outer;
+  var_pop(L, nv_outer);
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
     red->out = set_results(L, var_find(L, red->var));

@@ -4,116 +4,10 @@
 // (VAR_STRUCT) followed by one scalar variable per field, named "l.a" and "l.b".  Member
 // access, compound literals (Lin){x, y} and {.a = x}, struct assignment, struct parameters
 // and results of inlined functions all become operations on the fields, so the rest of
-// adsoac only ever sees scalars.
-//
-//   type_definition: 'typedef' struct_specifier(body: field_declaration_list) type_identifier
-//   struct_specifier: 'struct' name? field_declaration_list?
+// adsoac only ever sees scalars.  (The struct types themselves: lower_type.c.)
 #include <string.h>
 
 #include "lower.h"
-
-// ---- the file's types ----
-
-static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name) {
-  TSNode body = ts_field(spec, "body");
-  const char *fnames[64];
-  Type *ftypes[64];
-  int n = 0;
-  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
-    TSNode fd = ts_node_named_child(body, i);
-    if (!ts_is(fd, "field_declaration")) continue;
-    TSNode tn = ts_field(fd, "type");
-    const char *ts = ts_text(a, src, tn);
-    Type *ft = !strcmp(ts, "double") ? &ty_double : !strcmp(ts, "float") ? &ty_float : NULL;
-    for (uint32_t j = 0; j < ts_node_named_child_count(fd); j++) {
-      TSNode d = ts_node_named_child(fd, j);
-      if (ts_node_eq(d, tn)) continue;
-      if (!ts_is(d, "field_identifier") || !ft || n == 64) return NULL; // not a struct of floats
-      fnames[n] = ts_text(a, src, d);
-      ftypes[n++] = ft;
-    }
-  }
-  if (!n) return NULL;
-  Type *t = ARENA_NEW(a, Type);
-  *t = (Type){TY_STRUCT, name};
-  t->nfields = n;
-  t->fnames = ARENA_ARRAY(a, const char *, n);
-  t->ftypes = ARENA_ARRAY(a, Type *, n);
-  memcpy(t->fnames, fnames, sizeof(char *) * (size_t)n);
-  memcpy(t->ftypes, ftypes, sizeof(Type *) * (size_t)n);
-  return t;
-}
-
-static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t) {
-  if (tt->n == tt->cap) {
-    int cap = tt->cap ? tt->cap * 2 : 16;
-    TypeDef *v = ARENA_ARRAY(a, TypeDef, cap);
-    if (tt->n) memcpy(v, tt->defs, sizeof(TypeDef) * (size_t)tt->n);
-    tt->defs = v;
-    tt->cap = cap;
-  }
-  tt->defs[tt->n++] = (TypeDef){name, t};
-}
-
-// Struct types of float/double fields, and typedefs of float, double and integer types.
-void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
-  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
-       n = ts_node_next_named_sibling(n)) {
-    TSNode spec = ts_is(n, "type_definition") ? ts_field(n, "type")
-                  : ts_is(n, "struct_specifier") ? n
-                  : ts_is(n, "declaration") ? ts_field(n, "type") : (TSNode){0};
-    const char *tag = NULL;
-    Type *t = NULL;
-    if (ts_is(spec, "struct_specifier")) {
-      TSNode name = ts_field(spec, "name");
-      if (!ts_node_is_null(name)) tag = arena_printf(a, "struct %s", ts_text(a, src, name));
-      if (!ts_node_is_null(ts_field(spec, "body"))) {
-        t = struct_type(a, src, spec, tag);
-        if (t && tag) add_type(a, tt, tag, t);
-      } else if (tag) {
-        for (int i = 0; i < tt->n; i++)
-          if (!strcmp(tt->defs[i].name, tag)) t = tt->defs[i].type;
-      }
-    }
-    if (!ts_is(n, "type_definition")) continue;
-    TSNode d = ts_field(n, "declarator");
-    if (!ts_is(d, "type_identifier")) continue;
-    const char *name = ts_text(a, src, d);
-    if (t) {
-      if (!t->name) t->name = name;
-      add_type(a, tt, name, t);
-    } else if (!ts_is(spec, "struct_specifier")) {
-      Lower L = {a, src};
-      const char *s = ts_text(a, src, spec);
-      if (!strcmp(s, "double") || !strcmp(s, "float") || ts_is(spec, "sized_type_specifier") ||
-          ts_is(spec, "primitive_type"))
-        add_type(a, tt, name, lower_type(&L, spec));
-    }
-  }
-}
-
-Type *find_type(const Lower *L, const char *name) {
-  for (int i = L->types ? L->types->n - 1 : -1; i >= 0; i--)
-    if (!strcmp(L->types->defs[i].name, name)) return L->types->defs[i].type;
-  return NULL;
-}
-
-// ---- struct variables and values ----
-
-static const char *field_name(Lower *L, const char *var, const char *field) {
-  return arena_printf(L->a, "%s.%s", var, field);
-}
-
-int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc) {
-  int k = var_push(L, (Var){name, t, VAR_STRUCT, 0, loc});
-  for (int i = 0; i < t->nfields; i++) {
-    var_push(L, (Var){field_name(L, name, t->fnames[i]), t->ftypes[i], VAR_SCALAR,
-                      fields ? fields[i] : 0, loc});
-    Val v = fields ? fields[i] : 0;
-    if (v && !L->fn->vals[v].hint) L->fn->vals[v].hint = arena_printf(L->a, "%s_%s", name, t->fnames[i]);
-  }
-  return k;
-}
 
 static int field_index(Lower *L, Type *t, const char *f, Loc loc) {
   for (int i = 0; i < t->nfields; i++)
@@ -135,7 +29,7 @@ static void lower_initializer(Lower *L, TSNode list, Type *t, Val *out) {
       e = ts_field(e, "value");
     }
     if (k >= t->nfields) diag_error(node_loc(L, e), NULL, "too many initialisers for '%s'", t->name);
-    out[k] = convert(L, lower_expr(L, e), t->ftypes[k]);
+    out[k] = convert(L, L->expr(L, e), t->ftypes[k]);
     pos = k + 1;
   }
   for (int i = 0; i < t->nfields; i++) // C: fields not named are zero

@@ -27,11 +27,6 @@ static uint32_t loc_byte(const Src *src, Loc at) {
   return i + at.col - 1;
 }
 
-// Where a node stands in the main file, for the macros in force there.
-uint32_t use_byte(Lower *L, TSNode n) {
-  return L->src->at.line ? L->src->at_byte : ts_node_start_byte(n);
-}
-
 Val lower_expr_text(Lower *L, const char *text, Loc at, bool expanded) {
   return lower_text(L, text, at, expanded, NULL, NULL);
 }
@@ -69,7 +64,7 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   if (st)
     lower_struct_expr(L, e, st, out);
   else
-    v = lower_expr(L, e);
+    v = L->expr(L, e);
   L->src = outer;
   L->in_expansion = outer_expanded;
   L->expr_depth = depth;

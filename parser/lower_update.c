@@ -18,11 +18,10 @@ RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user) {
   if (!strcmp(op, "*")) return RED_MUL;
   if (!strcmp(op, "min")) return RED_MIN;
   if (!strcmp(op, "max")) return RED_MAX;
-  for (int i = 0; i < L->nops; i++)
-    if (!strcmp(L->ops[i].name, op)) {
-      *user = &L->ops[i];
-      return RED_USER;
-    }
+  UserOp *u;
+  HASH_FIND_STR(L->ops, op, u);
+  *user = u;
+  if (u) return RED_USER;
   diag_error(loc, "operators are +, *, min, max, or a function declared with "
              "#pragma adsoac operator before it", "unknown operator '%s'", op);
 }
@@ -55,16 +54,10 @@ void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, V
   lower_call_fields(L, u->def, args, L->b.loc, out);
 }
 
-static TSNode def_named(Lower *L, const char *name) {
-  for (int i = 0; i < L->nfndefs; i++)
-    if (!strcmp(L->fndefs[i].name, name)) return L->fndefs[i].def;
-  UNREACHABLE(); // checked with the operator pragma
-}
-
 // The declared inverse as a lambda: its body computes inv(pa, pb).
 Lambda *make_inverse_lambda(Lower *L, const UserOp *u) {
   UserOp inv = *u;
-  inv.def = def_named(L, u->inverse);
+  inv.def = fn_def(L->fndefs, u->inverse); // (checked with the operator pragma)
   return make_lambda(L, &inv);
 }
 

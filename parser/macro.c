@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "../ir/hash.h"
 
 #define MACRO_MAX_DEPTH 200        // #include nesting, as gcc
 #define MACRO_MAX_TOKENS (1 << 20) // tokens one expansion may create
@@ -73,6 +74,7 @@ typedef struct PpVersion {
 typedef struct {
   const char *name;
   PpVersion *newest;
+  UT_hash_handle hh; // MacroTable.macros, by name
 } PpEntry;
 
 typedef struct PpFile {
@@ -87,7 +89,7 @@ typedef struct PpFile {
   char *active; // the main file: the copy of src.text that gets blanked
   bool once;    // #pragma once seen
   bool listed;  // in deps
-  struct PpFile *next;
+  UT_hash_handle hh; // MacroTable.files, by real
 } PpFile;
 
 struct MacroTable {
@@ -96,9 +98,8 @@ struct MacroTable {
   PpFile *cur; // the file being read, for diagnostics
   const char **incdirs;
   int nincdirs;
-  PpEntry **slots; // open addressing, power-of-two capacity
-  size_t cap, count;
-  PpFile *files; // every included file, by canonical path
+  PpEntry *macros; // every name defined or undefined (uthash)
+  PpFile *files;   // every included file, by canonical path (uthash)
   PpFile **deps;
   int ndeps, capdeps;
   const char **dep_paths;
@@ -318,39 +319,14 @@ static PpHide *hide_inter(Arena *a, const PpHide *x, const PpHide *y) {
 
 // ---- macro table: name -> versions, newest first ----
 
-static uint64_t table_hash(const char *s) {
-  uint64_t h = 1469598103934665603u; // FNV-1a
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
-static void table_grow(MacroTable *t) {
-  size_t cap = t->cap ? 2 * t->cap : 64;
-  PpEntry **slots = ARENA_ARRAY(t->a, PpEntry *, cap);
-  for (size_t k = 0; k < t->cap; k++) {
-    if (!t->slots[k]) continue;
-    size_t i = table_hash(t->slots[k]->name) & (cap - 1);
-    while (slots[i])
-      i = (i + 1) & (cap - 1);
-    slots[i] = t->slots[k];
-  }
-  t->slots = slots;
-  t->cap = cap;
-}
-
 // The entry of name; created when create is set, else NULL when absent.
 static PpEntry *table_entry(MacroTable *t, const char *name, bool create) {
-  if (create && 2 * (t->count + 1) > t->cap) table_grow(t);
-  if (t->cap == 0) return NULL;
-  size_t i = table_hash(name) & (t->cap - 1);
-  for (; t->slots[i]; i = (i + 1) & (t->cap - 1))
-    if (strcmp(t->slots[i]->name, name) == 0) return t->slots[i];
-  if (!create) return NULL;
-  PpEntry *e = ARENA_NEW(t->a, PpEntry);
+  PpEntry *e;
+  HASH_FIND_STR(t->macros, name, e);
+  if (e || !create) return e;
+  e = ARENA_NEW(t->a, PpEntry);
   e->name = arena_strdup(t->a, name);
-  t->slots[i] = e;
-  t->count++;
+  TABLE_ADD(t->a, t->macros, name, e);
   return e;
 }
 
@@ -1019,9 +995,8 @@ static PpFile *pp_file_open(MacroTable *t, const char *path, Loc loc) {
   char *real = realpath(path, NULL);
   if (!real && (errno == ENOENT || errno == ENOTDIR)) return NULL;
   if (!real) macro_error(t, loc, NULL, "cannot read \"%s\": %s", path, strerror(errno));
-  PpFile *f = t->files;
-  while (f && strcmp(f->real, real) != 0)
-    f = f->next;
+  PpFile *f;
+  HASH_FIND_STR(t->files, real, f);
   if (!f) {
     size_t len;
     int err;
@@ -1036,8 +1011,7 @@ static PpFile *pp_file_open(MacroTable *t, const char *path, Loc loc) {
     f->real = arena_strdup(t->a, real);
     f->src = (Src){.path = f->path, .text = text, .len = len};
     pp_file_prepare(t->a, f);
-    f->next = t->files;
-    t->files = f;
+    TABLE_ADD(t->a, t->files, real, f);
   }
   free(real);
   return f;

@@ -108,19 +108,11 @@ static void set_activity(Lower *L, const Pragma *pr) {
 }
 
 typedef struct {
-  FnDef *fndefs;
-  int nfndefs;
-  UserOp *ops;
-  int nops;
+  FnDef *fndefs; // (uthash, by name)
+  UserOp *ops;   // (uthash, by name)
   TypeTable types;
   MacroTable *macros;
 } Defs;
-
-static TSNode find_def(const Defs *d, const char *name) {
-  for (int i = 0; i < d->nfndefs; i++)
-    if (!strcmp(d->fndefs[i].name, name)) return d->fndefs[i].def;
-  return (TSNode){0};
-}
 
 // T op(T, T), T float or double (language.md §4).
 static Type *operator_type(Arena *a, const Src *src, const Defs *defs, TSNode def,
@@ -158,7 +150,7 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
                pr->inverse};
   op.type = operator_type(a, src, d, def, arena_printf(a, "operator '%s'", name));
   if (pr->inverse) {
-    TSNode inv = find_def(d, pr->inverse);
+    TSNode inv = fn_def(d->fndefs, pr->inverse);
     if (ts_node_is_null(inv))
       diag_error(pr->inverse_loc, "define the inverse T inv(T a, T b), returning x with op(x, b) == a, "
                  "in this file", "inverse function '%s' is not defined in this file", pr->inverse);
@@ -166,7 +158,12 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
       diag_error(pr->inverse_loc, NULL, "inverse '%s' works on another type than '%s'",
                  pr->inverse, name);
   }
-  d->ops[d->nops++] = op;
+  UserOp *old;
+  HASH_FIND_STR(d->ops, name, old);
+  if (old) return; // (the first of two of a name is the one found)
+  UserOp *u = ARENA_NEW(a, UserOp);
+  *u = op;
+  TABLE_ADD(a, d->ops, name, u);
 }
 
 static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode def,
@@ -184,11 +181,13 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   Lower L = {a, src};
   L.prog = prog;
   L.fndefs = defs->fndefs;
-  L.nfndefs = defs->nfndefs;
   L.ops = defs->ops;
-  L.nops = defs->nops;
   L.types = &defs->types;
   L.macros = defs->macros;
+  L.expr = lower_expr; // (see Lower)
+  L.struct_expr = lower_struct_expr;
+  L.block = lower_block;
+  L.stmt = lower_stmt;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -306,16 +305,18 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   Defs defs = {0};
   defs.macros = macros;
   collect_types(a, src, root, &defs.types);
-  defs.fndefs = ARENA_ARRAY(a, FnDef, ts_node_named_child_count(root) + 1);
-  defs.ops = ARENA_ARRAY(a, UserOp, ts_node_named_child_count(root) + 1);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     if (!ts_is(n, "function_definition")) continue;
     TSNode d = ts_field(n, "declarator");
     while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
     TSNode name = ts_field(d, "declarator");
-    if (ts_is(d, "function_declarator") && ts_is(name, "identifier"))
-      defs.fndefs[defs.nfndefs++] = (FnDef){ts_text(a, src, name), n};
+    if (!ts_is(d, "function_declarator") || !ts_is(name, "identifier")) continue;
+    const char *s = ts_text(a, src, name);
+    if (!ts_node_is_null(fn_def(defs.fndefs, s))) continue; // (the first of two is found)
+    FnDef *f = ARENA_NEW(a, FnDef);
+    *f = (FnDef){s, n};
+    TABLE_ADD(a, defs.fndefs, name, f);
   }
   // declared operators first: marked functions may use them
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
@@ -331,6 +332,7 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
     add_operator(a, src, &defs, &pr, def);
     add_drop(a, p, ts_node_start_byte(n), ts_node_end_byte(n));
   }
+  FnDef *marked = NULL; // the marked functions by name
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     Pragma pr;
@@ -349,9 +351,11 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
     m.primal = lower_function(a, p, &defs, def, &pr);
     m.start_byte = ts_node_start_byte(n);
     m.end_byte = ts_node_end_byte(def);
-    for (int i = 0; i < p->nmarked; i++)
-      if (!strcmp(p->marked[i].primal->name, m.primal->name))
-        diag_error(m.primal->loc, NULL, "'%s' is marked twice", m.primal->name);
+    if (!ts_node_is_null(fn_def(marked, m.primal->name)))
+      diag_error(m.primal->loc, NULL, "'%s' is marked twice", m.primal->name);
+    FnDef *f = ARENA_NEW(a, FnDef);
+    *f = (FnDef){m.primal->name, def};
+    TABLE_ADD(a, marked, name, f);
     add_marked(a, p, m);
     add_drop(a, p, m.start_byte, m.end_byte);
     n = def;

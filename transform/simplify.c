@@ -5,41 +5,9 @@
 
 #include "transform.h"
 
-// uses[v] += d for every use of a value (d = -1: the uses of a statement removed)
-typedef struct {
-  int *uses, d;
-} Count;
-
-static void count_val(Val *v, void *ctx) {
-  Count *c = ctx;
-  c->uses[*v] += c->d;
-}
-
-static WalkNext count_in_node(Node *n, void *ctx) {
-  ir_node_uses(n, count_val, ctx);
-  return WALK_INTO;
-}
-
-static void count_in_yields(Block *b, void *ctx) {
-  for (int i = 0; i < b->nyields; i++)
-    if (b->yields[i]) count_val(&b->yields[i], ctx);
-}
-
-// n and the statements nested in it
-static void count_node(const Node *n, int *uses, int d) {
-  ir_walk_node(n, &(Walker){.pre = count_in_node, .block = count_in_yields, .ctx = &(Count){uses, d}});
-}
-
-void count_block(const Block *b, int *uses) {
-  ir_walk(b, &(Walker){.pre = count_in_node, .block = count_in_yields, .ctx = &(Count){uses, 1}});
-}
-
+// uses[v] += d (d = -1: the uses of a statement removed)
 static void use_by(int *uses, int d, Val v) {
   if (v) uses[v] += d;
-}
-
-void count_uses(const Fn *f, int *uses) {
-  count_block(f->body, uses);
 }
 
 // The statement's result is used (the walk goes into ifs only).

@@ -1,6 +1,7 @@
 // transform/transform.h: IR -> IR passes: automatic differentiation and clean-up.
 #pragma once
 #include "../ir/ir.h"
+#include "../analysis/analysis.h" // the layer below: the passes' callers use its facts too
 
 // ---- clone.c ----
 // Copies the statements of src to the end of b's block, renaming every value through map
@@ -10,11 +11,6 @@ void clone_block(Builder *b, const Fn *src_fn, const Block *src, Val *map, bool 
 Val clone_val(Fn *dst, const Fn *src, Val v, Val *map); // fresh value of the same type
 Lambda *clone_lambda(Builder *b, const Fn *src_fn, const Lambda *l, Val *map);
 
-// ---- activity.c ----
-// varied[v]: v is a floating-point value that depends on an active parameter.
-unsigned char *activity_varied(Arena *scratch, const Fn *f);
-// Warns where a derivative is taken through a non-differentiable construct (language.md §7).
-void activity_warnings(const Fn *f);
 
 // ---- distribute.c ----
 // Splits each parallel loop that does several things (writes, reductions, histograms) into
@@ -29,10 +25,6 @@ void distribute_loops(Fn *f);
 // declared operator that is not commutative or has no inverse become scans first (their
 // total), and with general (--general-rule) every top-level reduction.
 void lower_scans(Fn *f, bool general);
-// Is p a canonical scan (k in [0, n): reads src[k], writes the exclusive prefix to dst[k])?
-// src and dst (nf entries each, or NULL) receive its arrays; dst[f] is 0 for a field whose
-// prefixes are not kept (the scan still computes them; when none is kept, only the total).
-bool scan_canonical(const Node *p, Val *src, Val *dst);
 // Removes the prefix arrays of canonical scans that nothing reads (after differentiation:
 // the prefixes of a reduction computed as a scan are read by its derivative only).
 void scan_drop_unread(Fn *f);
@@ -54,8 +46,6 @@ void fuse_loops(Fn *f);
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0
-void count_uses(const Fn *f, int *uses);
-void count_block(const Block *b, int *uses);
 
 // ---- stripmine.c ----
 Fn *fn_copy(Arena *a, const Fn *f); // the same function (fresh values)

@@ -1,8 +1,8 @@
-// transform/activity.c: which values vary with the active parameters (forward dataflow).
+// analysis/activity.c: which values vary with the active parameters (forward dataflow).
 // Only varied floating-point values get tangents or adjoints.
 #include <stdlib.h>
 
-#include "transform.h"
+#include "analysis.h"
 
 typedef struct {
   const Fn *f;
