@@ -11,28 +11,7 @@
 
 #include "fwd.h"
 
-static Val *map_fields(Fwd *F, const Val *vs, int nf) {
-  Val *p = ARENA_ARRAY(F->a, Val, nf);
-  for (int f = 0; f < nf; f++) p[f] = F->pv[vs[f]];
-  return p;
-}
-
-// Zeroed room for one value per field of a reduction.
-Val *fields(Fwd *F, const Red *red) { return ARENA_ARRAY(F->a, Val, red->nf); }
-
-Val *one_val(Fwd *F, Val v) {
-  Val *p = ARENA_ARRAY(F->a, Val, 1);
-  p[0] = v;
-  return p;
-}
-
-Val fwd_zero(Fwd *F, Type *t) {
-  return b_const_f(&F->b, t, 0);
-}
-
-Val as_type(Fwd *F, Val x, Type *t) {
-  return x && val_type(F->f, x) != t ? b_cast(&F->b, t, x) : x;
-}
+static void fwd_block(Fwd *F, const Block *b);
 
 static Val fwd_binop(Fwd *F, const Node *n) {
   Val a = n->u.bin.a, c = n->u.bin.b, ta = T(a), tc = T(c);
@@ -112,19 +91,6 @@ static void fwd_if(Fwd *F, const Node *n) {
     F->tan[o] = m->u.ifs.outs[n->u.ifs.nouts + i] = fn_val(F->f, F->pf->vals[o].type, NULL);
   }
   b_push(&F->b, m);
-}
-
-// Forgets the tangents of b's values (an operator's body, differentiated again).
-void clear_tangents(Fwd *F, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->out) F->tan[n->out] = 0;
-    if (n->kind == IR_IF) {
-      for (int k = 0; k < n->u.ifs.nouts; k++) F->tan[n->u.ifs.outs[k]] = 0;
-      clear_tangents(F, n->u.ifs.then);
-      clear_tangents(F, n->u.ifs.els);
-    }
-  }
 }
 
 static void fwd_par(Fwd *F, const Node *n) {
@@ -318,7 +284,7 @@ static void fwd_node(Fwd *F, const Node *n) {
   if (n->out && F->varied[n->out] && t) F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);
 }
 
-void fwd_block(Fwd *F, const Block *b) {
+static void fwd_block(Fwd *F, const Block *b) {
   for (int i = 0; i < b->n; i++) fwd_node(F, b->stmts[i]);
 }
 
@@ -359,6 +325,7 @@ Fn *ad_jvp(AdCtx *cx, const Fn *pf) {
   Fwd fw = {.a = a, .cx = cx, .pf = pf}, *F = &fw;
   F->cx = cx;
   F->general = cx->general;
+  F->block = fwd_block;
   F->pv = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
   F->tan = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
   F->adot = ARENA_ARRAY(cx->scratch, Val, pf->nvals);

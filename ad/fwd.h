@@ -2,7 +2,7 @@
 #pragma once
 #include "ad_internal.h"
 
-typedef struct {
+typedef struct Fwd {
   Arena *a;   // = cx->a
   AdCtx *cx;
   const Fn *pf;
@@ -17,6 +17,7 @@ typedef struct {
   int *hist_tan;    // in a loop with hist clauses: clause -> the clause of its tangent, or -1
   bool general;     // --general-rule
   struct HistTan *htan; // a tangent pass of hist(*/min/max/declared): what its updates do
+  void (*block)(struct Fwd *F, const Block *b); // fwd.c's: the rules recurse through it
 } Fwd;
 
 // The tangent pass of clause h of a hist(*/min/max/declared) loop (values of f): the section's
@@ -33,11 +34,11 @@ typedef struct HistTan {
 #define T(v) ((v) ? F->tan[v] : 0)
 
 
-// ---- fwd.c ----
+// ---- fwd_util.c: below every rule ----
+Val *map_fields(Fwd *F, const Val *vs, int nf); // the values in f of primal values vs
 Val as_type(Fwd *F, Val x, Type *t);
 void clear_tangents(Fwd *F, const Block *b);
 Val *fields(Fwd *F, const Red *red);
-void fwd_block(Fwd *F, const Block *b);
 Val *one_val(Fwd *F, Val v);
 Val fwd_zero(Fwd *F, Type *t);
 

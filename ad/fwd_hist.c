@@ -100,7 +100,7 @@ static Val fwd_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   F->tan[op->pa[0]] = left ? one : 0;
   F->tan[op->pb[0]] = left ? 0 : one;
   clear_tangents(F, op->body);
-  fwd_block(F, op->body);
+  F->block(F, op->body);
   Val d = T(op->body->yields[0]);
   if (!d) d = b_const_f(&F->b, val_type(F->f, x), 0);
   F->tan[op->pa[0]] = F->tan[op->pb[0]] = 0;
@@ -192,7 +192,7 @@ void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     for (int k = 0; k < n->u.par.nhists; k++) F->hist_tan[k] = -1;
     F->in_par = F->drop_writes = true;
     F->htan = &x;
-    fwd_block(F, n->u.par.body);
+    F->block(F, n->u.par.body);
     F->htan = NULL;
     F->in_par = in_par, F->drop_writes = drop, F->hist_tan = hist_tan;
     b->blk = outer;

@@ -28,7 +28,7 @@ void user_tangent(Fwd *F, const Red *red, const Val *y, const Val *x, const Val 
     F->tan[op->pb[f]] = xd[f];
   }
   clear_tangents(F, op->body);
-  fwd_block(F, op->body);
+  F->block(F, op->body);
   for (int f = 0; f < red->nf; f++) {
     Val v = F->tan[op->body->yields[f]];
     t[f] = v ? v : fwd_zero(F, F->pf->vals[red->out[f]].type);
@@ -74,7 +74,7 @@ Lambda *dual_lambda(Fwd *F, const Red *red) {
   }
   Block *outer = F->b.blk;
   d->body = F->b.blk = block_new(F->a);
-  fwd_block(F, op->body);
+  F->block(F, op->body);
   for (int f = 0; f < nf; f++) block_yield(F->a, d->body, P(op->body->yields[f]));
   for (int f = 0; f < nf; f++) {
     Type *t = F->pf->vals[red->out[f]].type;
@@ -238,7 +238,7 @@ void tangent_pass(Fwd *F, const Node *n, Node *m) {
   bool in_par = F->in_par, drop = F->drop_writes;
   F->in_par = true;
   F->drop_writes = true; // a re-execution: the first loop wrote the outputs
-  fwd_block(F, n->u.par.body);
+  F->block(F, n->u.par.body);
   F->drop_writes = drop;
   F->in_par = in_par;
   int *first = ARENA_ARRAY(F->a, int, nr); // the slot of reduction r's first term, or -1

@@ -20,107 +20,8 @@
 
 // ---- helpers ----
 
-static void note_defs(Rev *R, const Block *b, unsigned char *mark);
-
-void note_def(Rev *R, Node *n, unsigned char *mark) {
-  if (n->out) {
-    R->def[n->out] = n;
-    if (mark) mark[n->out] = 1;
-  }
-  switch (n->kind) {
-  case IR_IF:
-    note_defs(R, n->u.ifs.then, mark);
-    note_defs(R, n->u.ifs.els, mark);
-    for (int i = 0; i < n->u.ifs.nouts; i++) {
-      R->def[n->u.ifs.outs[i]] = n;
-      if (mark) mark[n->u.ifs.outs[i]] = 1;
-    }
-    break;
-  case IR_PAR:
-    if (mark) mark[n->u.par.idx] = 1;
-    note_defs(R, n->u.par.body, mark);
-    for (int r = 0; r < n->u.par.nreds; r++)
-      for (int f = 0; f < n->u.par.reds[r].nf; f++) {
-        R->def[n->u.par.reds[r].out[f]] = n;
-        if (mark) mark[n->u.par.reds[r].out[f]] = 1; // a nested reduction varies
-      }
-    break;
-  case IR_LOOP:
-    if (mark) {
-      mark[n->u.loop.idx] = 1;
-      for (int k = 0; k < n->u.loop.ncarry; k++)
-        mark[n->u.loop.params[k]] = mark[n->u.loop.outs[k]] = 1;
-    }
-    note_defs(R, n->u.loop.body, mark);
-    break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: break;
-  }
-}
-
-static void note_defs(Rev *R, const Block *b, unsigned char *mark) {
-  for (int i = 0; i < b->n; i++) note_def(R, b->stmts[i], mark);
-}
-
-// adj[v] += x (x is a value of f, or 0)
-void adj_add(Rev *R, Val v, Val x) {
-  if (!x || !v || !R->varied[v]) return;
-  Type *t = R->pf->vals[v].type;
-  if (val_type(R->f, x) != t) x = b_cast(&R->b, t, x);
-  R->adj[v] = b_add(&R->b, R->adj[v], x);
-}
-
-Val zero_of(Rev *R, Type *t) {
-  return ty_is_float(t) ? b_const_f(&R->b, t, 0) : b_const_i(&R->b, t, 0);
-}
-
-static bool invariant_within(Rev *R, Val v, int *budget) {
-  if (!R->in_par[v]) return true;
-  Node *d = R->def[v];
-  if (!d || v == R->par->u.par.idx || --*budget < 0) return false;
-  switch (d->kind) {
-  case IR_CONST: return true;
-  case IR_UNOP: return invariant_within(R, d->u.un.a, budget);
-  case IR_BINOP: return invariant_within(R, d->u.bin.a, budget) && invariant_within(R, d->u.bin.b, budget);
-  case IR_CAST: return invariant_within(R, d->u.cast.a, budget);
-  case IR_CALL:
-    return invariant_within(R, d->u.call.a, budget) &&
-           (!d->u.call.b || invariant_within(R, d->u.call.b, budget));
-  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
-  }
-  UNREACHABLE();
-}
-
-bool is_invariant(Rev *R, Val v) {
-  int budget = WALK_BUDGET;
-  return invariant_within(R, v, &budget);
-}
-
-// The host-level copy of a loop-invariant value (recomputed after the reverse loop).
-Val hoist(Rev *R, Val v) {
-  if (!R->in_par[v]) return P(v);
-  if (R->hoisted[v]) return R->hoisted[v];
-  const Node *d = R->def[v];
-  Node *n = node_new(R->a, d->kind, d->loc);
-  n->u = d->u;
-  switch (d->kind) {
-  case IR_CONST: break;
-  case IR_UNOP: n->u.un.a = hoist(R, d->u.un.a); break;
-  case IR_BINOP: n->u.bin.a = hoist(R, d->u.bin.a), n->u.bin.b = hoist(R, d->u.bin.b); break;
-  case IR_CAST: n->u.cast.a = hoist(R, d->u.cast.a); break;
-  case IR_CALL:
-    n->u.call.a = hoist(R, d->u.call.a);
-    if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
-    break;
-  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();
-  }
-  n->out = clone_val(R->f, R->pf, v, R->hoisted);
-  b_push(&R->b, n);
-  return n->out;
-}
+static void rev_block(Rev *R, const Block *b);
+static Val sweep_block(Rev *R, const Block *body, bool top);
 
 // Is every read of arr in b (of the top-level loop being reversed) in row i of a row-major
 // matrix, i*M + j with i the top loop's index and j a nested loop's over [0, M)?  Then each
@@ -333,47 +234,14 @@ static void rev_node(Rev *R, const Node *n) {
   UNREACHABLE();
 }
 
-void rev_block(Rev *R, const Block *b) {
+static void rev_block(Rev *R, const Block *b) {
   for (int i = b->n - 1; i >= 0; i--) rev_node(R, b->stmts[i]);
-}
-
-void clear_adj(Rev *R, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->out) R->adj[n->out] = 0;
-    if (n->kind == IR_IF) {
-      for (int k = 0; k < n->u.ifs.nouts; k++) R->adj[n->u.ifs.outs[k]] = 0;
-      clear_adj(R, n->u.ifs.then);
-      clear_adj(R, n->u.ifs.els);
-    }
-  }
-}
-
-// A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
-Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer) {
-  Node *m = node_new(R->a, IR_PAR, n->loc);
-  m->u.par.lo = b_const_i(&R->b, val_type(R->f, len), 0);
-  m->u.par.hi = len;
-  m->u.par.idx = fn_val(R->f, val_type(R->f, len), "j");
-  m->u.par.pragma = n->u.par.pragma;
-  m->u.par.body = block_new(R->a);
-  m->u.par.reds = ARENA_NEW(R->a, Red);
-  m->u.par.scans = ARENA_NEW(R->a, Scan);
-  m->u.par.hists = ARENA_NEW(R->a, Hist);
-  *outer = R->b.blk;
-  R->b.blk = m->u.par.body;
-  return m;
-}
-
-void rev_loop_end(Rev *R, Node *m, Block *outer) {
-  R->b.blk = outer;
-  b_push(&R->b, m);
 }
 
 // The forward and reverse sweeps over the statements of a host-level block: the function's
 // body (top; returns the returned value), or a sequential loop's body in one iteration of
 // its reverse.
-Val sweep_block(Rev *R, const Block *body, bool top) {
+static Val sweep_block(Rev *R, const Block *body, bool top) {
   const Fn *pf = R->pf;
   Save *saves = SCRATCH(Save, body->n * (pf->nparams + MAX_REGIONS) + 1);
   int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
@@ -475,6 +343,8 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   Arena *a = cx->a;
   Rev rv = {.a = a, .cx = cx, .pf = pf}, *R = &rv;
   R->general = cx->general;
+  R->block = rev_block;
+  R->sweep = sweep_block;
   int nv = pf->nvals;
   R->pv = SCRATCH(Val, nv);
   R->adj = SCRATCH(Val, nv);
@@ -484,7 +354,7 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   R->mul_p = SCRATCH(Val, nv);
   R->winner = SCRATCH(Val, nv);
   R->varied = activity_varied(R->cx->scratch, pf);
-  note_defs(R, pf->body, NULL);
+  rev_note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);
   R->b = (Builder){R->f, R->f->body, pf->loc};
 

@@ -41,7 +41,7 @@ typedef struct LoopAux {
   struct LoopAux *next;
 } LoopAux;
 
-typedef struct {
+typedef struct Rev {
   Arena *a;     // = cx->a
   AdCtx *cx;
   const Fn *pf; // primal
@@ -74,6 +74,10 @@ typedef struct {
   // pending adjoints of loop-invariant elements of the parallel loop being reversed
   struct InvAcc *inv_acc;
   int ninv_acc, cap_inv_acc;
+  // the reverse of a block's statements, and the sweep of a loop body (rev.c): a rule
+  // recurses through these, so that no rule file calls the dispatcher's file
+  void (*block)(struct Rev *R, const Block *b);
+  Val (*sweep)(struct Rev *R, const Block *body, bool top);
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -121,21 +125,26 @@ typedef struct InvAcc {
 
 #define SCRATCH(T, n) ARENA_ARRAY(R->cx->scratch, T, (n))
 
-// ---- rev.c ----
-void adj_add(Rev *R, Val v, Val x);
+// ---- rev_util.c: below every rule ----
+void note_def(Rev *R, Node *n, unsigned char *mark); // mark[v] = 1 for the values n defines
+void rev_note_defs(Rev *R, const Block *b, unsigned char *mark);
+void adj_add(Rev *R, Val v, Val x); // v's adjoint += x
+Val zero_of(Rev *R, Type *t);
+bool is_invariant(Rev *R, Val v); // the same in every iteration of the loop being reversed
+Val hoist(Rev *R, Val v);         // its copy before the reverse loop
 void clear_adj(Rev *R, const Block *b);
-Val hoist(Rev *R, Val v);
-bool is_invariant(Rev *R, Val v);
-void note_def(Rev *R, Node *n, unsigned char *mark);
-void rev_block(Rev *R, const Block *b);
+// A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
 Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer);
 void rev_loop_end(Rev *R, Node *m, Block *outer);
-Val sweep_block(Rev *R, const Block *body, bool top);
-Val zero_of(Rev *R, Type *t);
+bool node_reads_in_par(const Node *n, Val arr, bool in_par); // a read of arr in a parallel loop
+bool block_reads_in_par(const Block *b, Val arr, bool in_par);
+bool writes_at_index(const Block *b, Val arr, Val idx);
+bool block_writes_active(Rev *R, const Block *b);
+
+// ---- rev.c ----
 
 // ---- rev_map.c ----
 bool acc_shared(Rev *R, Val arr, Val idx, Val g);
-bool block_writes_active(Rev *R, const Block *b);
 bool reads_injective(Rev *R, const Block *b, Val arr, Val *first);
 void rev_par(Rev *R, const Node *n);
 
@@ -167,11 +176,9 @@ void hist_save(Rev *R, const Node *n, bool after);
 void rev_update(Rev *R, const Node *n);
 
 // ---- rev_save.c ----
-bool block_reads_in_par(const Block *b, Val arr, bool in_par);
 void emit_save(Rev *R, Save *s);
 void emit_swap(Rev *R, const Save *s);
 void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout);
-bool writes_at_index(const Block *b, Val arr, Val idx);
 
 // ---- rev_loop.c ----
 void fwd_seq_loop(Rev *R, const Node *n);

@@ -481,7 +481,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     R->pv[n->u.loop.idx] = t;
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
-    sweep_block(R, body, false);
+    R->sweep(R, body, false);
   } else {
     recompute_carried(R, n, t, uses);
     R->pv[n->u.loop.idx] = t;
@@ -489,7 +489,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
     R->seq_depth++;
-    rev_block(R, body);
+    R->block(R, body);
     R->seq_depth--;
   }
   for (int a = 0; a < na; a++)

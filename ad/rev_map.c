@@ -167,17 +167,6 @@ static Val add_sum_reduction(Rev *R, Node *m, Val sum, Type *t, Block *host) {
   return reds[m->u.par.nreds++].out[0];
 }
 
-bool block_writes_active(Rev *R, const Block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE && R->abar[n->u.mem.arr]) return true;
-    if (n->kind == IR_IF &&
-        (block_writes_active(R, n->u.ifs.then) || block_writes_active(R, n->u.ifs.els)))
-      return true;
-  }
-  return false;
-}
-
 // Can primal index expression v (defined in the loop) be computed again outside the reverse
 // loop, from the loop index and values outside the loop?
 static bool index_clonable(Rev *R, Val v, int *budget) {
@@ -395,7 +384,7 @@ void rev_par(Rev *R, const Node *n) {
   m->u.par.body = R->b.blk = block_new(R->a);
   clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
   red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
-  rev_block(R, n->u.par.body);
+  R->block(R, n->u.par.body);
 
   // adjoints of values from outside the loop: summed over the iterations
   Val *total = SCRATCH(Val, nv);
@@ -423,4 +412,30 @@ void rev_par(Rev *R, const Node *n) {
   red_inits(R, n, host_adj, &rr); // the initial value is one more operand
   hist_finish(R, n);
   par_leave(R, &outer);
+}
+
+// What this version differentiates; everything else is refused with the construct named.
+void check_reductions(Rev *R, const Node *n) {
+  if (n->u.par.nscans)
+    diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    const Hist *hc = &n->u.par.hists[h];
+    if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
+    const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
+    if (!hist_aux(R, n))
+      diag_error(n->loc, "hist(+) is differentiated there; the other operators at the top level of the function",
+                 "reverse mode of hist(%s: ...) inside another loop or an if is not "
+                 "supported yet", op);
+  }
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const Red *red = &n->u.par.reds[r];
+    if (reduce_rule(red, false) == RULE_GENERAL) // (a scan at the top level: transform/scan.c)
+      diag_error(n->loc, "a declared operator without inverse(fn), or not commutative, is "
+                 "differentiated at the top level of the function (as a scan)",
+                 "reverse mode of reduce(%s: ...) inside another loop or an if is not supported "
+                 "yet", red->user_fn);
+    if (red->nf != 1 && red->op != RED_USER)
+      diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
+                 red->user_fn ? red->user_fn : redop_name(red->op));
+  }
 }

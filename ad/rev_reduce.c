@@ -16,32 +16,6 @@
 
 // ---- parallel loops ----
 
-// What this version differentiates; everything else is refused with the construct named.
-void check_reductions(Rev *R, const Node *n) {
-  if (n->u.par.nscans)
-    diag_error(n->loc, NULL, "reverse mode of scan(...) is not supported yet");
-  for (int h = 0; h < n->u.par.nhists; h++) {
-    const Hist *hc = &n->u.par.hists[h];
-    if (hc->op == RED_ADD || !R->varied[hc->arr]) continue;
-    const char *op = hc->user_fn ? hc->user_fn : redop_name(hc->op);
-    if (!hist_aux(R, n))
-      diag_error(n->loc, "hist(+) is differentiated there; the other operators at the top level of the function",
-                 "reverse mode of hist(%s: ...) inside another loop or an if is not "
-                 "supported yet", op);
-  }
-  for (int r = 0; r < n->u.par.nreds; r++) {
-    const Red *red = &n->u.par.reds[r];
-    if (reduce_rule(red, false) == RULE_GENERAL) // (a scan at the top level: transform/scan.c)
-      diag_error(n->loc, "a declared operator without inverse(fn), or not commutative, is "
-                 "differentiated at the top level of the function (as a scan)",
-                 "reverse mode of reduce(%s: ...) inside another loop or an if is not supported "
-                 "yet", red->user_fn);
-    if (red->nf != 1 && red->op != RED_USER)
-      diag_error(n->loc, NULL, "reverse mode of reduce(%s: ...) on structs is not supported yet",
-                 red->user_fn ? red->user_fn : redop_name(red->op));
-  }
-}
-
 // The invertible-operator rule (papers/reduce-scan-hist-rules.md §2.6): for a commutative
 // operator with an inverse, y = b OP x where b = inv(y, x) is the reduction of everything
 // else; so x's adjoint is g * d(b OP x)/dx, the reverse mode of the operator's own body.
@@ -55,7 +29,7 @@ void user_partial(Rev *R, const Red *red, const Val *y, const Val *x, const Val 
   for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
   clear_adj(R, op->body);
   for (int f = 0; f < red->nf; f++) adj_add(R, op->body->yields[f], g[f]);
-  rev_block(R, op->body);
+  R->block(R, op->body);
   for (int f = 0; f < red->nf; f++) dx[f] = R->adj[op->pb[f]];
   clear_adj(R, op->body); // the operator's values are used again (the initial value)
   for (int f = 0; f < red->nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;

@@ -12,41 +12,6 @@
 
 // ---- saving overwritten elements ----
 
-static bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
-  switch (n->kind) {
-  case IR_READ: return in_par && n->u.mem.arr == arr;
-  case IR_IF:
-    return block_reads_in_par(n->u.ifs.then, arr, in_par) ||
-           block_reads_in_par(n->u.ifs.els, arr, in_par);
-  case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
-  case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_WRITE:
-  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: return false;
-  }
-  UNREACHABLE();
-}
-
-bool block_reads_in_par(const Block *b, Val arr, bool in_par) {
-  for (int i = 0; i < b->n; i++)
-    if (node_reads_in_par(b->stmts[i], arr, in_par)) return true;
-  return false;
-}
-
-// Does every write of arr in b (nested loops included) use the index idx itself?
-bool writes_at_index(const Block *b, Val arr, Val idx) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_WRITE && n->u.mem.arr == arr && n->u.mem.idx != idx) return false;
-    if (n->kind == IR_IF &&
-        (!writes_at_index(n->u.ifs.then, arr, idx) || !writes_at_index(n->u.ifs.els, arr, idx)))
-      return false;
-    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, idx)) return false;
-    if (n->kind == IR_LOOP && !writes_at_index(n->u.loop.body, arr, idx)) return false;
-  }
-  return true;
-}
-
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
                          Region *reg, int *nreg, Val cond);
 

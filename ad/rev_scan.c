@@ -78,7 +78,7 @@ void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val *ja, V
     for (int f = 0; f < nf; f++) R->adj[op->pa[f]] = R->adj[op->pb[f]] = 0;
     clear_adj(R, op->body);
     adj_add(R, op->body->yields[k], b_const_f(b, val_type(R->f, x[k]), 1));
-    rev_block(R, op->body);
+    R->block(R, op->body);
     for (int m = 0; m < nf; m++) {
       ja[k * nf + m] = times_one(R->f, R->adj[op->pa[m]]);
       if (jb) jb[k * nf + m] = times_one(R->f, R->adj[op->pb[m]]);
