@@ -2,6 +2,7 @@
 #include "translate.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,10 +74,13 @@ static void pass_vjp(const Pipe *p, Unit *u) {
   (void)p;
   u->m->vjp = ad_vjp(u->cx, u->mined ? u->mined : u->m->primal);
 }
+static void fold_dce(Fn *f) {
+  simplify_fold(f);
+  simplify_dce(f);
+}
 static void pass_vjp_simplify(const Pipe *p, Unit *u) {
   (void)p;
-  simplify_fold(u->m->vjp);
-  simplify_dce(u->m->vjp);
+  fold_dce(u->m->vjp);
 }
 static void pass_jvp(const Pipe *p, Unit *u) {
   (void)p;
@@ -84,8 +88,7 @@ static void pass_jvp(const Pipe *p, Unit *u) {
 }
 static void pass_jvp_simplify(const Pipe *p, Unit *u) {
   (void)p;
-  simplify_fold(u->m->jvp);
-  simplify_dce(u->m->jvp);
+  fold_dce(u->m->jvp);
 }
 // The prefixes of a reduction computed as a scan are read by its derivative only.
 static void pass_drop_unread(const Pipe *p, Unit *u) {
@@ -105,11 +108,9 @@ static void pass_fuse(const Pipe *p, Unit *u) {
 // What fusion made constant or unused goes (no set-but-unused variables in the output).
 static void pass_simplify(const Pipe *p, Unit *u) {
   (void)p;
-  Fn *fns[3] = {u->m->primal, u->m->vjp, u->m->jvp};
-  for (int k = 0; k < 3; k++) {
-    simplify_fold(fns[k]);
-    simplify_dce(fns[k]);
-  }
+  fold_dce(u->m->primal);
+  fold_dce(u->m->vjp);
+  fold_dce(u->m->jvp);
 }
 
 static const Pass passes[] = {
@@ -216,13 +217,26 @@ static bool print_ir(const Pipe *p, Unit *units, int nunits, int first, Buf *out
   return ok;
 }
 
+typedef struct {
+  Unit *u;
+  int n;
+} Units;
+
+static void free_units(void *arg) {
+  Units *us = arg;
+  for (int i = 0; i < us->n; i++) ad_free(us->u[i].cx);
+}
+
 static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
   Prog *prog = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs);
   o->deps = prog->deps;
   o->ndeps = prog->ndeps;
   Pipe p = {a, o};
-  Unit *units = ARENA_ARRAY(a, Unit, prog->nmarked + 1);
+  Units us = {ARENA_ARRAY(a, Unit, prog->nmarked + 1), prog->nmarked};
+  Unit *units = us.u;
+  bool ok = true;
+  pthread_cleanup_push(free_units, &us); // (also when an error ends the thread)
   for (int i = 0; i < prog->nmarked; i++) {
     units[i].m = &prog->marked[i];
     units[i].cx = ad_new(a, o->general_rule);
@@ -236,7 +250,6 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     for (int i = 0; i < prog->nmarked; i++) run_pass(&p, &passes[k], &units[i]);
     stop = dump && !strcmp(o->dump_after, passes[k].name);
   }
-  bool ok = true;
   if (ir) {
     ok = print_ir(&p, units, prog->nmarked, k, out);
   } else if (dot) {
@@ -247,7 +260,7 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
     emit_program(prog, &eo, out);
   }
-  for (int i = 0; i < prog->nmarked; i++) ad_free(units[i].cx);
+  pthread_cleanup_pop(1); // free_units
   return ok;
 }
 

@@ -77,7 +77,6 @@ typedef struct {
   const Hist *hc;
 } FwdOp;
 
-
 // d(a OP x)/dx (left: /da) for hist_general, by the forward mode of the operator's body.
 static Val fwd_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   FwdOp *o = ctx;

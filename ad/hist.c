@@ -263,7 +263,6 @@ static Lambda *segmented(Builder *at, const Fn *pf, const Hist *hc, Type *t, boo
   return l;
 }
 
-
 // An if on cond whose then-block the returned builder fills (no values merged); pushed at b.
 static Builder when(Builder *b, Val cond) {
   Fn *f = b->fn;

@@ -23,8 +23,6 @@
 // is saved: carried values that are running sums (p = p + e, p read nowhere else) need none,
 // the others are recomputed from the loop's start for each iteration.
 
-
-
 static LoopAux *loop_aux(Rev *R, const Node *n) {
   for (LoopAux *x = R->laux; x; x = x->next)
     if (x->loop == n) return x;
@@ -287,7 +285,7 @@ static void copy_elems(Rev *R, Val dst, Val doff, Val src, Val off, Val n) {
 }
 
 static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
-  Buf b = {0};
+  Buf b = {.arena = R->cx->scratch};
   if (n->u.loop.note) buf_printf(&b, "%s; ", n->u.loop.note);
   buf_puts(&b, "f_vjp saves per iteration:");
   int items = 0;

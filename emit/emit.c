@@ -139,7 +139,7 @@ static void emit_block(Emit *e, const Block *b) {
 // ---- functions ----
 
 static const char *signature(Emit *e, const Fn *f) {
-  Buf b = {0};
+  Buf b = {.arena = e->a};
   buf_printf(&b, "%s %s(", tname(e, f->ret), f->name);
   for (int i = 0; i < f->nparams; i++) {
     const Type *t = f->params[i].type;
@@ -162,7 +162,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   note_defs(e, f->body);
   e->uses_fail = false;
   e->ntemps = 0;
-  Buf body = {0};
+  Buf body = {.arena = e->a};
   e->out = &body;
   e->depth = 1;
   e->host = true;
@@ -266,9 +266,9 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
   for (int i = 0; i < prog->nmarked; i++) {
     const Marked *m = &prog->marked[i];
     const char *src = arena_printf(e->a, "from '#pragma adsoac grad' at %s:%u", opt->input_name, m->loc.line);
-    Buf fns = {0};
-    e->kernels = (Buf){0};
-    e->helpers = (Buf){0};
+    Buf fns = {.arena = e->a};
+    e->kernels = (Buf){.arena = e->a};
+    e->helpers = (Buf){.arena = e->a};
     emit_fn(e, m->primal, arena_printf(e->a, "%s: primal, %s", m->primal->name, src), &fns);
     emit_fn(e, m->vjp, arena_printf(e->a, "%s: reverse mode (vector-Jacobian product), %s", m->vjp->name, src), &fns);
     emit_fn(e, m->jvp, arena_printf(e->a, "%s: forward mode (Jacobian-vector product), %s", m->jvp->name, src), &fns);

@@ -189,7 +189,7 @@ static void emit_par_c(Emit *e, const Node *n) {
   for (int h = 0; h < n->u.par.nhists; h++) privates |= private_hist(e, n, h);
   if (!privates) e->private_par = NULL;
   bool manual = has_user_op(n) || privates; // no reduction clause: declared operators, copies
-  Buf clause = {0};
+  Buf clause = {.arena = e->a};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
          manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r), neutral(e, &n->u.par.reds[r]));
@@ -318,7 +318,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   const char *i = ref(e, n->u.par.idx);
   buf_puts(e->out, "\n");
   pragma_comment(e, n);
-  Buf sig = {0};
+  Buf sig = {.arena = e->a};
   buf_printf(&sig, "static __global__ void __launch_bounds__(ADSOAC_BLOCK)\n%s(%s adsoac_lo, long long adsoac_n",
              kname, tname(e, it));
   for (int k = 0; k < nargs; k++) {
@@ -393,7 +393,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, \"%s\"));",
          part[r], part[r], fn);
-  Buf call = {0};
+  Buf call = {.arena = e->a};
   buf_printf(&call, "%s<<<adsoac_g, ADSOAC_BLOCK>>>(%s, adsoac_n", kname, ref(e, n->u.par.lo));
   for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);

@@ -26,7 +26,7 @@ const char *red_ctype(Emit *e, const Red *r) {
 // The tuple of values vs[0 .. nf) as an expression of the reduction's type.
 const char *tuple(Emit *e, const Red *r, const Val *vs) {
   if (r->nf == 1) return ref(e, vs[0]);
-  Buf b = {0};
+  Buf b = {.arena = e->a};
   buf_printf(&b, "%s_make(", tup_name(e, r));
   for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, vs[f]));
   buf_puts(&b, ")");

@@ -17,7 +17,7 @@ static void check_scan(Emit *e, const Node *n, Val *src, Val *dst) {
 
 // Element k of the scanned arrays src (one per field) as a value of the scan's type.
 static const char *scan_load(Emit *e, const Red *r, const Val *src, const char *k) {
-  Buf b = {0};
+  Buf b = {.arena = e->a};
   if (r->nf > 1) buf_printf(&b, "%s_make(", tup_name(e, r));
   for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s[%s]", f ? ", " : "", ref(e, src[f]), k);
   if (r->nf > 1) buf_puts(&b, ")");
@@ -161,7 +161,7 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   line(e, "// %s, in %s order", scan_what(e, s, src), s->reverse ? "reverse" : "index");
   line(e, "{");
   e->depth++;
-  Buf b = {0};
+  Buf b = {.arena = e->a};
   for (int f = 0; f < s->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, src[f]));
   line(e, "%sLoad adsoac_ld = {%s};", fx, b.data);
   b.len = 0;

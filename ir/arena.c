@@ -89,8 +89,14 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
   if (b->len + (size_t)n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + (size_t)n + 1) cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) out_of_memory();
+    char *d;
+    if (b->arena) {
+      d = arena_alloc(b->arena, cap);
+      if (b->len) memcpy(d, b->data, b->len);
+    } else {
+      d = realloc(b->data, cap);
+      if (!d) out_of_memory();
+    }
     b->data = d;
     b->cap = cap;
   }
@@ -111,6 +117,7 @@ void buf_puts(Buf *b, const char *s) {
 }
 
 void buf_free(Buf *b) {
-  free(b->data);
-  *b = (Buf){0};
+  Arena *a = b->arena;
+  if (!a) free(b->data);
+  *b = (Buf){.arena = a};
 }

@@ -29,10 +29,13 @@ char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf,
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
 
-// Growable buffer of bytes (output text).
+// Growable buffer of bytes (output text).  With an arena, it grows in the arena and buf_free
+// lets it go: a buffer of a translation's temporaries then goes with the translation's arena,
+// also when an error ends the translation's thread (diag_try) while the buffer is in use.
 typedef struct {
   char *data;
   size_t len, cap;
+  Arena *arena; // NULL: malloc (the caller frees it with buf_free)
 } Buf;
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -212,7 +212,7 @@ static Val lower_macro_call(Lower *L, TSNode e, const char *name) {
   TSNode args = ts_field(e, "arguments");
   uint32_t n = ts_node_named_child_count(args);
   const char **av = ARENA_ARRAY(L->a, const char *, n + 1);
-  Buf joined = {0};
+  Buf joined = {.arena = L->a};
   int k = 0;
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);

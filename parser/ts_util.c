@@ -1,4 +1,5 @@
 // parser/ts_util.c: small helpers over the tree-sitter API; syntax errors.
+#include <pthread.h>
 #include <string.h>
 
 #include "parser.h"
@@ -48,22 +49,26 @@ static bool find_error(TSNode root, TSNode *bad) {
 
 int max_tree_depth = MAX_TREE_DEPTH;
 
+static void cursor_delete(void *c) {
+  ts_tree_cursor_delete(c);
+}
+
+// (visit may diagnose an error, which ends the thread: the cursor is deleted then too)
 void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx) {
   TSTreeCursor c = ts_tree_cursor_new(root);
+  pthread_cleanup_push(cursor_delete, &c);
   int depth = 0;
-  for (;;) {
+  for (bool more = true; more;) {
     if (visit(ctx, ts_tree_cursor_current_node(&c), depth) && ts_tree_cursor_goto_first_child(&c)) {
       depth++;
       continue;
     }
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        return;
-      }
+    while (more && !ts_tree_cursor_goto_next_sibling(&c)) {
+      more = ts_tree_cursor_goto_parent(&c);
       depth--;
     }
   }
+  pthread_cleanup_pop(1);
 }
 
 void ts_check_depth(const Src *src, TSNode root) {

@@ -295,10 +295,9 @@ static void lower_block(Fn *f, Block *body, Node **def) {
 }
 
 static void lower_round(Fn *f) {
-  Node **def = calloc((size_t)f->nvals, sizeof(Node *));
+  Node **def = ARENA_ARRAY(f->arena, Node *, f->nvals); // (an error leaves it to the arena)
   ir_defs(f->body, def);
   lower_block(f, f->body, def);
-  free(def);
   simplify_dce(f);
 }
 
