@@ -118,7 +118,7 @@ static const Pass passes[] = {
    pass_fold, CH_PRIMAL, false},
   {"dce", "transform/simplify.c", "pure statements whose results are unused go", pass_dce,
    CH_PRIMAL, false},
-  {"activity", "transform/activity.c",
+  {"activity", "analysis/activity.c",
    "warnings: derivatives through non-differentiable constructs (language.md 7)",
    pass_activity, 0, false},
   {"distribute", "transform/distribute.c",
