@@ -64,10 +64,11 @@ static void pass_lower_scans(const Pipe *p, Unit *u) {
 // (stripmine(L) on the loop, else --stripmine=L, else 1: one saved state per iteration).
 static void pass_stripmine(const Pipe *p, Unit *u) {
   const Fn *primal = u->m->primal;
-  bool loops = false;
+  bool loops = false, exits = has_exit_loops(primal);
   for (int k = 0; k < primal->body->n; k++) loops |= primal->body->stmts[k]->kind == IR_LOOP;
-  if (!loops) return;
+  if (!loops && !exits) return;
   u->mined = fn_copy(p->a, primal);
+  if (exits) count_exit_loops(u->mined);
   stripmine_loops(u->mined, p->o->stripmine);
 }
 static void pass_vjp(const Pipe *p, Unit *u) {
@@ -128,7 +129,8 @@ static const Pass passes[] = {
    "a scan loop becomes map, canonical scan, map; reductions the special rules do not cover "
    "become scans", pass_lower_scans, CH_PRIMAL, false},
   {"stripmine", "transform/stripmine.c",
-   "reverse mode's copy of the primal, its sequential loops strip-mined", pass_stripmine,
+   "reverse mode's copy of the primal: loops that end on a flag counted (counted.c), "
+   "sequential loops strip-mined", pass_stripmine,
    CH_MINED, true},
   {"vjp", "ad/rev*.c", "reverse mode: f -> f_vjp", pass_vjp, CH_VJP, true},
   {"vjp-simplify", "transform/simplify.c", "fold and dce on f_vjp", pass_vjp_simplify, CH_VJP,

@@ -204,6 +204,7 @@ static void fwd_loop(Fwd *F, const Node *n) {
     m->u.loop.params[s] = F->tan[p] = fn_val(F->f, t, NULL);
   }
   m->u.loop.ncarry = nc + nt;
+  m->u.loop.exit = n->u.loop.exit ? P(n->u.loop.exit) : 0;
   m->u.loop.idx = clone_val(F->f, F->pf, n->u.loop.idx, F->pv);
   Block *outer = b->blk;
   m->u.loop.body = b->blk = block_new(F->a);

@@ -226,7 +226,11 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_IF: rev_if(R, n); return;
   case IR_PAR: rev_par(R, n); return;
   case IR_RETURN: return;
-  case IR_LOOP: rev_seq_loop(R, n); return;
+  case IR_LOOP:
+    // A loop that ends on a flag is, here, the run that counts the iterations of the loop
+    // after it (transform/counted.c): only its count is used, an integer.
+    if (!n->u.loop.exit) rev_seq_loop(R, n);
+    return;
   case IR_UPDATE: rev_update(R, n); return;
   case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
   case IR_ACC: case IR_COPY: case IR_SORT: break;
@@ -259,7 +263,7 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
       continue;
     }
     if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
-    if (n->kind == IR_LOOP) {
+    if (n->kind == IR_LOOP && !n->u.loop.exit) { // (an exit: a counting run, cloned below)
       fwd_seq_loop(R, n);
       continue;
     }

@@ -53,6 +53,7 @@ static void emit_loop(Emit *e, const Node *n) {
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.loop.idx].type), i,
        ref(e, n->u.loop.lo), i, ref(e, n->u.loop.hi), i);
   e->depth++;
+  if (n->u.loop.exit) line(e, "if (%s) break;", names_get(e->nm, n->u.loop.exit));
   emit_block(e, n->u.loop.body);
   bool temps = false;
   for (int k = 0; k < nc; k++)

@@ -252,6 +252,8 @@ struct Node {
       int ncarry;
       int stripmine; // levels requested with #pragma adsoac stripmine(L); 0: default
       const char *note; // f_vjp: what the loop checkpoints (a comment in the output)
+      Val exit; // 0, or one of params: the loop ends before an iteration that starts with it
+                // nonzero (C's break, and while loops: then hi is the type's maximum)
     } loop;
     struct {
       Val idx, lo, hi;
@@ -317,7 +319,9 @@ typedef struct {
 } Marked;
 
 typedef struct {
-  Src src;
+  Src src;  // the input as read (the output copies its unmarked parts)
+  Src text; // what the front end parses and reads: the same bytes and lines, with comments
+            // and inactive #if regions blanked
   Marked *marked;
   int nmarked;
   // byte ranges of the input that the output drops (marked functions and adsoac pragmas)

@@ -184,6 +184,7 @@ static void print_node(Printer *p, const Node *n) {
     }
     buf_printf(p->out, "loop %s in [%s, %s)", V(n->u.loop.idx), V(n->u.loop.lo), V(n->u.loop.hi));
     if (n->u.loop.stripmine) buf_printf(p->out, " stripmine(%d)", n->u.loop.stripmine);
+    if (n->u.loop.exit) buf_printf(p->out, " until(%s)", V(n->u.loop.exit));
     if (n->u.loop.ncarry) {
       buf_puts(p->out, " carry(");
       for (int i = 0; i < n->u.loop.ncarry; i++)

@@ -153,6 +153,11 @@ static void verify_node(Verifier *vf, const Node *n) {
     vf->cur = outer;
     cur_node = n;
     if (n->u.loop.body->nyields != n->u.loop.ncarry) fail(vf, "loop: yields/carry mismatch", 0);
+    if (n->u.loop.exit) {
+      bool carried = false;
+      for (int i = 0; i < n->u.loop.ncarry; i++) carried |= n->u.loop.params[i] == n->u.loop.exit;
+      if (!carried) fail(vf, "loop: the exit flag is not a carried value", n->u.loop.exit);
+    }
     for (int i = 0; i < n->u.loop.ncarry; i++) def(vf, n->u.loop.outs[i]);
     break;
   }

@@ -374,33 +374,18 @@ static bool lower_if_update(Lower *L, TSNode s) {
   return true;
 }
 
-static bool lower_if_(Lower *L, TSNode s) {
-  if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
-  if (lower_if_update(L, s)) return false;
-  Val cond = lower_cond(L, ts_field(s, "condition"));
-  Loc loc = node_loc(L, s);
+// if (cond) then_stmt else alt (with then_rest, alt_rest: that statement and the ones after it
+// in its block), the variables the branches assign merged into the if's outs.
+static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool then_rest,
+                           TSNode alt, bool alt_rest) {
   int nv = L->nvars;
   Val *before = ARENA_ARRAY(L->a, Val, nv), *tv = ARENA_ARRAY(L->a, Val, nv),
       *ev = ARENA_ARRAY(L->a, Val, nv);
   for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i].val;
-  TSNode alt = ts_field(s, "alternative");
-  if (ts_is(alt, "else_clause")) alt = ts_node_named_child(alt, 0);
-  bool rest = false, then_ret, else_ret;
-  if (ts_node_is_null(alt) && always_returns(ts_field(s, "consequence"))) {
-    alt = ts_node_next_named_sibling(s);
-    while (ts_is(alt, "comment")) alt = ts_node_next_named_sibling(alt);
-    rest = !ts_node_is_null(alt);
-  }
-  if (L->par && L->inline_depth <= L->par->inline_base) {
-    TSNode ret = always_returns(ts_field(s, "consequence")) ? ts_field(s, "consequence")
-                 : !rest && !ts_node_is_null(alt) && always_returns(alt) ? alt
-                                                                        : (TSNode){0};
-    if (!ts_node_is_null(ret))
-      diag_error(node_loc(L, first_return(ret)), NULL, "return inside a parallel loop");
-  }
+  bool then_ret, else_ret;
   Fwd tf = {0}, ef = {0};
-  Block *then = lower_branch(L, ts_field(s, "consequence"), false, tv, nv, &then_ret, &tf);
-  Block *els = lower_branch(L, alt, rest, ev, nv, &else_ret, &ef);
+  Block *then = lower_branch(L, then_stmt, then_rest, tv, nv, &then_ret, &tf);
+  Block *els = lower_branch(L, alt, alt_rest, ev, nv, &else_ret, &ef);
   if (then_ret != else_ret)
     diag_error(loc, "return on every path of the if, or only after it",
                "only one branch of this if returns");
@@ -424,7 +409,58 @@ static bool lower_if_(Lower *L, TSNode s) {
   }
   merge_elements(L, n, &tf, &ef);
   b_push(&L->b, n);
+}
+
+static bool lower_if_(Lower *L, TSNode s) {
+  if (L->returned) diag_error(node_loc(L, s), NULL, "statement after return");
+  if (lower_if_update(L, s)) return false;
+  Val cond = lower_cond(L, ts_field(s, "condition"));
+  Loc loc = node_loc(L, s);
+  TSNode alt = ts_field(s, "alternative");
+  if (ts_is(alt, "else_clause")) alt = ts_node_named_child(alt, 0);
+  bool rest = false;
+  if (ts_node_is_null(alt) && always_returns(ts_field(s, "consequence"))) {
+    alt = ts_node_next_named_sibling(s);
+    while (ts_is(alt, "comment")) alt = ts_node_next_named_sibling(alt);
+    rest = !ts_node_is_null(alt);
+  }
+  if (L->par && L->inline_depth <= L->par->inline_base) {
+    TSNode ret = always_returns(ts_field(s, "consequence")) ? ts_field(s, "consequence")
+                 : !rest && !ts_node_is_null(alt) && always_returns(alt) ? alt
+                                                                        : (TSNode){0};
+    if (!ts_node_is_null(ret))
+      diag_error(node_loc(L, first_return(ret)), NULL, "return inside a parallel loop");
+  }
+  lower_if_parts(L, loc, cond, ts_field(s, "consequence"), false, alt, rest);
   return rest;
+}
+
+// The flags of the innermost loop that a break or continue may have set: the value of
+// !(brk | cont) (brk_only: !brk), 0 when the loop has none.
+static Val jump_guard(Lower *L, bool brk_only) {
+  LoopCtx *c = L->loop;
+  Val f = 0;
+  const char *names[2] = {c->brk, brk_only ? NULL : c->cont};
+  for (int k = 0; k < 2; k++) {
+    Var *v = names[k] ? var_find(L, names[k]) : NULL;
+    if (!v) continue;
+    f = f ? b_binop(&L->b, BIN_BOR, f, v->val) : v->val;
+  }
+  return f ? b_binop(&L->b, BIN_EQ, f, b_const_i(&L->b, &ty_int, 0)) : 0;
+}
+
+void lower_guarded(Lower *L, TSNode stmt, bool rest, bool brk_only) {
+  Val g = jump_guard(L, brk_only);
+  if (!g) {
+    if (rest)
+      lower_stmts(L, stmt);
+    else
+      lower_stmt(L, stmt);
+    return;
+  }
+  nest_enter(L, stmt);
+  lower_if_parts(L, node_loc(L, stmt), g, stmt, rest, (TSNode){0}, false);
+  nest_leave(L);
 }
 
 // An if nests one level (its branches, and when it returns, the rest of its block).
@@ -450,6 +486,34 @@ void lower_block(Lower *L, TSNode compound) {
   var_pop(L, nv);
 }
 
+// break; continue;  (language.md §6): the innermost loop's flag is set; lower_stmts skips the
+// rest of the block, and guards what follows the statements around (guard_rest).
+static void lower_jump(Lower *L, TSNode s, bool brk) {
+  LoopCtx *c = L->loop;
+  const char *what = brk ? "break" : "continue";
+  if (!c)
+    diag_error(node_loc(L, s), NULL, "'%s' outside a loop", what);
+  if (brk && c->parallel)
+    diag_error(node_loc(L, s), "a parallel loop runs all its iterations, in any order: compute "
+               "a flag and guard the rest of the body with it, or drop the loop's pragma to run "
+               "it sequentially", "'break' in a parallel loop");
+  Var *f = var_find(L, brk ? c->brk : c->cont);
+  IR_ASSERT(f); // (the loop set up the flags its body uses: has_jump)
+  L->b.loc = node_loc(L, s);
+  f->val = b_const_i(&L->b, &ty_int, 1);
+  if (brk && c->ibrk) var_find(L, c->ibrk)->val = c->index;
+}
+
+// After s, which may have broken out of the innermost loop or continued it: the statements
+// after s run only if it did neither.  Returns whether it lowered them.
+static bool guard_rest(Lower *L, TSNode s) {
+  if (!L->loop || (!has_jump(s, true) && !has_jump(s, false))) return false;
+  TSNode next = ts_node_next_named_sibling(s);
+  while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
+  if (!ts_node_is_null(next)) lower_guarded(L, next, true, false);
+  return true;
+}
+
 // Lowers first and the statements after it in the same block.
 static void lower_stmts(Lower *L, TSNode first) {
   for (TSNode s = first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
@@ -467,6 +531,7 @@ static void lower_stmts(Lower *L, TSNode first) {
       if (L->returned) diag_error(node_loc(L, next), NULL, "statement after return");
       lower_for_nested(L, next, &pr);
       s = next;
+      if (guard_rest(L, s)) return;
       continue;
     }
     if (ts_is(s, "if_statement")) {
@@ -474,15 +539,20 @@ static void lower_stmts(Lower *L, TSNode first) {
                                   "statement after return");
       L->b.loc = node_loc(L, s);
       if (lower_if(L, s)) return; // it took the rest of the block as its else branch
+      if (guard_rest(L, s)) return;
       continue;
     }
     if (ts_is(s, "compound_statement")) { // a block inside a block
       nest_enter(L, s);
       lower_stmt(L, s);
       nest_leave(L);
+      if (guard_rest(L, s)) return;
       continue;
     }
     lower_stmt(L, s);
+    if (ts_is(s, "break_statement") || ts_is(s, "continue_statement"))
+      return; // (what follows in the block never runs)
+    if (guard_rest(L, s)) return;
   }
 }
 
@@ -506,8 +576,15 @@ static void lower_stmt_(Lower *L, TSNode s) {
     lower_block(L, s);
   } else if (!strcmp(t, "declaration")) {
     lower_declaration(L, s);
-  } else if (!strcmp(t, "expression_statement")) {
-    TSNode e = ts_node_named_child(s, 0);
+  } else if (!strcmp(t, "expression_statement") || !strcmp(t, "assignment_expression") ||
+             !strcmp(t, "update_expression") || !strcmp(t, "comma_expression")) {
+    // (an expression itself: a for loop's init or update)
+    TSNode e = strcmp(t, "expression_statement") ? s : ts_node_named_child(s, 0);
+    while (ts_is(e, "comma_expression")) { // a, b: a, then b
+      lower_stmt(L, ts_field(e, "left"));
+      e = ts_field(e, "right");
+    }
+    while (ts_is(e, "parenthesized_expression")) e = ts_node_named_child(e, 0);
     if (ts_node_is_null(e)) return; // ';'
     if (ts_is(e, "assignment_expression"))
       lower_assignment(L, e);
@@ -521,7 +598,8 @@ static void lower_stmt_(Lower *L, TSNode s) {
       diag_error(node_loc(L, e), "a statement must assign something", "expression has no effect");
   } else if (!strcmp(t, "if_statement")) {
     lower_if(L, s);
-  } else if (!strcmp(t, "for_statement")) {
+  } else if (!strcmp(t, "for_statement") || !strcmp(t, "while_statement") ||
+             !strcmp(t, "do_statement")) {
     lower_for_nested(L, s, NULL);
   } else if (!strcmp(t, "return_statement")) {
     if (L->par && L->par->inline_base >= L->inline_depth)
@@ -551,12 +629,8 @@ static void lower_stmt_(Lower *L, TSNode s) {
     // another pragma (omp, once, ...): ignored
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {
     diag_error(node_loc(L, s), "use structured control flow (if, for)", "goto is not supported");
-  } else if (!strcmp(t, "while_statement") || !strcmp(t, "do_statement")) {
-    diag_error(node_loc(L, s), "write the loop as a canonical for loop with a fixed trip count",
-               "while loops are not supported");
   } else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {
-    diag_error(node_loc(L, s), "guard the rest of the body with an if instead",
-               "'%s' is not supported", node_text(L, s));
+    lower_jump(L, s, !strcmp(t, "break_statement"));
   } else if (!strcmp(t, "switch_statement")) {
     diag_error(node_loc(L, s), "use if/else", "switch is not supported");
   } else {

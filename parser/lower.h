@@ -96,6 +96,18 @@ typedef struct UserOp {
   UT_hash_handle hh;    // the operators by name; of two of the same name, the first
 } UserOp;
 
+// The innermost loop being lowered, for break and continue (language.md §6).  They set flags,
+// hidden scalar variables; the statements after one that may have set them run under
+// `if (!(brk | cont))`, and a sequential loop ends before an iteration that starts with its
+// break flag set (IR_LOOP's exit).
+typedef struct LoopCtx {
+  struct LoopCtx *up;
+  bool parallel;
+  const char *brk, *cont; // the flags' variable names (NULL: this loop has none)
+  const char *ibrk;       // the index at the break, for an index declared before the loop
+  Val index;              // this iteration's index
+} LoopCtx;
+
 typedef struct Lower {
   Arena *a;
   const Src *src;
@@ -105,12 +117,14 @@ typedef struct Lower {
   int nvars, capvars;
   VarName *var_names; // (uthash)
   ParCtx *par; // innermost parallel loop, NULL at function level
+  LoopCtx *loop; // innermost loop (parallel or not) of the function being lowered, or NULL
   bool returned;
   bool in_expansion;  // lowering a macro expansion (its identifiers are expanded already)
   int inline_depth;   // calls being inlined
   int expr_depth;     // nesting of lower_expr (0: a whole expression)
   int expr_nesting;   // lower_expr calls in progress (inlined calls and macros included)
   int nesting;        // levels of MAX_NESTING entered (nest_enter)
+  int choice_depth;   // operands of ?:, && and || being lowered (each in a branch of its own)
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file (uthash, by name)
@@ -122,6 +136,7 @@ typedef struct Lower {
   void (*struct_expr)(struct Lower *L, TSNode e, Type *t, Val *out); // lower_struct_expr
   void (*block)(struct Lower *L, TSNode compound);                   // lower_block
   void (*stmt)(struct Lower *L, TSNode s);                           // lower_stmt
+  void (*guarded)(struct Lower *L, TSNode s, bool rest, bool brk_only); // lower_guarded
 } Lower;
 
 // The lowering files call each other one way only, down this list (tests/run-layers.sh):
@@ -195,8 +210,15 @@ TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, T
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
 
 // ---- lower_loop.c ----
+// A for, while or do statement; pragma: its adsoac pragma, or NULL.
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
+// Does s contain a break (brk) or continue (!brk) of the loop around it, outside the loops
+// nested in s?
+bool has_jump(TSNode s, bool brk);
 
 // ---- lower.c ----
 void lower_block(Lower *L, TSNode compound);
 void lower_stmt(Lower *L, TSNode stmt);
+// stmt (with rest, it and the statements after it in its block) lowered under
+// `if (!(brk | cont))` of the innermost loop (only its break flag: brk_only)
+void lower_guarded(Lower *L, TSNode stmt, bool rest, bool brk_only);

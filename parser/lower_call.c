@@ -33,7 +33,7 @@ static int formals(Lower *L, TSNode def, FormalParam **fpp, const char **name) {
   TSNode fdecl = ts_field(def, "declarator");
   while (ts_is(fdecl, "pointer_declarator")) fdecl = ts_field(fdecl, "declarator");
   const Src *caller_src = L->src;
-  L->src = &L->prog->src;
+  L->src = &L->prog->text;
   *name = node_text(L, ts_field(fdecl, "declarator"));
   TSNode params = ts_field(fdecl, "parameters");
   int np = 0;
@@ -60,8 +60,10 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   const Src *caller_src = L->src;
   int nvars = L->nvars, floor = L->var_floor;
   bool returned = L->returned, expanded = L->in_expansion;
+  LoopCtx *loop = L->loop; // (a break in the body belongs to the body's own loops)
+  L->loop = NULL;
   L->var_floor = L->nvars;
-  L->src = &L->prog->src;
+  L->src = &L->prog->text;
   L->in_expansion = false;
   for (int i = 0; i < np; i++) {
     if (arrays[i]) {
@@ -90,6 +92,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
                "'%s' does not return a value", name);
   L->inline_depth--;
   L->returned = returned;
+  L->loop = loop;
   var_pop(L, nvars);
   L->var_floor = floor;
   L->src = caller_src;
@@ -113,7 +116,7 @@ void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out
   }
   Val r = inline_body(L, def, name, fp, np, av, sv, arrays, loc, out);
   const Src *s = L->src;
-  L->src = &L->prog->src;
+  L->src = &L->prog->text;
   if (lower_type(L, ts_field(def, "type"))->kind != TY_STRUCT) out[0] = r;
   L->src = s;
 }
@@ -172,7 +175,7 @@ static TSNode def_of(Lower *L, TSNode call) {
 Type *call_result_type(Lower *L, TSNode call) {
   TSNode def = def_of(L, call);
   const Src *s = L->src;
-  L->src = &L->prog->src;
+  L->src = &L->prog->text;
   Type *t = lower_type(L, ts_field(def, "type"));
   L->src = s;
   return t;
@@ -180,7 +183,7 @@ Type *call_result_type(Lower *L, TSNode call) {
 
 Val lower_user_call(Lower *L, TSNode call, TSNode def) {
   const Src *s = L->src;
-  L->src = &L->prog->src;
+  L->src = &L->prog->text;
   Type *t = lower_type(L, ts_field(def, "type"));
   L->src = s;
   if (t->kind == TY_STRUCT)

@@ -90,26 +90,81 @@ static Val lower_subscript(Lower *L, TSNode e) {
   return read_element(L, arr->val, idx, node_loc(L, e));
 }
 
+// An assignment or ++/-- inside an expression (x[k++], if (++n > 3), a = b = 0): the
+// assignment is made where C's evaluation makes it, and the expression's value is the
+// variable's new value (++x, x = e) or its old one (x++).  Not in an operand of ?:, && or ||,
+// which runs in a branch of its own (its assignments would need merging).
+static Val lower_side_effect(Lower *L, TSNode e) {
+  TSNode tg = ts_is(e, "update_expression") ? ts_field(e, "argument") : ts_field(e, "left");
+  while (ts_is(tg, "parenthesized_expression")) tg = ts_node_named_child(tg, 0);
+  if (L->choice_depth && !ts_is(tg, "identifier"))
+    diag_error(node_loc(L, e), "make the assignment a statement of its own before the "
+               "expression", "assignment to an array element inside an operand of '?:', '&&' "
+               "or '||' is not supported");
+  bool post = ts_is(e, "update_expression") &&
+              ts_node_start_byte(ts_field(e, "argument")) < ts_node_start_byte(ts_field(e, "operator"));
+  TSNode target = ts_is(e, "update_expression") ? ts_field(e, "argument") : ts_field(e, "left");
+  while (ts_is(target, "parenthesized_expression")) target = ts_node_named_child(target, 0);
+  Val old = post ? lower_expr(L, target) : 0;
+  L->stmt(L, e);
+  return post ? old : lower_expr(L, target);
+}
+
+// The scalar variables an operand of ?:, && or || assigned (x[k++] > 0 && ...): n's sides
+// yield their values, merged into outs as an if statement's are.  before: the values before
+// the if; side[0], side[1]: at the end of each side (the variables hold the else side's).
+static void choice_merge(Lower *L, Node *n, const Val *before, const Val *then_vals, int nv) {
+  for (int i = 0; i < nv; i++) {
+    Var *v = &L->vars[i];
+    Val t = then_vals[i], e = v->val;
+    if (t == before[i] && e == before[i]) continue;
+    if (!t || !e) diag_error(n->loc, NULL, "'%s' is assigned in only one operand", v->name);
+    if (n->u.ifs.nouts == 1 && n->u.ifs.outs) { // make room (the expression's value is first)
+      Val *o = ARENA_ARRAY(L->a, Val, nv + 1);
+      o[0] = n->u.ifs.outs[0];
+      n->u.ifs.outs = o;
+    }
+    block_yield(L->a, n->u.ifs.then, t);
+    block_yield(L->a, n->u.ifs.els, e);
+    Val out = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
+    n->u.ifs.outs[n->u.ifs.nouts++] = out;
+    v->val = out;
+  }
+}
+
+static Val *var_vals(Lower *L, int nv) {
+  Val *v = ARENA_ARRAY(L->a, Val, nv + 1);
+  for (int i = 0; i < nv; i++) v[i] = L->vars[i].val;
+  return v;
+}
+
 // An IR_IF with one out: out = c ? (then-side) : (else-side).  The sides are lowered by
 // callbacks into their own blocks, so only the side C evaluates runs.
 typedef Val SideFn(Lower *L, TSNode n, Type *t);
 
 static Val lower_choice(Lower *L, Val c, Loc loc, Type *t, SideFn *tf, TSNode tn, SideFn *ef,
-                        TSNode en) {
+                       TSNode en) {
   Node *n = node_new(L->a, IR_IF, loc);
   Block *outer = L->b.blk;
+  int nv = L->nvars;
+  Val *before = var_vals(L, nv);
   nest_enter(L, tn);
+  L->choice_depth++;
   n->u.ifs.cond = c;
   n->u.ifs.then = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.then, tf(L, tn, t));
+  Val *then_vals = var_vals(L, nv);
+  for (int i = 0; i < nv; i++) L->vars[i].val = before[i];
   n->u.ifs.els = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.els, ef(L, en, t));
+  L->choice_depth--;
   nest_leave(L);
   L->b.blk = outer;
   n->u.ifs.nouts = 1;
   n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
   n->out = 0;
   n->u.ifs.outs[0] = fn_val(L->fn, t, NULL);
+  choice_merge(L, n, before, then_vals, nv);
   b_push(&L->b, n);
   return n->u.ifs.outs[0];
 }
@@ -133,11 +188,17 @@ static Val lower_conditional(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), "write c ? a : b", "the GNU shorthand 'a ?: b' is not supported");
   Val c = lower_cond(L, ts_field(e, "condition"));
   Block *outer = L->b.blk, *tb = block_new(L->a), *eb = block_new(L->a);
+  int nv = L->nvars;
+  Val *before = var_vals(L, nv);
   nest_enter(L, ts_field(e, "consequence"));
+  L->choice_depth++;
   L->b.blk = tb;
   Val tv = lower_expr(L, ts_field(e, "consequence"));
+  Val *then_vals = var_vals(L, nv);
+  for (int i = 0; i < nv; i++) L->vars[i].val = before[i];
   L->b.blk = eb;
   Val ev = lower_expr(L, ts_field(e, "alternative"));
+  L->choice_depth--;
   nest_leave(L);
   Type *t = common_type(val_type(L->fn, tv), val_type(L->fn, ev));
   L->b.loc = node_loc(L, e);
@@ -153,6 +214,7 @@ static Val lower_conditional(Lower *L, TSNode e) {
   n->u.ifs.nouts = 1;
   n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
   n->u.ifs.outs[0] = fn_val(L->fn, t, NULL);
+  choice_merge(L, n, before, then_vals, nv);
   b_push(&L->b, n);
   return n->u.ifs.outs[0];
 }
@@ -346,9 +408,7 @@ static Val lower_expr_node(Lower *L, TSNode e) {
   if (!strcmp(t, "true") || !strcmp(t, "false"))
     return b_const_i(&L->b, &ty_int, !strcmp(t, "true"));
   if (!strcmp(t, "assignment_expression") || !strcmp(t, "update_expression"))
-    // (handled as statements by lower_stmt)
-    diag_error(node_loc(L, e), "write the assignment as its own statement",
-               "assignment inside an expression is not supported");
+    return lower_side_effect(L, e);
   if (!strcmp(t, "pointer_expression"))
     diag_error(node_loc(L, e), "index arrays with x[i]", "pointer arithmetic is not supported");
   if (!strcmp(t, "sizeof_expression"))

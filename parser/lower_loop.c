@@ -9,15 +9,24 @@
 #include "lower.h"
 #include "../analysis/analysis.h"
 
+// A counted loop (language.md §3): for (T i = lo; i < hi; i += s) and its other forms.  The
+// IR's loops run an index over [lo, hi) by one; a loop with another step, or counting down,
+// runs k over [0, count) and computes i = start + k*step (start - k*step) in its body.
 typedef struct {
   const char *name;
   Type *type;
-  Val lo, hi; // [lo, hi)
+  Var *outer; // the index variable when declared before the loop: after it, it holds the
+              // first index that failed the condition (or the one at a break), as in C
+  bool plain; // i runs lo, lo+1, ..., hi-1: the IR loop's own index
+  Val lo, hi; // plain: [lo, hi)
+  Val start, step, count; // otherwise (count: long; step > 0 in the counting type)
+  bool down;
   Loc loc;
 } Canon;
 
-static const char *canon_hint = "write the loop as for (T i = lo; i < hi; i++) with an integer "
-                                "index that the body does not assign";
+static const char *canon_hint = "write the loop as for (T i = lo; i < hi; i += s) (or counting "
+                                "down: i > lo; i -= s) with an integer index that the body does "
+                                "not assign";
 
 static bool is_var(Lower *L, TSNode n, const char *name) {
   while (ts_is(n, "parenthesized_expression")) n = ts_node_named_child(n, 0);
@@ -26,34 +35,6 @@ static bool is_var(Lower *L, TSNode n, const char *name) {
 
 static bool is_one(Lower *L, TSNode n) {
   return ts_is(n, "number_literal") && !strcmp(node_text(L, n), "1");
-}
-
-static void canon_init(Lower *L, TSNode s, Canon *c) {
-  TSNode init = ts_field(s, "initializer");
-  if (ts_is(init, "declaration")) {
-    TSNode d = ts_field(init, "declarator");
-    if (ts_node_named_child_count(init) != 2 || !ts_is(d, "init_declarator"))
-      diag_error(node_loc(L, init), canon_hint, "loop must declare exactly one index");
-    c->type = lower_type(L, ts_field(init, "type"));
-    check_not_macro(L, ts_field(d, "declarator"));
-    c->name = node_text(L, ts_field(d, "declarator"));
-    c->lo = lower_expr(L, ts_field(d, "value"));
-  } else if (ts_is(init, "assignment_expression") &&
-             !strcmp(node_text(L, ts_field(init, "operator")), "=") &&
-             ts_is(ts_field(init, "left"), "identifier")) {
-    c->name = node_text(L, ts_field(init, "left"));
-    Var *v = var_find(L, c->name);
-    if (!v || v->kind != VAR_SCALAR)
-      diag_error(node_loc(L, init), canon_hint, "unknown loop index '%s'", c->name);
-    c->type = v->type;
-    c->lo = lower_expr(L, ts_field(init, "right"));
-  } else {
-    diag_error(node_loc(L, ts_node_is_null(init) ? s : init), canon_hint,
-               "loop has no index initialiser");
-  }
-  if (!ty_is_int(c->type))
-    diag_error(node_loc(L, init), canon_hint, "loop index '%s' is not an integer", c->name);
-  c->lo = convert(L, c->lo, c->type);
 }
 
 // ---- the loop bound: `i < x` as C compares (its usual arithmetic conversions) ----
@@ -205,42 +186,253 @@ static Val int_bound(Lower *L, Val x, Val lo, Type *it, bool le) {
   return int_pick(L, neg, from_neg, from_pos, it);
 }
 
-static void canon_cond(Lower *L, TSNode s, Canon *c) {
-  TSNode cond = ts_field(s, "condition");
-  const char *op = ts_is(cond, "binary_expression") ? node_text(L, ts_field(cond, "operator")) : "";
-  if ((strcmp(op, "<") && strcmp(op, "<=")) || !is_var(L, ts_field(cond, "left"), c->name))
-    diag_error(node_loc(L, ts_node_is_null(cond) ? s : cond), canon_hint,
-               "loop condition must be '%s < hi' or '%s <= hi'", c->name, c->name);
-  Val x = lower_expr(L, ts_field(cond, "right"));
-  Type *xt = val_type(L->fn, x);
-  L->b.loc = node_loc(L, cond);
-  bool le = !strcmp(op, "<=");
-  if (ty_is_float(xt))
-    c->hi = float_bound(L, x, c->type, le);
-  else if (ty_is_int(xt))
-    c->hi = int_bound(L, x, c->lo, c->type, le);
-  else
-    c->hi = convert(L, x, c->type); // (an error)
+// ---- the shape of a counted loop, read before anything is lowered ----
+
+typedef struct {
+  const char *name;  // the index
+  TSNode decl_type;  // for (T i = lo; ...): T (null when the index is declared before)
+  TSNode lo;         // the initial value (null: the index's value before the loop)
+  TSNode bound;      // x of i < x (i <= x, i > x, i >= x, i != x)
+  const char *op;    // the comparison, with the index on the left
+  TSNode step;       // e of i += e, i -= e, i = i + e, ... (null: one)
+  int sign;          // +1: the index grows by step, -1: it shrinks
+  TSNode at;         // where a diagnostic points
+} Shape;
+
+static TSNode unparen(TSNode n) {
+  while (ts_is(n, "parenthesized_expression")) n = ts_node_named_child(n, 0);
+  return n;
 }
 
-static void canon_update(Lower *L, TSNode s, Canon *c) {
-  TSNode u = ts_field(s, "update");
-  bool ok = false;
-  if (ts_is(u, "update_expression"))
-    ok = !strcmp(node_text(L, ts_field(u, "operator")), "++") &&
-         is_var(L, ts_field(u, "argument"), c->name);
-  else if (ts_is(u, "assignment_expression") && is_var(L, ts_field(u, "left"), c->name)) {
-    const char *op = node_text(L, ts_field(u, "operator"));
-    TSNode r = ts_field(u, "right");
-    ok = (!strcmp(op, "+=") && is_one(L, r)) ||
-         (!strcmp(op, "=") && ts_is(r, "binary_expression") &&
-          !strcmp(node_text(L, ts_field(r, "operator")), "+") &&
-          ((is_var(L, ts_field(r, "left"), c->name) && is_one(L, ts_field(r, "right"))) ||
-           (is_var(L, ts_field(r, "right"), c->name) && is_one(L, ts_field(r, "left")))));
+// The comparison `left op right` with the index on the left (i < n, also n > i).
+static bool shape_cond(Lower *L, TSNode cond, Shape *h) {
+  static const char *const ops[][2] = {{"<", ">"}, {"<=", ">="}, {">", "<"}, {">=", "<="},
+                                        {"!=", "!="}};
+  cond = unparen(cond);
+  if (!ts_is(cond, "binary_expression")) return false;
+  const char *op = node_text(L, ts_field(cond, "operator"));
+  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+    if (strcmp(op, ops[k][0])) continue;
+    if (is_var(L, ts_field(cond, "left"), h->name)) {
+      h->op = ops[k][0], h->bound = ts_field(cond, "right");
+      return true;
+    }
+    if (is_var(L, ts_field(cond, "right"), h->name)) {
+      h->op = ops[k][1], h->bound = ts_field(cond, "left");
+      return true;
+    }
   }
-  if (!ok)
-    diag_error(node_loc(L, ts_node_is_null(u) ? s : u), canon_hint,
-               "loop must step its index by one ('%s++')", c->name);
+  return false;
+}
+
+// The update: i++, ++i, i--, --i, i += e, i -= e, i = i + e, i = e + i, i = i - e.
+static bool shape_update(Lower *L, TSNode u, Shape *h) {
+  u = unparen(u);
+  h->step = (TSNode){0};
+  if (ts_is(u, "update_expression")) {
+    if (!is_var(L, ts_field(u, "argument"), h->name)) return false;
+    h->sign = !strcmp(node_text(L, ts_field(u, "operator")), "++") ? 1 : -1;
+    return true;
+  }
+  if (!ts_is(u, "assignment_expression") || !is_var(L, ts_field(u, "left"), h->name)) return false;
+  const char *op = node_text(L, ts_field(u, "operator"));
+  TSNode r = ts_field(u, "right");
+  if (!strcmp(op, "+=") || !strcmp(op, "-=")) {
+    h->step = r, h->sign = op[0] == '+' ? 1 : -1;
+    return true;
+  }
+  r = unparen(r);
+  if (strcmp(op, "=") || !ts_is(r, "binary_expression")) return false;
+  const char *bop = node_text(L, ts_field(r, "operator"));
+  if (!strcmp(bop, "+") && is_var(L, ts_field(r, "left"), h->name))
+    h->step = ts_field(r, "right"), h->sign = 1;
+  else if (!strcmp(bop, "+") && is_var(L, ts_field(r, "right"), h->name))
+    h->step = ts_field(r, "left"), h->sign = 1;
+  else if (!strcmp(bop, "-") && is_var(L, ts_field(r, "left"), h->name))
+    h->step = ts_field(r, "right"), h->sign = -1;
+  else
+    return false;
+  return true;
+}
+
+// Does the subtree n mention the identifier name?
+typedef struct {
+  Lower *L;
+  const char *name;
+  bool found;
+} Mention;
+
+static bool mention_of(void *ctx, TSNode n, int depth) {
+  Mention *m = ctx;
+  (void)depth;
+  if (ts_is(n, "identifier") && !strcmp(node_text(m->L, n), m->name)) m->found = true;
+  return !m->found;
+}
+
+static bool mentions(Lower *L, TSNode n, const char *name) {
+  Mention m = {L, name, false};
+  if (!ts_node_is_null(n)) ts_walk(n, mention_of, &m);
+  return m.found;
+}
+
+// Is the for statement s a counted loop (OpenMP's canonical form)?  Fills h; nothing is
+// lowered.  why: what is missing, for a diagnostic.
+static bool loop_shape(Lower *L, TSNode s, Shape *h, const char **why, TSNode *where) {
+  *h = (Shape){0};
+  TSNode init = ts_field(s, "initializer"), cond = ts_field(s, "condition");
+  *where = s;
+  if (ts_is(init, "declaration")) {
+    TSNode d = ts_field(init, "declarator");
+    *where = init;
+    *why = "loop must declare exactly one index";
+    if (ts_node_named_child_count(init) != 2 || !ts_is(d, "init_declarator")) return false;
+    if (!ts_is(ts_field(d, "declarator"), "identifier")) return false;
+    h->decl_type = ts_field(init, "type");
+    h->name = node_text(L, ts_field(d, "declarator"));
+    h->lo = ts_field(d, "value");
+  } else if (ts_is(init, "assignment_expression")) {
+    *where = init;
+    *why = "loop has no index initialiser";
+    if (strcmp(node_text(L, ts_field(init, "operator")), "=") ||
+        !ts_is(ts_field(init, "left"), "identifier"))
+      return false;
+    h->name = node_text(L, ts_field(init, "left"));
+    h->lo = ts_field(init, "right");
+  } else if (ts_node_is_null(init)) { // for (; i < n; i++): the index as it is
+    TSNode c = unparen(cond);
+    *why = "loop has no index initialiser";
+    if (!ts_is(c, "binary_expression")) return false;
+    TSNode l = unparen(ts_field(c, "left")), r = unparen(ts_field(c, "right"));
+    if (ts_is(l, "identifier")) h->name = node_text(L, l);
+    else if (ts_is(r, "identifier")) h->name = node_text(L, r);
+    else return false;
+  } else {
+    *where = init;
+    *why = "loop has no index initialiser";
+    return false;
+  }
+  *why = arena_printf(L->a, "loop condition must compare '%s' with a bound ('%s < hi', "
+                      "'%s >= lo', ...)", h->name, h->name, h->name);
+  *where = ts_node_is_null(cond) ? s : cond;
+  if (ts_node_is_null(cond) || !shape_cond(L, cond, h) || mentions(L, h->bound, h->name))
+    return false;
+  TSNode u = ts_field(s, "update");
+  *why = arena_printf(L->a, "loop must step its index by a fixed amount ('%s++', '%s += s', "
+                      "'%s--')", h->name, h->name, h->name);
+  *where = ts_node_is_null(u) ? s : u;
+  if (ts_node_is_null(u) || !shape_update(L, u, h) || mentions(L, h->step, h->name)) return false;
+  bool up = h->op[0] == '<';
+  if (!strcmp(h->op, "!=")) {
+    *why = arena_printf(L->a, "a loop tested with '!=' must step by one ('%s++' or '%s--')",
+                        h->name, h->name);
+    if (!ts_node_is_null(h->step) && !is_one(L, unparen(h->step))) return false;
+    up = h->sign > 0;
+    h->op = up ? "<" : ">";
+  }
+  *why = arena_printf(L->a, "the loop's step goes away from its bound ('%s' with '%s %s ...')",
+                      node_text(L, u), h->name, h->op);
+  if (ts_node_is_null(h->step) || ts_is(unparen(h->step), "number_literal"))
+    if ((h->sign > 0) != up) return false;
+  return true;
+}
+
+// ---- the loop's index sequence, lowered before the loop ----
+
+// The type the iterations are counted in: long for an index of at most 32 bits (exact), else
+// unsigned long (the differences of two 64-bit indices, modulo 2^64).
+static Type *count_type(Lower *L, Type *it) {
+  IntInfo k = int_info(it);
+  return k.bits <= 32 ? &ty_long : int_type_of(L, (IntInfo){64, false}, &ty_long, &ty_long);
+}
+
+// i = start + k*step (down: start - k*step) as the index type, for k (long) in [0, count].
+static Val canon_index(Lower *L, const Canon *c, Val k) {
+  Type *ct = count_type(L, c->type);
+  Val off = b_binop(&L->b, BIN_MUL, convert(L, k, ct), c->step);
+  Val i = b_binop(&L->b, c->down ? BIN_SUB : BIN_ADD, convert(L, c->start, ct), off);
+  return convert(L, i, c->type);
+}
+
+// The number of iterations of `start, start ± step, ...` before the bound h (up: i < h; down:
+// i > h, or with inclusive i >= h), as long: with d = |h - start|, (d - 1) / step + 1 where
+// d > 0 (inclusive: d / step + 1 where d >= 0), else 0.
+static Val canon_count(Lower *L, Canon *c, Val h, bool inclusive) {
+  Type *ct = count_type(L, c->type);
+  Val a = c->down ? h : c->start, z = c->down ? c->start : h;
+  Val pos = b_binop(&L->b, inclusive ? BIN_LE : BIN_LT, a, z); // (in the index type)
+  Val d = b_binop(&L->b, BIN_SUB, convert(L, z, ct), convert(L, a, ct));
+  Val one = b_const_i(&L->b, ct, 1);
+  if (!inclusive) d = b_binop(&L->b, BIN_SUB, d, one);
+  Val n = b_binop(&L->b, BIN_ADD, b_binop(&L->b, BIN_DIV, d, c->step), one);
+  return convert(L, b_binop(&L->b, BIN_MUL, n, convert(L, pos, ct)), &ty_long);
+}
+
+// Lowers the shape h of for statement s into c (in the block before the loop).
+static void canon_lower(Lower *L, TSNode s, const Shape *h, Canon *c) {
+  TSNode cond = ts_field(s, "condition");
+  c->name = h->name;
+  c->loc = node_loc(L, s);
+  if (!ts_node_is_null(h->decl_type)) {
+    c->type = lower_type(L, h->decl_type);
+  } else {
+    Var *v = var_find(L, h->name);
+    if (!v || v->kind != VAR_SCALAR)
+      diag_error(node_loc(L, ts_field(s, "initializer")), canon_hint, "unknown loop index '%s'",
+                 h->name);
+    c->type = v->type;
+    c->outer = v;
+    if (ts_node_is_null(h->lo) && !v->val)
+      diag_error(node_loc(L, s), NULL, "'%s' is used before it is assigned", h->name);
+  }
+  if (!ty_is_int(c->type))
+    diag_error(node_loc(L, s), canon_hint, "loop index '%s' is not an integer", c->name);
+  c->start = convert(L, ts_node_is_null(h->lo) ? c->outer->val : lower_expr(L, h->lo), c->type);
+  c->lo = c->start;
+  Val x = lower_expr(L, h->bound);
+  Type *xt = val_type(L->fn, x);
+  L->b.loc = node_loc(L, cond);
+  bool up = h->op[0] == '<', le = !strcmp(h->op, "<=") || !strcmp(h->op, ">=");
+  c->down = !up;
+  bool unit = ts_node_is_null(h->step) || is_one(L, unparen(h->step));
+  if (!up || !unit) {
+    Type *ct = count_type(L, c->type);
+    if (unit) {
+      c->step = b_const_i(&L->b, ct, 1);
+    } else {
+      Val st = lower_expr(L, h->step);
+      if (!ty_is_int(val_type(L->fn, st)))
+        diag_error(node_loc(L, h->step), canon_hint, "the step of '%s' is not an integer", c->name);
+      if ((h->sign > 0) != up) st = b_unop(&L->b, UN_NEG, st); // i += -2 counting down
+      c->step = convert(L, st, ct);
+    }
+  }
+  if (up) {
+    Val hi = !ty_is_int(xt) && !ty_is_float(xt) ? convert(L, x, c->type) // (an error)
+             : ty_is_float(xt) ? float_bound(L, x, c->type, le)
+                               : int_bound(L, x, c->start, c->type, le);
+    if (unit) {
+      c->plain = true;
+      c->hi = hi;
+      return;
+    }
+    c->count = canon_count(L, c, hi, false);
+    return;
+  }
+  // counting down: i > x (i >= x) compared in the index type
+  IntInfo ti = int_info(c->type);
+  if (!ty_is_int(xt) ||
+      !int_same(int_common(int_promote(ti), int_promote(int_info(xt))), int_promote(ti)))
+    diag_error(node_loc(L, h->bound), "compare the index with a bound of its own type",
+               "a loop counting down compares '%s' with a bound of another type", c->name);
+  if (le && !ti.sign) {
+    const Node *xd = L->fn->defs[x];
+    if (xd && xd->kind == IR_CONST && xd->u.cst.i == 0)
+      diag_error(node_loc(L, cond), arena_printf(L->a, "count down with '%s > 0' and use "
+                 "'%s - 1' in the body, or use a signed index", c->name, c->name),
+                 "'%s >= 0' is always true for an unsigned index: the loop never ends", c->name);
+  }
+  Val bound = convert(L, x, c->type);
+  c->count = canon_count(L, c, bound, le);
 }
 
 // A scan's contribution may not depend on a scan's running value (acc += x[i] * acc, or
@@ -465,80 +657,219 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
   }
 }
 
-// A sequential loop: every scalar variable of the enclosing scopes is first made a carried
-// value; those the body leaves unchanged are then replaced by their initial value again.
-static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
-  Loc loc = node_loc(L, s);
-  L->b.loc = loc;
-  Canon c = {0};
-  canon_init(L, s, &c);
-  canon_cond(L, s, &c);
-  canon_update(L, s, &c);
-  int nv = L->nvars;
-  Node *n = node_new(L->a, IR_LOOP, loc);
-  n->u.loop.lo = c.lo;
-  n->u.loop.hi = c.hi;
+// ---- break and continue: flags ----
+
+typedef struct {
+  bool found, brk;
+} JumpWalk;
+
+static bool jump_of(void *ctx, TSNode n, int depth) {
+  JumpWalk *w = ctx;
+  if (depth > 0 && (ts_is(n, "for_statement") || ts_is(n, "while_statement") ||
+                    ts_is(n, "do_statement")))
+    return false; // (their own)
+  if (ts_is(n, w->brk ? "break_statement" : "continue_statement")) w->found = true;
+  return !w->found;
+}
+
+bool has_jump(TSNode s, bool brk) {
+  JumpWalk w = {false, brk};
+  if (!ts_node_is_null(s)) ts_walk(s, jump_of, &w);
+  return w.found;
+}
+
+// A hidden scalar variable (a flag, the index at a break), unique to this loop.
+static const char *push_hidden(Lower *L, const char *what, Type *t, Val v, Loc loc) {
+  const char *name = arena_printf(L->a, "$%s%d", what, L->nvars);
+  var_push(L, (Var){name, t, VAR_SCALAR, v, loc});
+  return name;
+}
+
+// ---- sequential loops ----
+//
+// A sequential loop carries every scalar variable of the enclosing scopes: each is first
+// made a carried value; those the body leaves unchanged are then replaced by their initial
+// value again.  A counted for loop runs its iterations; any other loop (while, do, a for
+// that is not counted) runs until its break flag is set (IR_LOOP's exit), its condition
+// setting the flag.
+
+typedef struct {
+  Node *n;
+  int nv;           // variables in scope at the loop: the candidates for carrying
+  Val *init, *param;
+  int nfwd;         // the parallel loop's forwarded elements before this loop
+  Val *farr, *fval;
+  bool *finit;
+} Seq;
+
+static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int stripmine) {
+  q->nv = L->nvars;
+  Node *n = q->n = node_new(L->a, IR_LOOP, loc);
+  n->u.loop.lo = lo;
+  n->u.loop.hi = hi;
   n->u.loop.stripmine = stripmine;
-  n->u.loop.idx = fn_val(L->fn, c.type, c.name);
-  Val *init = ARENA_ARRAY(L->a, Val, nv + 1), *param = ARENA_ARRAY(L->a, Val, nv + 1);
-  for (int i = L->var_floor; i < nv; i++) {
+  n->u.loop.idx = idx;
+  q->init = ARENA_ARRAY(L->a, Val, q->nv + 1), q->param = ARENA_ARRAY(L->a, Val, q->nv + 1);
+  for (int i = L->var_floor; i < q->nv; i++) {
     Var *v = &L->vars[i];
     if ((v->kind != VAR_SCALAR && v->kind != VAR_RED) || !v->val) continue;
-    init[i] = v->val;
-    v->val = param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
+    q->init[i] = v->val;
+    v->val = q->param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
   }
-  Block *outer = L->b.blk;
   n->u.loop.body = L->b.blk = block_new(L->a);
-  var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.loop.idx, loc});
   // no forwarding of element values into the loop (a later iteration sees the writes of an
   // earlier one); after it, only of the arrays it does not write
   ParCtx *p = L->par;
-  int nfwd = p ? p->nfwd : 0;
-  Val *farr = NULL, *fval = NULL;
-  bool *finit = NULL;
+  q->nfwd = p ? p->nfwd : 0;
   if (p) {
-    farr = ARENA_ARRAY(L->a, Val, nfwd + 1), fval = ARENA_ARRAY(L->a, Val, nfwd + 1);
-    finit = ARENA_ARRAY(L->a, bool, nfwd + 1);
-    for (int i = 0; i < nfwd; i++) {
-      farr[i] = p->fwd_arr[i], fval[i] = p->fwd_val[i], finit[i] = p->fwd_initial[i];
+    q->farr = ARENA_ARRAY(L->a, Val, q->nfwd + 1), q->fval = ARENA_ARRAY(L->a, Val, q->nfwd + 1);
+    q->finit = ARENA_ARRAY(L->a, bool, q->nfwd + 1);
+    for (int i = 0; i < q->nfwd; i++) {
+      q->farr[i] = p->fwd_arr[i], q->fval[i] = p->fwd_val[i], q->finit[i] = p->fwd_initial[i];
       fwd_lose(L, p, p->fwd_arr[i]); // read inside: not the value before the loop
     }
     p->nfwd = 0;
   }
-  L->stmt(L, ts_field(s, "body"));
+}
+
+// After the body: the carried values, and the loop pushed into outer.  exit_var: the
+// variable whose carried value is the loop's exit flag (NULL: none).
+static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_var) {
+  Node *n = q->n;
+  ParCtx *p = L->par;
   if (p) {
     p->nfwd = 0;
-    for (int i = 0; i < nfwd; i++)
-      if (ir_writes(n->u.loop.body, farr[i])) fwd_lose(L, p, farr[i]);
-      else fwd_push(L, farr[i], fval[i], finit[i], loc);
+    for (int i = 0; i < q->nfwd; i++)
+      if (ir_writes(n->u.loop.body, q->farr[i])) fwd_lose(L, p, q->farr[i]);
+      else fwd_push(L, q->farr[i], q->fval[i], q->finit[i], loc);
     for (int i = 0; i < p->nacc; i++)
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }
   L->b.blk = outer;
-  var_pop(L, nv);
+  var_pop(L, q->nv);
+  int nv = q->nv;
   n->u.loop.init = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.params = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
+  Var *ev = exit_var ? var_find(L, exit_var) : NULL;
   for (int i = L->var_floor; i < nv; i++) {
     Var *v = &L->vars[i];
-    if (!param[i]) {
+    if (!q->param[i]) {
       if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val)
         diag_error(v->loc, "initialise the variable before the loop",
                    "'%s' is assigned in a loop but has no value before it", v->name);
       continue;
     }
-    if (v->val == param[i]) { // not carried
-      ir_replace_uses(n->u.loop.body, param[i], init[i]);
-      v->val = init[i];
+    if (v->val == q->param[i] && v != ev) { // not carried
+      ir_replace_uses(n->u.loop.body, q->param[i], q->init[i]);
+      v->val = q->init[i];
       continue;
     }
     int k = n->u.loop.ncarry++;
-    n->u.loop.init[k] = init[i];
-    n->u.loop.params[k] = param[i];
+    n->u.loop.init[k] = q->init[i];
+    n->u.loop.params[k] = q->param[i];
+    if (v == ev) n->u.loop.exit = q->param[i];
     block_yield(L->a, n->u.loop.body, v->val);
     v->val = n->u.loop.outs[k] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
   }
   b_push(&L->b, n);
+}
+
+// The index variable declared before a counted loop holds, after it, the first index that
+// failed the condition, or the index at a break (ibrk, with the loop's break flag brk).
+static void set_final_index(Lower *L, const Canon *c, const char *brk, const char *ibrk) {
+  if (!c->outer) return;
+  Val last;
+  if (c->plain)
+    last = int_pick(L, b_binop(&L->b, BIN_GT, c->hi, c->lo), c->hi, c->lo, c->type);
+  else
+    last = canon_index(L, c, c->count);
+  if (ibrk) {
+    Val broke = b_binop(&L->b, BIN_NE, var_find(L, brk)->val, b_const_i(&L->b, &ty_int, 0));
+    last = int_pick(L, broke, var_find(L, ibrk)->val, last, c->type);
+  }
+  c->outer->val = last;
+  if (!L->fn->vals[last].hint) L->fn->vals[last].hint = c->name;
+}
+
+static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
+  Loc loc = node_loc(L, s);
+  L->b.loc = loc;
+  int nv0 = L->nvars;
+  bool is_for = ts_is(s, "for_statement"), is_do = ts_is(s, "do_statement");
+  Shape h;
+  const char *why;
+  TSNode where;
+  bool counted = is_for && loop_shape(L, s, &h, &why, &where);
+  if (stripmine && !counted)
+    diag_error(loc, "strip-mine a counted loop (for (i = lo; i < hi; i++))", "stripmine(%d) on a "
+               "loop whose number of iterations is not known before it runs", stripmine);
+  TSNode body = ts_field(s, "body");
+  Canon c = {0};
+  int outer_k = -1;
+  if (counted) {
+    canon_lower(L, s, &h, &c);
+    if (c.outer) outer_k = (int)(c.outer - L->vars);
+  } else if (is_for && !ts_node_is_null(ts_field(s, "initializer"))) {
+    L->stmt(L, ts_field(s, "initializer")); // for (init; cond; update): a while loop after init
+  }
+  bool brk = !counted || has_jump(body, true), cont = has_jump(body, false);
+  Val zero = brk || cont ? b_const_i(&L->b, &ty_int, 0) : 0;
+  LoopCtx ctx = {L->loop, false, NULL, NULL, NULL, 0};
+  if (brk) ctx.brk = push_hidden(L, "brk", &ty_int, zero, loc);
+  if (cont) ctx.cont = push_hidden(L, "cont", &ty_int, zero, loc);
+  if (counted && c.outer && has_jump(body, true))
+    ctx.ibrk = push_hidden(L, "ibrk", c.type, convert(L, zero, c.type), loc);
+  Val lo, hi, idx;
+  if (c.plain) {
+    lo = c.lo, hi = c.hi, idx = fn_val(L->fn, c.type, c.name);
+  } else {
+    lo = b_const_i(&L->b, &ty_long, 0);
+    hi = counted ? c.count : b_const_i(&L->b, &ty_long, 0x7fffffffffffffffLL);
+    idx = fn_val(L->fn, &ty_long, counted ? "k" : "iter");
+  }
+  Block *outer = L->b.blk;
+  Seq q = {0};
+  seq_begin(L, &q, loc, lo, hi, idx, stripmine);
+  L->loop = &ctx;
+  if (cont) var_find(L, ctx.cont)->val = zero;
+  if (counted) {
+    ctx.index = c.plain ? idx : canon_index(L, &c, idx);
+    var_push(L, (Var){c.name, c.type, VAR_INDEX, ctx.index, loc});
+  }
+  TSNode cond = ts_field(s, "condition");
+  if (ts_is(cond, "parenthesized_expression")) cond = ts_node_named_child(cond, 0);
+  if (!counted && !is_do && !ts_node_is_null(cond)) { // while (cond): the flag is !cond
+    Var *f = var_find(L, ctx.brk);
+    f->val = b_binop(&L->b, BIN_EQ, lower_cond(L, cond), zero);
+  }
+  L->guarded(L, body, false, false);
+  if (!counted && is_for && !ts_node_is_null(ts_field(s, "update"))) // (a continue runs it)
+    L->guarded(L, ts_field(s, "update"), false, true);
+  if (is_do) { // do body while (cond): where no break ran, the flag is !cond
+    Var *f = var_find(L, ctx.brk);
+    Node *n = node_new(L->a, IR_IF, node_loc(L, cond));
+    n->u.ifs.cond = b_binop(&L->b, BIN_EQ, f->val, zero);
+    Block *b = L->b.blk;
+    n->u.ifs.then = L->b.blk = block_new(L->a);
+    nest_enter(L, cond);
+    block_yield(L->a, n->u.ifs.then, b_binop(&L->b, BIN_EQ, lower_cond(L, cond), zero));
+    nest_leave(L);
+    n->u.ifs.els = L->b.blk = block_new(L->a);
+    block_yield(L->a, n->u.ifs.els, b_const_i(&L->b, &ty_int, 1));
+    L->b.blk = b;
+    n->u.ifs.nouts = 1;
+    n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+    f->val = n->u.ifs.outs[0] = fn_val(L->fn, &ty_int, NULL);
+    b_push(&L->b, n);
+  }
+  L->loop = ctx.up;
+  seq_end(L, &q, outer, loc, ctx.brk);
+  if (outer_k >= 0) {
+    c.outer = &L->vars[outer_k];
+    set_final_index(L, &c, ctx.brk, ctx.ibrk);
+  }
+  var_pop(L, nv0); // the hidden variables, and a for's declarations
 }
 
 // After a loop: a clause variable (its fields) gets fresh values, the loop's results.
@@ -628,28 +959,41 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     return;
   }
   L->b.loc = loc;
+  if (!ts_is(s, "for_statement"))
+    diag_error(pr->loc, "put the pragma directly before a for loop",
+               "'#pragma adsoac %s' is not followed by a for loop", pr->text);
   int nv_outer = L->nvars;
+  Shape h;
+  const char *why;
+  TSNode where;
+  if (!loop_shape(L, s, &h, &why, &where)) diag_error(node_loc(L, where), canon_hint, "%s", why);
   Canon c = {0};
-  canon_init(L, s, &c);
-  canon_cond(L, s, &c);
-  canon_update(L, s, &c);
+  canon_lower(L, s, &h, &c);
+  int outer_k = c.outer ? (int)(c.outer - L->vars) : -1;
 
   Node *n = node_new(L->a, IR_PAR, loc);
-  n->u.par.lo = c.lo;
-  n->u.par.hi = c.hi;
+  n->u.par.lo = c.plain ? c.lo : b_const_i(&L->b, &ty_long, 0);
+  n->u.par.hi = c.plain ? c.hi : c.count;
   n->u.par.pragma = pr->text;
-  n->u.par.idx = fn_val(L->fn, c.type, c.name);
-  ParCtx ctx = {L->par, n->u.par.idx, 0};
-  ctx.inline_base = L->inline_depth;
-  ctx.pragma = pr->text;
+  n->u.par.idx = fn_val(L->fn, c.plain ? c.type : &ty_long, c.plain ? c.name : "k");
   Block *outer = L->b.blk;
   n->u.par.body = L->b.blk = block_new(L->a);
+  Val index = c.plain ? n->u.par.idx : canon_index(L, &c, n->u.par.idx);
+  ParCtx ctx = {L->par, index, 0};
+  ctx.inline_base = L->inline_depth;
+  ctx.pragma = pr->text;
   int nv_before_reds = L->nvars;
   setup_clauses(L, pr, n, &ctx, outer);
   ctx.var_base = L->nvars; // outer variables and the clauses' running values
-  var_push(L, (Var){c.name, c.type, VAR_INDEX, n->u.par.idx, loc});
+  var_push(L, (Var){c.name, c.type, VAR_INDEX, index, loc});
+  TSNode body = ts_field(s, "body");
+  LoopCtx lc = {L->loop, true, NULL, NULL, NULL, index};
+  if (has_jump(body, false))
+    lc.cont = push_hidden(L, "cont", &ty_int, b_const_i(&L->b, &ty_int, 0), loc);
   L->par = &ctx;
-  L->stmt(L, ts_field(s, "body"));
+  L->loop = &lc;
+  L->guarded(L, body, false, false);
+  L->loop = lc.up;
   L->par = ctx.up;
   // the body yields each reduction's and each scan's contribution (all fields of a struct)
   int slot = 0;
@@ -685,5 +1029,9 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   for (int k = 0; k < n->u.par.nscans; k++) {
     Scan *sc = &n->u.par.scans[k];
     sc->out = set_results(L, var_find(L, sc->var));
+  }
+  if (outer_k >= 0) {
+    c.outer = &L->vars[outer_k];
+    set_final_index(L, &c, NULL, NULL);
   }
 }

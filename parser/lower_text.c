@@ -40,7 +40,7 @@ static Val lower_text(Lower *L, const char *text, Loc at, bool expanded, Type *s
   const char *pre = "void adsoac_expr_(void) { (", *post = "\n); }";
   char *buf = arena_printf(L->a, "%s%s%s", pre, text, post);
   Src *src = ARENA_NEW(L->a, Src);
-  *src = (Src){at.file, buf, strlen(buf), at, loc_byte(&L->prog->src, at)};
+  *src = (Src){at.file, buf, strlen(buf), at, loc_byte(&L->prog->text, at)};
   TsOwned ts = {ts_parser_new(), NULL};
   Val v = 0;
   pthread_cleanup_push(ts_release, &ts);

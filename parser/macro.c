@@ -342,6 +342,7 @@ MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines
   f->active = arena_strndup(a, src->text, src->len);
   t->main = f;
   scan_file(t, f, UINT32_MAX, 0);
+  pp_blank_comments(f->active, src->len);
   t->cur = NULL;
   return t;
 }

@@ -168,7 +168,7 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
 
 static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode def,
                           const Pragma *pr) {
-  const Src *src = &prog->src;
+  const Src *src = &prog->text;
   TSNode d = ts_field(def, "declarator");
   int ptr = 0;
   while (ts_is(d, "pointer_declarator")) {
@@ -188,6 +188,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.struct_expr = lower_struct_expr;
   L.block = lower_block;
   L.stmt = lower_stmt;
+  L.guarded = lower_guarded;
   L.fn = fn_new(a, ts_text(a, src, name), ts_loc(src, name));
   L.b = (Builder){L.fn, L.fn->body, L.fn->loc};
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
@@ -300,11 +301,13 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   ts_check_depth(src, root);
   p = ARENA_NEW(a, Prog);
   p->src = *src;
+  p->text = *src;
+  p->text.text = active;
   p->ndeps = macro_deps(macros, &p->deps);
-  collect_idents(a, src, root, p);
+  collect_idents(a, &p->text, root, p);
   Defs defs = {0};
   defs.macros = macros;
-  collect_types(a, src, root, &defs.types);
+  collect_types(a, &p->text, root, &defs.types);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     if (!ts_is(n, "function_definition")) continue;
@@ -312,7 +315,7 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
     while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
     TSNode name = ts_field(d, "declarator");
     if (!ts_is(d, "function_declarator") || !ts_is(name, "identifier")) continue;
-    const char *s = ts_text(a, src, name);
+    const char *s = ts_text(a, &p->text, name);
     if (!ts_node_is_null(fn_def(defs.fndefs, s))) continue; // (the first of two is found)
     FnDef *f = ARENA_NEW(a, FnDef);
     *f = (FnDef){s, n};
@@ -322,21 +325,21 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     Pragma pr;
-    if (!ts_is(n, "preproc_call") || !pragma_parse(a, src, n, &pr) || pr.kind != PR_OPERATOR)
+    if (!ts_is(n, "preproc_call") || !pragma_parse(a, &p->text, n, &pr) || pr.kind != PR_OPERATOR)
       continue;
     TSNode def = ts_node_next_named_sibling(n);
     while (ts_is(def, "comment")) def = ts_node_next_named_sibling(def);
     if (!ts_is(def, "function_definition"))
       diag_error(pr.loc, "put '#pragma adsoac operator' directly before the operator's definition",
                  "'#pragma adsoac operator' is not followed by a function definition");
-    add_operator(a, src, &defs, &pr, def);
+    add_operator(a, &p->text, &defs, &pr, def);
     add_drop(a, p, ts_node_start_byte(n), ts_node_end_byte(n));
   }
   FnDef *marked = NULL; // the marked functions by name
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
     Pragma pr;
-    if (!ts_is(n, "preproc_call") || !pragma_parse(a, src, n, &pr)) continue;
+    if (!ts_is(n, "preproc_call") || !pragma_parse(a, &p->text, n, &pr)) continue;
     if (pr.kind == PR_OPERATOR) continue;
     if (pr.kind != PR_GRAD)
       diag_error(pr.loc, "loop pragmas belong inside a function, before a for loop",
@@ -366,7 +369,7 @@ Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int nd
     for (int i = 0; i < p->nmarked; i++)
       marked |= ts_node_start_byte(n) >= p->marked[i].start_byte &&
                 ts_node_end_byte(n) <= p->marked[i].end_byte;
-    if (!marked) check_stray_pragmas(a, src, n, false);
+    if (!marked) check_stray_pragmas(a, &p->text, n, false);
   }
   if (!p->nmarked)
     diag_warn((Loc){src->path, 0, 0}, "mark a function with #pragma adsoac grad",

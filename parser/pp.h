@@ -122,6 +122,7 @@ PpHide *hide_union(Arena *a, const PpHide *x, PpHide *y);
 _Noreturn void macro_error(MacroTable *t, Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 size_t pp_comment_end(const char *s, size_t n, size_t i);
+void pp_blank_comments(char *s, size_t n);
 void *pp_grow(Arena *a, void *p, int n, int *cap, size_t size);
 bool pp_is_space(char c);
 PpMacro *table_lookup(MacroTable *t, const char *name, uint32_t at);

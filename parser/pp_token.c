@@ -55,6 +55,27 @@ size_t pp_comment_end(const char *s, size_t n, size_t i) {
   return n;
 }
 
+// Comments become blanks (newlines kept, so every byte keeps its line and column), string and
+// character literals are left alone: the text that tree-sitter parses and the lowering reads,
+// so that a comment may stand wherever C allows one (`else // why`, `#pragma ... // why`).
+void pp_blank_comments(char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (s[i] == '"' || s[i] == '\'') {
+      i += tok_quoted(s + i, n - i);
+    } else if (s[i] == '/' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '*')) {
+      bool line = s[i + 1] == '/';
+      size_t end = line ? i + 2 : pp_comment_end(s, n, i + 2);
+      while (line && end < n && (s[end] != '\n' || s[end - 1] == '\\')) end++; // (a \ continues it)
+      for (size_t k = i; k < end; k++)
+        if (s[k] != '\n' && s[k] != '\r') s[k] = ' ';
+      i = end;
+    } else {
+      i++;
+    }
+  }
+}
+
 // Length of the whitespace and comments at s[0..n).
 size_t tok_blank(const char *s, size_t n) {
   size_t i = 0;

@@ -86,6 +86,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
     for (int i = 0; i < s->u.loop.ncarry; i++) n->u.loop.init[i] = M(map, s->u.loop.init[i]);
     n->u.loop.idx = clone_val(b->fn, sf, s->u.loop.idx, map);
     n->u.loop.params = clone_vals(a, b->fn, sf, s->u.loop.params, s->u.loop.ncarry, map);
+    n->u.loop.exit = s->u.loop.exit ? M(map, s->u.loop.exit) : 0;
     n->u.loop.body = clone_sub(b, sf, s->u.loop.body, map, drop);
     n->u.loop.outs = clone_vals(a, b->fn, sf, s->u.loop.outs, s->u.loop.ncarry, map);
     break;

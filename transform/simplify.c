@@ -91,7 +91,8 @@ static bool prune_reductions(Node *n, int *uses) {
 static bool prune_carried(Node *n, int *uses) {
   int k = 0;
   for (int j = 0; j < n->u.loop.ncarry; j++) {
-    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]]) {
+    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]] &&
+        n->u.loop.params[j] != n->u.loop.exit) { // (the loop itself reads its exit flag)
       use_by(uses, -1, n->u.loop.init[j]), use_by(uses, -1, n->u.loop.body->yields[j]);
       continue;
     }

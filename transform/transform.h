@@ -47,6 +47,12 @@ void fuse_loops(Fn *f);
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0
 
+// ---- counted.c ----
+bool has_exit_loops(const Fn *f); // a loop that ends on a flag (while, do, break)
+// Each such loop becomes a run that counts its iterations, then a loop of that many (reverse
+// mode's copy of the function: the reverse runs iterations backwards).
+void count_exit_loops(Fn *f);
+
 // ---- stripmine.c ----
 Fn *fn_copy(Arena *a, const Fn *f); // the same function (fresh values)
 // Each sequential loop at the function's level (and in such loops) nested stripmine(L) (else

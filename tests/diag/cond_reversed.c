@@ -1,6 +1,5 @@
 #pragma adsoac grad
-void f(int n, double *y) {
-#pragma adsoac map
-  for (int i = 0; n > i; i++)
+void f(unsigned n, double *y) {
+  for (unsigned i = n - 1; i >= 0; i--)
     y[i] = 1.0;
 }
