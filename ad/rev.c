@@ -264,7 +264,8 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
     }
     if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
     if (n->kind == IR_LOOP && !n->u.loop.exit) { // (an exit: a counting run, cloned below)
-      fwd_seq_loop(R, n);
+      fwd_seq_loop(R, n, top);
+      if (top) moving_saved(R, n, saves + nsaves - ns, ns);
       continue;
     }
     hist_save(R, n, false);
@@ -294,13 +295,16 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
     si -= save_at[k];
     // pre-k contents back; in the reverse order of the epilogue's swaps, which undo these
     // (two saved sections of one array may overlap: a loop's histogram and its map)
-    for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s]);
+    for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s], false);
     rev_node(R, body->stmts[k]);
   }
 
   // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
-  for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s]);
-  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
+  for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s], true);
+  for (int s = 0; s < nsaves; s++) {
+    if (saves[s].save) scan_free(&R->b, saves[s].save);
+    if (saves[s].itape) scan_free(&R->b, saves[s].itape);
+  }
   for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
     const Node *n = body->stmts[k];
     if (n->kind != IR_FREE) continue;

@@ -6,6 +6,11 @@ typedef struct {
   Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
   Val save;        // vjp value of the saved copy
   Val vlo, vn;     // vjp values of lo and of the count
+  // a loop's moving section (Region.moving): no copy before it; its elements' final values,
+  // saved after the loop (save, vn per iteration at the indices itape[0:T)), go back in the
+  // epilogue
+  bool moving;
+  Val itape, T;
 } Save;
 
 // What the reverse of hist(*/min/max/declared) needs per clause (vjp values): the section
@@ -27,6 +32,15 @@ typedef struct {
   bool once;        // overwritten before it is read in every iteration: only the state
                     // before the loop is saved (for after the loop's reverse)
   bool guarded;     // written under an if: vn is 0 where the condition is false
+  // moving: the section's first element depends on the iteration (y[t], the half of a state
+  // vector at an offset that moves with t): computed in each iteration from the primal
+  // expression pf, with the index psub (0: none) of a parallel loop in the body taken as
+  // psub_at (minus 1 with psub_last), and kept per iteration in itape; vn stays the same
+  bool moving;
+  Val pf, psub, psub_at;
+  bool psub_last;
+  Val itape, post;  // vjp: the first elements per iteration; at the function's level, the
+                    // section's elements after the loop (the outputs, put back at the end)
 } Region;
 
 #define MAX_REGIONS 64 // array sections one sequential loop may overwrite
@@ -71,6 +85,9 @@ typedef struct Rev {
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
   LoopAux *laux;         // per sequential loop run with checkpoints: where they are
+  Val region_idx;        // the index of the loop whose regions are being found (0: none)
+  Val *arrays;           // the function's arrays: pointer parameters, allocations (user_arrays)
+  int narrays;
   // pending adjoints of loop-invariant elements of the parallel loop being reversed
   struct InvAcc *inv_acc;
   int ninv_acc, cap_inv_acc;
@@ -176,12 +193,16 @@ void hist_save(Rev *R, const Node *n, bool after);
 void rev_update(Rev *R, const Node *n);
 
 // ---- rev_save.c ----
+const Val *user_arrays(Rev *R, int *n);
 void emit_save(Rev *R, Save *s);
-void emit_swap(Rev *R, const Save *s);
+void emit_swap(Rev *R, const Save *s, bool epilogue);
+void moving_saved(Rev *R, const Node *loop, Save *saves, int n);
 void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout);
 
 // ---- rev_loop.c ----
-void fwd_seq_loop(Rev *R, const Node *n);
+void fwd_seq_loop(Rev *R, const Node *n, bool top);
+LoopAux *loop_aux_of(Rev *R, const Node *n);
+void moving_copies(Rev *R, const Region *g, Val T, bool out);
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo, Region *reg, int *nreg, Val cond);
 int regions_of(Rev *R, const Node *n, Region *reg);
 void rev_seq_loop(Rev *R, const Node *n);

@@ -23,6 +23,8 @@
 // is saved: carried values that are running sums (p = p + e, p read nowhere else) need none,
 // the others are recomputed from the loop's start for each iteration.
 
+LoopAux *loop_aux_of(Rev *R, const Node *n);
+
 static LoopAux *loop_aux(Rev *R, const Node *n) {
   for (LoopAux *x = R->laux; x; x = x->next)
     if (x->loop == n) return x;
@@ -106,6 +108,52 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
   return memo[v];
 }
 
+LoopAux *loop_aux_of(Rev *R, const Node *n) {
+  return loop_aux(R, n);
+}
+
+// Could materialize compute v, from values outside the loop (inside[]: defined in it) and
+// the leaves?  (The same walk, without building: an explicit stack, each value once.)
+static bool can_materialize(Rev *R, Val v, const unsigned char *inside, const Val *leaves,
+                            int nleaves) {
+  if (!v || !inside[v]) return true;
+  unsigned char *seen = SCRATCH(unsigned char, R->pf->nvals);
+  int n = 0, cap = 16;
+  Val *stack = SCRATCH(Val, cap);
+  stack[n++] = v;
+  seen[v] = 1;
+  while (n) {
+    Val t = stack[--n];
+    bool leaf = false;
+    for (int k = 0; k < nleaves; k++) leaf |= leaves[k] == t;
+    if (leaf) continue;
+    const Node *d = R->def[t];
+    Val ops[2] = {0, 0};
+    if (!d) return false;
+    switch (d->kind) {
+    case IR_CONST: break;
+    case IR_UNOP: ops[0] = d->u.un.a; break;
+    case IR_BINOP: ops[0] = d->u.bin.a, ops[1] = d->u.bin.b; break;
+    case IR_CAST: ops[0] = d->u.cast.a; break;
+    case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
+    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
+    case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+      return false;
+    }
+    for (int k = 0; k < 2; k++) {
+      if (!ops[k] || !inside[ops[k]] || seen[ops[k]]) continue;
+      if (n == cap) {
+        Val *bigger = SCRATCH(Val, 2 * cap);
+        memcpy(bigger, stack, sizeof(Val) * (size_t)n);
+        stack = bigger, cap *= 2;
+      }
+      seen[ops[k]] = 1;
+      stack[n++] = ops[k];
+    }
+  }
+  return true;
+}
+
 // The arrays b writes (IR_WRITE, nested blocks included), once each.
 static void written_arrays(const Block *b, Val *arrs, int *n) {
   for (int i = 0; i < b->n; i++) {
@@ -121,12 +169,47 @@ static void written_arrays(const Block *b, Val *arrs, int *n) {
   }
 }
 
+// A moving section of arr: vn elements from the primal expression pf (with the parallel
+// loop index psub taken as psub_at, or psub_at - 1 with last), recomputed in each iteration.
+static void add_moving(Rev *R, Region *reg, int *nreg, Val arr, Val pf, Val psub, Val psub_at,
+                       bool last, Val vn, Loc loc) {
+  for (int r = 0; r < *nreg; r++) {
+    if (reg[r].arr != arr) continue;
+    if (reg[r].moving && index_same(R->def, reg[r].pf, pf) && reg[r].psub == psub &&
+        reg[r].psub_last == last)
+      return;
+    diag_error(loc, "write the array at one index expression in the loop, or split the loop",
+               "a sequential loop overwrites elements of '%s' that move with its index and "
+               "others: checkpointing both is not supported", R->pf->vals[arr].hint);
+  }
+  if (*nreg == MAX_REGIONS)
+    diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+               "array sections", MAX_REGIONS);
+  reg[(*nreg)++] = (Region){.arr = arr, .vn = vn, .moving = true, .pf = pf, .psub = psub,
+                            .psub_at = psub_at, .psub_last = last};
+}
+
 // The elements [lo, hi) of arr (primal; hi == 0: the one element lo) as a region.
 // cond (a value of f, 0: none): the section is written only where it holds (an if), and is
 // then saved only where it holds (it may lie outside the array otherwise).
 static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
                        const unsigned char *inside, Val *memo, Loc loc, Val cond) {
   if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
+  Val t = R->region_idx;
+  if (t && !hi && !can_materialize(R, lo, inside, NULL, 0) &&
+      can_materialize(R, lo, inside, &t, 1)) { // y[t]: an element that moves with t
+    if (cond)
+      diag_error(loc, "write the element unconditionally (y[t] = c ? e : y[t])",
+                 "an element this sequential loop overwrites moves with its index and is "
+                 "written under an if: checkpointing it is not supported");
+    add_moving(R, reg, nreg, arr, lo, 0, 0, false, b_const_i(&R->b, &ty_long, 1), loc);
+    return;
+  }
+  for (int r = 0; r < *nreg; r++)
+    if (reg[r].arr == arr && reg[r].moving)
+      diag_error(loc, "write the array at one index expression in the loop, or split the loop",
+                 "a sequential loop overwrites elements of '%s' that move with its index and "
+                 "others: checkpointing both is not supported", R->pf->vals[arr].hint);
   for (int r = 0; r < *nreg && !cond; r++) // the same section again
     if (reg[r].arr == arr && !reg[r].guarded && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
         (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
@@ -144,6 +227,70 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
   }
   if (cond) vn = b_select(b, cond, vn, b_const_i(b, &ty_long, 0));
   reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false, cond != 0};
+}
+
+typedef struct {
+  Node *const *def;
+  Val arr, idx; // the array, the index of its first write
+  bool other;   // a write at another index expression
+} WriteIndex;
+
+static WalkNext write_index_of(Node *n, void *ctx) {
+  WriteIndex *w = ctx;
+  if (n->kind == IR_WRITE && n->u.mem.arr == w->arr) {
+    if (!w->idx) w->idx = n->u.mem.idx;
+    else if (!index_same(w->def, w->idx, n->u.mem.idx)) w->other = true;
+  }
+  return WALK_INTO;
+}
+
+// Parallel loop n (in a sequential loop) writes arr at a*i + b, not at its index i itself
+// (y[2*i], the second half of a state vector at an offset b that may move with the
+// iterations): the section [a*lo + b, a*(hi-1) + b] (a > 0; reversed for a < 0), of a size
+// that every iteration shares.
+static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *inside, Val *memo,
+                       Region *reg, int *nreg, Val cond) {
+  WriteIndex wi = {R->def, arr, 0, false};
+  ir_walk(n->u.par.body, &(Walker){.pre = write_index_of, .ctx = &wi});
+  Val wx = wi.idx;
+  const char *name = R->pf->vals[arr].hint;
+  unsigned char *in_par = SCRATCH(unsigned char, R->pf->nvals);
+  ir_inside(n->u.par.body, in_par);
+  in_par[n->u.par.idx] = 1;
+  IndexForm f = wx && !wi.other ? index_form(R->def, in_par, wx, n->u.par.idx) : (IndexForm){0};
+  Val i = n->u.par.idx, t = R->region_idx, both[2] = {i, t};
+  bool bounds = can_materialize(R, n->u.par.lo, inside, NULL, 0) &&
+                can_materialize(R, n->u.par.hi, inside, NULL, 0);
+  if (!f.affine || !f.coef || !bounds || !can_materialize(R, wx, inside, both, t ? 2 : 1))
+    diag_error(n->loc, "write the array at the loop index itself (y[i] = ...) or at a*i + b with "
+               "a and b computed before the loop (b may move with the sequential loop's index), "
+               "or write the new values to another array",
+               "this loop, in a sequential loop, writes '%s' at an index that checkpointing "
+               "does not follow", name);
+  if (cond)
+    diag_error(n->loc, "move the if into the loop's body", "a parallel loop in a sequential loop "
+               "writes '%s' at a*i + b under an if: checkpointing it is not supported", name);
+  Builder *b = &R->b;
+  long long a = f.coef < 0 ? -f.coef : f.coef;
+  Val lo = b_cast(b, &ty_long, materialize(R, n->u.par.lo, inside, memo, n->loc));
+  Val hi = b_cast(b, &ty_long, materialize(R, n->u.par.hi, inside, memo, n->loc));
+  Val one = b_const_i(b, &ty_long, 1), zero = b_const_i(b, &ty_long, 0);
+  Val span = b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, b_binop(b, BIN_SUB, b_binop(b, BIN_SUB, hi, lo), one),
+                                         b_const_i(b, &ty_long, a)), one);
+  Val vn = b_select(b, b_binop(b, BIN_GT, hi, lo), span, zero);
+  Val at = f.coef > 0 ? n->u.par.lo : n->u.par.hi;
+  if (can_materialize(R, wx, inside, &i, 1)) { // the same section in every iteration
+    Val *m2 = SCRATCH(Val, R->pf->nvals);
+    Val x = materialize(R, at, inside, memo, n->loc);
+    m2[i] = f.coef > 0 ? x : b_binop(b, BIN_SUB, x, b_const_i(b, val_type(R->f, x), 1));
+    Val vlo = b_cast(b, &ty_long, materialize(R, wx, inside, m2, n->loc));
+    if (*nreg == MAX_REGIONS)
+      diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+                 "array sections", MAX_REGIONS);
+    reg[(*nreg)++] = (Region){arr, 0, 0, vlo, vn, 0, false, false};
+    return;
+  }
+  add_moving(R, reg, nreg, arr, wx, i, at, f.coef < 0, vn, n->loc);
 }
 
 // What the statements of b (in a sequential loop) overwrite, as regions.
@@ -175,12 +322,12 @@ void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo
       int na = 0;
       written_arrays(n->u.par.body, arrs, &na);
       for (int k = 0; k < na; k++) {
-        if (!writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) && R->varied[arrs[k]])
-          diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), or write "
-                     "the new values to another array",
-                     "this loop, in a sequential loop, writes '%s' at an index other than the "
-                     "loop index: checkpointing it is not supported", R->pf->vals[arrs[k]].hint);
-        add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc, cond);
+        if (writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) || !R->varied[arrs[k]] ||
+            inside[arrs[k]]) {
+          add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc, cond);
+          continue;
+        }
+        par_region(R, n, arrs[k], inside, memo, reg, nreg, cond);
       }
       for (int h = 0; h < n->u.par.nhists; h++) {
         const Hist *hc = &n->u.par.hists[h];
@@ -215,7 +362,10 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
   loop_inside(n, inside);
   Val *memo = SCRATCH(Val, R->pf->nvals);
   int nreg = 0;
+  Val outer = R->region_idx;
+  R->region_idx = n->u.loop.idx;
   loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg, 0);
+  R->region_idx = outer;
   return nreg;
 }
 
@@ -248,7 +398,7 @@ static bool overwritten_first(const Block *b, Val arr) {
 // Regions whose values at an iteration's start are never read: saved once, before the loop.
 static void mark_once(Rev *R, const Node *n, Region *reg, int nreg) {
   for (int r = 0; r < nreg; r++) {
-    bool single = reg[r].plo && reg[r].phi;
+    bool single = reg[r].plo && reg[r].phi && !reg[r].moving;
     for (int q = 0; q < nreg; q++)
       single &= q == r || reg[q].arr != reg[r].arr;
     reg[r].once = single && overwritten_first(n->u.loop.body, reg[r].arr);
@@ -314,7 +464,44 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
 }
 
 // The forward run of host-level loop n: each iteration first saves its state.
-void fwd_seq_loop(Rev *R, const Node *n) {
+// For s in [0, T): the section of moving region g that iteration s overwrote (at itape[s]),
+// copied to the post tape (out), or back from it.
+void moving_copies(Rev *R, const Region *g, Val T, bool out) {
+  Builder *b = &R->b;
+  Node *m = node_new(R->a, IR_LOOP, b->loc);
+  m->u.loop.lo = b_const_i(b, &ty_long, 0);
+  m->u.loop.hi = T;
+  m->u.loop.idx = fn_val(R->f, &ty_long, "s");
+  m->u.loop.init = ARENA_ARRAY(R->a, Val, 1);
+  m->u.loop.params = ARENA_ARRAY(R->a, Val, 1);
+  m->u.loop.outs = ARENA_ARRAY(R->a, Val, 1);
+  Block *outer = b->blk;
+  m->u.loop.body = b->blk = block_new(R->a);
+  Val at = b_read(b, g->itape, m->u.loop.idx);
+  Val off = b_binop(b, BIN_MUL, m->u.loop.idx, g->vn);
+  if (out)
+    copy_elems(R, g->post, off, P(g->arr), at, g->vn);
+  else
+    copy_elems(R, P(g->arr), at, g->post, off, g->vn);
+  b->blk = outer;
+  b_push(b, m);
+}
+
+// The first element of moving region g in the iteration whose index (vjp) is t.
+static Val moving_first(Rev *R, const Node *n, const Region *g, Val t) {
+  Builder *b = &R->b;
+  unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+  loop_inside(n, inside);
+  Val *memo = SCRATCH(Val, R->pf->nvals);
+  memo[n->u.loop.idx] = t;
+  if (g->psub) {
+    Val x = materialize(R, g->psub_at, inside, memo, n->loc);
+    memo[g->psub] = g->psub_last ? b_binop(b, BIN_SUB, x, b_const_i(b, val_type(R->f, x), 1)) : x;
+  }
+  return b_cast(b, &ty_long, materialize(R, g->pf, inside, memo, n->loc));
+}
+
+void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   Builder *b = &R->b;
   int nv = R->pf->nvals, nc = n->u.loop.ncarry;
   LoopAux *x = SCRATCH(LoopAux, 1);
@@ -332,6 +519,8 @@ void fwd_seq_loop(Rev *R, const Node *n) {
     g->tape = tape_alloc(R, R->pf->vals[g->arr].type->elem,
                          g->once ? g->vn : b_binop(b, BIN_MUL, x->T, g->vn), R->pf->vals[g->arr].hint);
     if (g->once) copy_elems(R, g->tape, 0, P(g->arr), g->vlo, g->vn);
+    if (g->moving) // (not a checkpoint: the outputs' places, for the end)
+      g->itape = scan_alloc(b, &ty_long, x->T, arena_printf(R->a, "%s_at", R->pf->vals[g->arr].hint));
   }
   int *uses = SCRATCH(int, nv);
   count_block(n->u.loop.body, uses);
@@ -356,10 +545,15 @@ void fwd_seq_loop(Rev *R, const Node *n) {
   Block *outer = b->blk;
   m->u.loop.body = b->blk = block_new(R->a);
   Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);
-  for (int r = 0; r < x->nreg; r++)
-    if (!x->reg[r].once)
-      copy_elems(R, x->reg[r].tape, b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr),
-                 x->reg[r].vlo, x->reg[r].vn);
+  for (int r = 0; r < x->nreg; r++) {
+    Region *g = &x->reg[r];
+    Val vlo = g->vlo;
+    if (g->moving) { // this iteration's section: where it starts, then its elements
+      vlo = moving_first(R, n, g, m->u.loop.idx);
+      b_write(b, g->itape, s, vlo);
+    }
+    if (!g->once) copy_elems(R, g->tape, b_binop(b, BIN_MUL, s, g->vn), P(g->arr), vlo, g->vn);
+  }
   for (int k = 0; k < nc; k++)
     if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
   clone_block(b, R->pf, n->u.loop.body, R->pv, false);
@@ -367,6 +561,13 @@ void fwd_seq_loop(Rev *R, const Node *n) {
   b->blk = outer;
   for (int k = 0; k < nc; k++) m->u.loop.outs[k] = clone_val(R->f, R->pf, n->u.loop.outs[k], R->pv);
   b_push(b, m);
+  for (int r = 0; top && r < x->nreg; r++) { // the outputs in moving sections, kept for the end
+    Region *g = &x->reg[r];
+    if (!g->moving) continue;
+    g->post = scan_alloc(b, R->pf->vals[g->arr].type->elem, b_binop(b, BIN_MUL, x->T, g->vn),
+                         arena_printf(R->a, "%s_final", R->pf->vals[g->arr].hint));
+    moving_copies(R, g, x->T, true);
+  }
 }
 
 // Inside a parallel loop: the carried values (other than running sums) at the start of
@@ -465,11 +666,13 @@ void rev_seq_loop(Rev *R, const Node *n) {
   Val t = b_cast(b, R->pf->vals[n->u.loop.idx].type, b_add(b, lo, s));
   Val *outer_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
+  Val *moved_at = x ? SCRATCH(Val, x->nreg + 1) : NULL;
   if (x) { // restore iteration t's state
-    for (int r = 0; r < x->nreg; r++)
-      if (!x->reg[r].once)
-        copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape,
-                   b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
+    for (int r = 0; r < x->nreg; r++) {
+      Region *g = &x->reg[r];
+      Val vlo = g->moving ? (moved_at[r] = b_read(b, g->itape, s)) : g->vlo;
+      if (!g->once) copy_elems(R, P(g->arr), vlo, g->tape, b_binop(b, BIN_MUL, s, g->vn), g->vn);
+    }
     for (int k = 0; k < nc; k++) {
       Val p = n->u.loop.params[k];
       Type *ty = R->pf->vals[p].type;
@@ -480,6 +683,12 @@ void rev_seq_loop(Rev *R, const Node *n) {
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
     R->sweep(R, body, false);
+    // a moving section back as it was before iteration t (the re-run wrote it again): after
+    // the last one, the arrays are as before the loop
+    for (int r = 0; r < x->nreg; r++)
+      if (x->reg[r].moving)
+        copy_elems(R, P(x->reg[r].arr), moved_at[r], x->reg[r].tape,
+                   b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
   } else {
     recompute_carried(R, n, t, uses);
     R->pv[n->u.loop.idx] = t;
@@ -498,11 +707,14 @@ void rev_seq_loop(Rev *R, const Node *n) {
   if (x) { // the state before the loop (the first one saved), then the tapes go
     Val any = b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0));
     for (int r = 0; r < x->nreg; r++) {
+      if (x->reg[r].moving) continue; // (restored iteration by iteration)
       Val cnt = b_select(b, any, x->reg[r].vn, b_const_i(b, &ty_long, 0));
       copy_elems(R, P(x->reg[r].arr), x->reg[r].vlo, x->reg[r].tape, b_const_i(b, &ty_long, 0), cnt);
     }
-    for (int r = 0; r < x->nreg; r++)
+    for (int r = 0; r < x->nreg; r++) {
       tape_free(R, x->reg[r].tape, x->reg[r].once ? x->reg[r].vn : b_binop(b, BIN_MUL, T, x->reg[r].vn));
+      if (x->reg[r].moving && !x->reg[r].post) scan_free(b, x->reg[r].itape);
+    }
     for (int k = 0; k < nc; k++)
       if (x->stape[k]) tape_free(R, x->stape[k], T);
   }

@@ -15,6 +15,24 @@
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
                          Region *reg, int *nreg, Val cond);
 
+static WalkNext alloc_of(Node *n, void *ctx) {
+  Rev *R = ctx;
+  if (n->kind == IR_ALLOC && !n->u.alloc.tape) R->arrays[R->narrays++] = n->out;
+  return n->kind == IR_PAR ? WALK_SKIP : WALK_INTO;
+}
+
+// The arrays of the function: its pointer parameters and the arrays it allocates.
+const Val *user_arrays(Rev *R, int *n) {
+  if (!R->arrays) {
+    R->arrays = SCRATCH(Val, R->pf->nvals + 1);
+    for (int i = 0; i < R->pf->nparams; i++)
+      if (R->pf->params[i].is_array) R->arrays[R->narrays++] = R->pf->params[i].val;
+    ir_walk(R->pf->body, &(Walker){.pre = alloc_of, .ctx = R});
+  }
+  *n = R->narrays;
+  return R->arrays;
+}
+
 // Before statement k of a host-level block: which arrays does it overwrite that a parallel
 // loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
 // reverse leaves what it overwrote as before the loop; at the function's level its
@@ -27,13 +45,14 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
     Region reg[MAX_REGIONS];
     int nreg = regions_of(R, n, reg);
     for (int r = 0; r < nreg; r++)
-      out[(*nout)++] = (Save){reg[r].arr, 0, 0, 0, reg[r].vlo, reg[r].vn};
+      out[(*nout)++] = (Save){reg[r].arr, 0, 0, 0, reg[r].vlo, reg[r].vn, reg[r].moving, 0, 0};
     return;
   }
-  for (int pi = 0; pi < R->pf->nparams; pi++) {
-    Val arr = R->pf->params[pi].val;
-    if (!R->pf->params[pi].is_array || !ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
-      continue;
+  int narr;
+  const Val *arrays = user_arrays(R, &narr);
+  for (int pi = 0; pi < narr; pi++) {
+    Val arr = arrays[pi];
+    if (!ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr)) continue;
     bool needed = false;
     for (int j = 0; j <= k && !needed; j++)
       needed = node_reads_in_par(body->stmts[j], arr, false);
@@ -62,6 +81,7 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
 }
 
 void emit_save(Rev *R, Save *s) {
+  if (s->moving) return; // (the loop's forward run keeps its outputs: moving_saved)
   Builder *b = &R->b;
   Type *it = &ty_long;
   if (!s->vn) s->vlo = b_cast(b, it, P(s->lo));
@@ -87,7 +107,31 @@ void emit_save(Rev *R, Save *s) {
   b_push(b, cp);
 }
 
-void emit_swap(Rev *R, const Save *s) {
+// After the forward run of the loop at statement k: where the moving sections' outputs are.
+void moving_saved(Rev *R, const Node *loop, Save *saves, int n) {
+  LoopAux *x = loop_aux_of(R, loop);
+  for (int i = 0; i < n; i++) {
+    if (!saves[i].moving) continue;
+    for (int r = 0; r < x->nreg; r++)
+      if (x->reg[r].moving && x->reg[r].arr == saves[i].arr) {
+        saves[i].save = x->reg[r].post;
+        saves[i].itape = x->reg[r].itape;
+        saves[i].vn = x->reg[r].vn;
+        saves[i].T = x->T;
+      }
+  }
+}
+
+// epilogue: the outputs go back (a moving section: only then; before the loop's reverse its
+// elements are as the reverse expects them, the loop's own outputs)
+void emit_swap(Rev *R, const Save *s, bool epilogue) {
+  if (s->moving) {
+    if (epilogue) {
+      Region g = {.arr = s->arr, .vn = s->vn, .moving = true, .itape = s->itape, .post = s->save};
+      moving_copies(R, &g, s->T, false);
+    }
+    return;
+  }
   Node *sw = node_new(R->a, IR_COPY, R->b.loc); // arr[lo:lo+n] <-> save[0:n]
   sw->u.copy.dst = s->save;
   sw->u.copy.src = P(s->arr);

@@ -5,12 +5,50 @@
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 
 static void lower_stmts(Lower *L, TSNode first);
 
 // ---- declarations ----
 
 // declaration: type declarator (',' declarator)* ';'   declarator: identifier | init_declarator
+// A pointer variable: `T *p = e;` (a view of an array, or an allocation), or `T *p;`.
+static void lower_ptr_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Type *t) {
+  bool is_const = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(decl); i++) {
+    TSNode q = ts_node_named_child(decl, i);
+    if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const")) is_const = true;
+  }
+  TSNode id = ts_field(name, "declarator");
+  if (!ts_is(id, "identifier"))
+    diag_error(node_loc(L, name), "index one array with computed indices instead",
+               "pointers to pointers and arrays of pointers are not supported");
+  check_not_macro(L, id);
+  const char *s = node_text(L, id);
+  Type *pt = ty_ptr(L->a, t, is_const);
+  Loc loc = node_loc(L, id);
+  L->b.loc = loc;
+  // the rest of the block: does the pointer move later (p++, p = q + k)?
+  TSNode parent = ts_node_parent(decl);
+  bool moves = assigned_in(L, ts_is(parent, "compound_statement") ? parent : decl, s);
+  View v;
+  if (ts_node_is_null(value)) {
+    ptr_var_push(L, s, pt, NULL, true, loc);
+    return;
+  }
+  L->decl_ptr = s, L->decl_elem = t;
+  bool alloc = lower_alloc(L, value, t, &v);
+  L->decl_ptr = NULL;
+  if (!alloc) v = view_expr(L, value, "the initial value");
+  if (v.ref < 0 && v.type->elem->kind != t->kind)
+    diag_error(node_loc(L, value), NULL, "'%s' points to '%s', not to '%s'", s,
+               ty_c_name(L->a, t), ty_c_name(L->a, v.type->elem));
+  if (v.ref < 0 && v.type->elem_const && !is_const)
+    diag_error(node_loc(L, value), "declare the pointer const T *", "'%s' points to const elements",
+               s);
+  ptr_var_push(L, s, v.ref >= 0 ? v.type : pt, &v, moves, loc);
+}
+
 static void lower_declaration(Lower *L, TSNode decl) {
   Type *t = lower_type(L, ts_field(decl, "type"));
   uint32_t k = ts_node_named_child_count(decl);
@@ -24,10 +62,10 @@ static void lower_declaration(Lower *L, TSNode decl) {
       name = ts_field(d, "declarator");
       value = ts_field(d, "value");
     }
-    if (ts_is(name, "pointer_declarator"))
-      diag_error(node_loc(L, name), "to ping-pong two buffers in a time loop, write the new "
-                 "values to one and copy them back in a map (u[i] = tmp[i]) instead of "
-                 "swapping pointers", "local pointer variables are not supported");
+    if (ts_is(name, "pointer_declarator")) {
+      lower_ptr_decl(L, decl, name, value, t);
+      continue;
+    }
     if (!ts_is(name, "identifier"))
       diag_error(node_loc(L, name), "declare local scalars and structs only (no pointers or "
                  "arrays yet)", "unsupported declaration");
@@ -66,13 +104,18 @@ static BinOp compound_op(Lower *L, TSNode e, const char *op) {
   diag_error(node_loc(L, e), NULL, "unsupported assignment operator '%s'", op);
 }
 
-// A reduction or scan variable gets the contribution e.
-static void update_scalar(Lower *L, Var *v, TSNode e, Loc loc) {
-  Val x = convert(L, lower_expr(L, e), v->type);
+// A reduction or scan variable gets the contribution x.
+static void update_scalar_val(Lower *L, Var *v, Val x, Loc loc) {
+  x = convert(L, x, v->type);
   L->b.loc = loc;
   Var *c = v->kind == VAR_SCAN ? &L->vars[v->contrib] : v;
   c->val = c->val == c->neutral ? x : red_combine(L, c->red_op, c->red_user, c->val, x);
   if (v->kind == VAR_SCAN) v->val = red_combine(L, v->red_op, v->red_user, v->val, x);
+}
+
+// ... the contribution e.
+static void update_scalar(Lower *L, Var *v, TSNode e, Loc loc) {
+  update_scalar_val(L, v, lower_expr(L, e), loc);
 }
 
 // A struct reduction or scan variable gets the contribution e (a struct expression).
@@ -110,14 +153,15 @@ static int hist_of(Lower *L, Val arr) {
   return -1;
 }
 
-static void update_hist(Lower *L, int h, TSNode lhs, TSNode e, Loc loc) {
+// h[k] OP= e (e null: the contribution x, from h[k]++)
+static void update_hist(Lower *L, int h, TSNode lhs, TSNode e, Val x, Loc loc) {
   ParCtx *p = L->par;
   Val idx = lower_expr(L, ts_field(lhs, "index"));
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(lhs, "index")), "a histogram bin is an integer expression",
                "hist index is not an integer");
   Type *et = val_type(L->fn, p->hists[h].arr)->elem;
-  Val x = convert(L, lower_expr(L, e), et);
+  x = convert(L, ts_node_is_null(e) ? x : lower_expr(L, e), et);
   L->b.loc = loc;
   Node *n = node_new(L->a, IR_UPDATE, loc);
   n->u.mem.arr = p->hists[h].arr;
@@ -151,37 +195,96 @@ static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
   if (!L->fn->vals[v->val].hint) L->fn->vals[v->val].hint = v->name;
 }
 
-static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op) {
+// x[k] = e, p[k] = e, *p = e (x a pointer parameter, p a pointer variable or expression), and
+// the compound forms.  Through a reference (&s passed to an inlined function) *p is s.
+// one: the statement is lhs++ or lhs-- (asg the update, op "+=" or "-="), one the value 1
+static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val one) {
+  bool deref = ts_is(lhs, "pointer_expression");
   TSNode an = ts_field(lhs, "argument");
-  Var *arr = ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
-  if (!arr || arr->kind != VAR_ARRAY)
-    diag_error(node_loc(L, an), "write to elements of pointer parameters only",
-               "'%s' is not an array parameter", node_text(L, an));
-  if (arr->type->elem_const)
-    diag_error(node_loc(L, lhs), NULL, "write to '%s', which is declared const", arr->name);
-  int h = hist_of(L, arr->val);
+  Var *named = !deref && ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
+  int h = named && named->kind == VAR_ARRAY && !named->off ? hist_of(L, named->val) : -1;
   if (h >= 0) {
     const Hist *hc = &L->par->hists[h];
+    if (one) { // h[k]++: h[k] += 1
+      if (hc->op != RED_ADD)
+        diag_error(node_loc(L, asg), "use the clause's operator: h[k] OP= e",
+                   "'%s' on a histogram of another operator than +", op[0] == '+' ? "++" : "--");
+      L->b.loc = node_loc(L, asg);
+      update_hist(L, h, lhs, (TSNode){0}, op[0] == '+' ? one : b_unop(&L->b, UN_NEG, one),
+                  node_loc(L, asg));
+      return;
+    }
     TSNode e = update_operand(L, node_text(L, lhs), hc->op, L->par->hist_user[h], asg, op);
-    update_hist(L, h, lhs, e, node_loc(L, asg));
+    update_hist(L, h, lhs, e, 0, node_loc(L, asg));
     return;
   }
-  Val idx = lower_expr(L, ts_field(lhs, "index"));
+  View w = view_expr(L, an, arena_printf(L->a, "'%s'", node_text(L, an)));
+  Val idx = deref ? b_const_i(&L->b, &ty_int, 0) : lower_expr(L, ts_field(lhs, "index"));
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(lhs, "index")), "cast the index to an integer type",
                "array index is not an integer");
-  Val rhs = lower_expr(L, ts_field(asg, "right"));
-  Type *et = arr->type->elem;
+  if (w.ref >= 0) { // *p = e, p = &s: s = e
+    Var *s = &L->vars[w.ref];
+    const Node *d = L->fn->defs[idx];
+    if (!d || d->kind != IR_CONST || d->u.cst.i != 0)
+      diag_error(node_loc(L, lhs), NULL, "an element other than [0] of the scalar variable '%s'",
+                 s->name);
+    if (s->kind != VAR_SCALAR)
+      diag_error(node_loc(L, lhs), "assign the fields with p->f = e", "'%s' is a struct", s->name);
+    if (L->par && w.ref < L->par->var_base)
+      diag_error(node_loc(L, asg), "a parallel loop may assign only variables declared inside it",
+                 "parallel loop assigns variable '%s' declared outside it", s->name);
+    Val rhs = one ? one : lower_expr(L, ts_field(asg, "right"));
+    L->b.loc = node_loc(L, asg);
+    if (strcmp(op, "=")) {
+      if (!s->val) diag_error(node_loc(L, asg), NULL, "'%s' is used before it is assigned", s->name);
+      Type *ct = common_type(s->type, val_type(L->fn, rhs));
+      rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, s->val, ct), convert(L, rhs, ct));
+    }
+    s->val = convert(L, rhs, s->type);
+    return;
+  }
+  if (w.type->elem_const)
+    diag_error(node_loc(L, lhs), NULL, "write to '%s', which points to const elements",
+               node_text(L, an));
+  if (hist_of(L, w.arr) >= 0)
+    diag_error(node_loc(L, lhs), "update the histogram as h[k] OP= e, h named as in the clause",
+               "histogram written through another pointer");
+  Val at = view_index(L, &w, idx);
+  Val rhs = one ? one : lower_expr(L, ts_field(asg, "right"));
+  Type *et = w.type->elem;
   L->b.loc = node_loc(L, asg);
   if (strcmp(op, "=")) {
-    Val old = read_element(L, arr->val, idx, node_loc(L, lhs));
+    Val old = read_element(L, w.arr, at, node_loc(L, lhs));
     Type *ct = common_type(et, val_type(L->fn, rhs));
     rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, old, ct), convert(L, rhs, ct));
   }
   Val v = convert(L, rhs, et);
-  b_write(&L->b, arr->val, idx, v);
-  par_note_access(L, arr->val, idx, true, node_loc(L, lhs));
-  if (L->par && idx == L->par->idx) fwd_push(L, arr->val, v, false, node_loc(L, lhs));
+  b_write(&L->b, w.arr, at, v);
+  par_note_access(L, w.arr, at, true, node_loc(L, lhs));
+  if (L->par && at == L->par->idx) fwd_push(L, w.arr, v, false, node_loc(L, lhs));
+}
+
+// p = e, p += k, p -= k for a pointer variable p.
+static void assign_pointer(Lower *L, Var *p, TSNode asg, const char *op) {
+  TSNode rhs = ts_field(asg, "right");
+  Loc loc = node_loc(L, asg);
+  View v;
+  if (!strcmp(op, "=")) {
+    if (!lower_alloc(L, rhs, p->type->elem, &v)) v = view_expr(L, rhs, "the value");
+  } else if (!strcmp(op, "+=") || !strcmp(op, "-=")) {
+    v = var_view(L, p, loc);
+    Val k = lower_expr(L, rhs);
+    if (!ty_is_int(val_type(L->fn, k)))
+      diag_error(node_loc(L, rhs), NULL, "pointer arithmetic with a value that is not an integer");
+    L->b.loc = loc;
+    Val o = v.off ? v.off : b_const_i(&L->b, val_type(L->fn, k), 0);
+    Type *t = common_type(val_type(L->fn, o), val_type(L->fn, k));
+    v.off = b_binop(&L->b, op[0] == '+' ? BIN_ADD : BIN_SUB, convert(L, o, t), convert(L, k, t));
+  } else {
+    diag_error(loc, NULL, "'%s' on a pointer", op);
+  }
+  ptr_assign(L, p, &v, loc);
 }
 
 static void lower_assignment(Lower *L, TSNode asg) {
@@ -191,9 +294,10 @@ static void lower_assignment(Lower *L, TSNode asg) {
   if (ts_is(lhs, "identifier")) {
     Var *v = var_find(L, node_text(L, lhs));
     if (!v) diag_error(node_loc(L, lhs), NULL, "unknown variable '%s'", node_text(L, lhs));
-    if (v->kind == VAR_ARRAY)
-      diag_error(node_loc(L, lhs), "pointer parameters may not be reassigned",
-                 "assignment to pointer '%s'", v->name);
+    if (v->kind == VAR_ARRAY || v->kind == VAR_REF) {
+      assign_pointer(L, v, asg, op);
+      return;
+    }
     if (v->kind == VAR_STRUCT && v->red) {
       update_struct(L, v, update_operand(L, v->name, v->red_op, v->red_user, asg, op),
                     node_loc(L, asg));
@@ -212,30 +316,70 @@ static void lower_assignment(Lower *L, TSNode asg) {
     assign_scalar(L, field_target(L, lhs), asg, op);
     return;
   }
-  if (ts_is(lhs, "subscript_expression")) {
-    assign_element(L, lhs, asg, op);
+  if (ts_is(lhs, "subscript_expression") ||
+      (ts_is(lhs, "pointer_expression") && !strcmp(node_text(L, ts_field(lhs, "operator")), "*"))) {
+    assign_element(L, lhs, asg, op, 0);
     return;
   }
   diag_error(node_loc(L, lhs), "assign to scalar variables and array elements",
              "unsupported assignment target");
 }
 
-// `x++;` and friends, as statements: x = x + 1
+// `x++;` and friends, as statements: x += 1 (a scalar, a reduction variable, an element, a
+// field, a pointer).
 static void lower_update(Lower *L, TSNode e) {
   TSNode arg = ts_field(e, "argument");
+  while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
   const char *op = node_text(L, ts_field(e, "operator"));
-  Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg)) : NULL;
+  const char *aop = op[0] == '+' ? "+=" : "-=";
+  Loc loc = node_loc(L, e);
+  L->b.loc = loc;
+  if (ts_is(arg, "subscript_expression") ||
+      (ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*"))) {
+    assign_element(L, arg, e, aop, b_const_i(&L->b, &ty_int, 1));
+    return;
+  }
+  Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg))
+           : ts_is(arg, "field_expression") ? field_target(L, arg) : NULL;
+  if (v && (v->kind == VAR_ARRAY || v->kind == VAR_REF)) { // p++
+    View w = var_view(L, v, loc);
+    Val one = b_const_i(&L->b, &ty_int, 1);
+    w.off = w.off ? b_binop(&L->b, op[0] == '+' ? BIN_ADD : BIN_SUB, w.off,
+                            convert(L, one, val_type(L->fn, w.off)))
+                  : (op[0] == '+' ? one : b_unop(&L->b, UN_NEG, one));
+    ptr_assign(L, v, &w, loc);
+    return;
+  }
+  if (v && (v->kind == VAR_RED || v->kind == VAR_SCAN) && v->red_op == RED_ADD) { // n++ counting
+    Val one = b_const_i(&L->b, &ty_int, 1);
+    update_scalar_val(L, v, op[0] == '+' ? one : b_unop(&L->b, UN_NEG, one), loc);
+    return;
+  }
   if (!v || v->kind != VAR_SCALAR || !v->val)
-    diag_error(node_loc(L, e), "use ++ and -- on assigned local scalar variables only",
+    diag_error(loc, "use ++ and -- on assigned variables, elements and pointers",
                "unsupported increment");
   if (L->par && (int)(v - L->vars) < L->par->var_base)
-    diag_error(node_loc(L, e), NULL, "parallel loop assigns variable '%s' declared outside it",
-               v->name);
-  L->b.loc = node_loc(L, e);
+    diag_error(loc, NULL, "parallel loop assigns variable '%s' declared outside it", v->name);
   Val one = b_const_i(&L->b, &ty_int, 1);
   Type *ct = common_type(v->type, &ty_int);
   v->val = convert(L, b_binop(&L->b, op[0] == '+' ? BIN_ADD : BIN_SUB, convert(L, v->val, ct),
                               convert(L, one, ct)), v->type);
+}
+
+// free, memcpy, memmove, memset as statements (unless a macro or the file defines the name).
+static bool lower_lib_call(Lower *L, TSNode call) {
+  TSNode fn = ts_field(call, "function");
+  if (!ts_is(fn, "identifier")) return false;
+  const char *name = node_text(L, fn);
+  if ((L->macros && !L->in_expansion && macro_defined(L->macros, name, use_byte(L, call), NULL)) ||
+      !ts_node_is_null(fn_def(L->fndefs, name)))
+    return false;
+  L->b.loc = node_loc(L, call);
+  if (!strcmp(name, "free")) {
+    lower_free(L, call);
+    return true;
+  }
+  return lower_mem_call(L, call);
 }
 
 // ---- if / else: SSA merge of the variables the branches assign ----
@@ -370,7 +514,7 @@ static bool lower_if_update(Lower *L, TSNode s) {
   if (h < 0) return false;
   asg = if_update(L, s, node_text(L, lhs), L->par->hists[h].op, &e);
   if (ts_node_is_null(asg)) return false;
-  update_hist(L, h, lhs, e, node_loc(L, s));
+  update_hist(L, h, lhs, e, 0, node_loc(L, s));
   return true;
 }
 
@@ -590,8 +734,9 @@ static void lower_stmt_(Lower *L, TSNode s) {
       lower_assignment(L, e);
     else if (ts_is(e, "update_expression"))
       lower_update(L, e);
-    else if (ts_is(e, "call_expression"))
-      lower_expr(L, e); // an inlined function called for its effects
+    else if (ts_is(e, "call_expression")) {
+      if (!lower_lib_call(L, e)) lower_expr(L, e); // an inlined function called for its effects
+    }
     else if (ts_is(e, "cast_expression") && !strcmp(node_text(L, ts_field(e, "type")), "void"))
       lower_expr(L, ts_field(e, "value")); // (void)x; the value is dropped
     else

@@ -6,11 +6,14 @@
 
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
-  VAR_ARRAY,  // a pointer parameter; val names the array
+  VAR_ARRAY,  // a pointer (parameter or local): a view; val names the array it points into
+              // (0: not assigned yet), its offset is the variable named off (NULL: none)
   VAR_INDEX,  // the index of an enclosing loop (read only)
   VAR_RED,    // inside a parallel loop: the running contribution to a reduction variable
   VAR_SCAN,   // inside a parallel loop: a scan variable; val is its running (inclusive) value
   VAR_STRUCT, // a struct variable; its fields follow as scalar variables "name.field"
+  VAR_REF,    // a pointer parameter of an inlined function bound to &s, s a local of the
+              // caller: vars[ref]
 } VarKind;
 
 typedef struct {
@@ -27,6 +30,8 @@ typedef struct {
   VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
   Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
   int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
+  const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)
+  int ref;       // VAR_REF: the variable referred to (its index in Lower.vars)
 } Var;
 
 // Lower.var_names: the newest variable of each name, vars[newest] (-1: none in scope now).
@@ -125,6 +130,8 @@ typedef struct Lower {
   int expr_nesting;   // lower_expr calls in progress (inlined calls and macros included)
   int nesting;        // levels of MAX_NESTING entered (nest_enter)
   int choice_depth;   // operands of ?:, && and || being lowered (each in a branch of its own)
+  const char *decl_ptr; // the pointer variable being declared (T *p = malloc(n * sizeof *p))
+  Type *decl_elem;      // its element type
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file (uthash, by name)
@@ -176,6 +183,26 @@ void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
 Val fwd_find(const Fwd *w, Val arr); // 0: not written
 void fwd_lose(Lower *L, ParCtx *p, Val arr);
 void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
+
+// ---- lower_ptr.c ----
+// A pointer value: an array and an offset into it, or a reference to a local variable.
+typedef struct {
+  Val arr;    // the array (0: a reference)
+  Type *type; // the pointer's type: its element type and const-ness
+  Val off;    // the offset (0: none)
+  int ref;    // a reference to L->vars[ref] (-1: none)
+} View;
+bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
+View view_expr(Lower *L, TSNode e, const char *what); // an error when e is not one
+View var_view(Lower *L, Var *v, Loc loc);
+Val view_index(Lower *L, const View *v, Val idx); // the array index of element idx
+Val view_read(Lower *L, const View *v, Val idx, Loc loc);
+int ptr_var_push(Lower *L, const char *name, Type *t, const View *v, bool assigned, Loc loc);
+void ptr_assign(Lower *L, Var *p, const View *v, Loc loc);
+bool assigned_in(Lower *L, TSNode n, const char *name);
+bool lower_alloc(Lower *L, TSNode e, Type *t, View *out);
+void lower_free(Lower *L, TSNode call);
+bool lower_mem_call(Lower *L, TSNode call);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);

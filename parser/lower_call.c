@@ -24,7 +24,7 @@ static FormalParam formal(Lower *L, TSNode pd) {
     depth++;
     d = ts_field(d, "declarator");
   }
-  if (!ts_is(d, "identifier") || depth > 1 || (depth && t->kind == TY_STRUCT))
+  if (!ts_is(d, "identifier") || depth > 1)
     diag_error(node_loc(L, pd), NULL, "unsupported parameter of an inlined function");
   return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
 }
@@ -52,7 +52,7 @@ static int formals(Lower *L, TSNode def, FormalParam **fpp, const char **name) {
 // The body of def, in a scope of its own with the parameters bound to av[] (scalars),
 // sv[] (the fields of structs) or arrays[] (pointers).  A struct result goes to out[].
 static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, int np,
-                       const Val *av, Val *const *sv, Var *const *arrays, Loc loc, Val *out) {
+                       const Val *av, Val *const *sv, View *const *arrays, Loc loc, Val *out) {
   for (int i = 0; i < L->inline_depth; i++)
     if (!strcmp(L->inline_stack[i], name))
       diag_error(loc, "rewrite the recursion as a loop", "recursive call to '%s'", name);
@@ -65,11 +65,11 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   L->var_floor = L->nvars;
   L->src = &L->prog->text;
   L->in_expansion = false;
+  TSNode body = ts_field(def, "body");
   for (int i = 0; i < np; i++) {
-    if (arrays[i]) {
-      Var v = *arrays[i];
-      v.name = fp[i].name;
-      var_push(L, v);
+    if (arrays[i]) { // a pointer: the caller's view, under the parameter's name and type
+      Type *t = arrays[i]->ref >= 0 ? arrays[i]->type : fp[i].type;
+      ptr_var_push(L, fp[i].name, t, arrays[i], assigned_in(L, body, fp[i].name), fp[i].loc);
     } else if (fp[i].type->kind == TY_STRUCT) {
       struct_var_push(L, fp[i].name, fp[i].type, sv[i], fp[i].loc);
     } else {
@@ -107,7 +107,7 @@ void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out
   const char *name;
   int np = formals(L, def, &fp, &name);
   Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
-  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
+  View **arrays = ARENA_ARRAY(L->a, View *, np + 1);
   for (int i = 0; i < np; i++) {
     if (fp[i].type->kind == TY_STRUCT)
       sv[i] = args[i];
@@ -127,7 +127,7 @@ Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc) {
   int np = formals(L, def, &fp, &name);
   IR_ASSERT(np == nargs);
   Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
-  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
+  View **arrays = ARENA_ARRAY(L->a, View *, np + 1);
   for (int i = 0; i < np; i++) av[i] = convert(L, args[i], fp[i].type);
   return inline_body(L, def, name, fp, np, av, sv, arrays, loc, NULL);
 }
@@ -139,21 +139,26 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
   Loc loc = node_loc(L, call);
   TSNode args = ts_field(call, "arguments");
   Val *av = ARENA_ARRAY(L->a, Val, np + 1), **sv = ARENA_ARRAY(L->a, Val *, np + 1);
-  Var **arrays = ARENA_ARRAY(L->a, Var *, np + 1);
+  View **arrays = ARENA_ARRAY(L->a, View *, np + 1);
   if ((int)ts_node_named_child_count(args) != np)
     diag_error(loc, NULL, "'%s' takes %d argument%s", name, np, np == 1 ? "" : "s");
   for (int i = 0; i < np; i++) {
     TSNode a = ts_node_named_child(args, (uint32_t)i);
     arrays[i] = NULL;
     if (fp[i].type->kind == TY_PTR) {
-      Var *v = ts_is(a, "identifier") ? var_find(L, node_text(L, a)) : NULL;
-      if (!v || v->kind != VAR_ARRAY)
-        diag_error(node_loc(L, a), "pass an array parameter of the caller as it is",
-                   "argument %d of '%s' must be an array", i + 1, name);
-      if (v->type->elem->kind != fp[i].type->elem->kind)
+      View *v = arrays[i] = ARENA_NEW(L->a, View);
+      if (!ptr_view(L, a, v))
+        diag_error(node_loc(L, a), "pass an array, a pointer into one (x + k, &x[k]) or the "
+                   "address of a local variable (&s)",
+                   "argument %d of '%s' must be a pointer", i + 1, name);
+      Type *want = fp[i].type->elem, *got = v->ref >= 0 ? L->vars[v->ref].type : v->type->elem;
+      if (got->kind != want->kind || (got->kind == TY_STRUCT && got != want))
         diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1,
                    name);
-      arrays[i] = v;
+      if (v->ref < 0 && v->type->elem_const && !fp[i].type->elem_const)
+        diag_error(node_loc(L, a), arena_printf(L->a, "declare the parameter const %s *",
+                                                ty_c_name(L->a, want)),
+                   "argument %d of '%s' points to const elements", i + 1, name);
     } else if (fp[i].type->kind == TY_STRUCT) {
       sv[i] = ARENA_ARRAY(L->a, Val, fp[i].type->nfields);
       L->struct_expr(L, a, fp[i].type, sv[i]);

@@ -67,7 +67,7 @@ static Val lower_identifier(Lower *L, TSNode e) {
   if (!v)
     diag_error(node_loc(L, e), "macros and globals are not supported yet; use a parameter or "
                "a local variable", "unknown identifier '%s'", name);
-  if (v->kind == VAR_ARRAY)
+  if (v->kind == VAR_ARRAY || v->kind == VAR_REF)
     diag_error(node_loc(L, e), "index the array, e.g. x[i]", "pointer '%s' used as a value", name);
   if (v->kind == VAR_RED)
     diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop "
@@ -77,17 +77,29 @@ static Val lower_identifier(Lower *L, TSNode e) {
   return v->val; // a scan variable reads its running value
 }
 
+// x[k], p[k], (p + 1)[k]: an element of the array the pointer views.
 static Val lower_subscript(Lower *L, TSNode e) {
   TSNode an = ts_field(e, "argument");
-  Var *arr = ts_is(an, "identifier") ? var_find(L, node_text(L, an)) : NULL;
-  if (!arr || arr->kind != VAR_ARRAY)
-    diag_error(node_loc(L, an), "index pointer parameters only", "'%s' is not an array parameter",
-               node_text(L, an));
+  View v;
+  if (!ptr_view(L, an, &v))
+    diag_error(node_loc(L, an), "index arrays and pointers into them",
+               "'%s' is not an array or a pointer", node_text(L, an));
   Val idx = lower_expr(L, ts_field(e, "index"));
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
                "array index is not an integer");
-  return read_element(L, arr->val, idx, node_loc(L, e));
+  return view_read(L, &v, idx, node_loc(L, e));
+}
+
+// *p: p[0].
+static Val lower_deref(Lower *L, TSNode e) {
+  if (strcmp(node_text(L, ts_field(e, "operator")), "*"))
+    diag_error(node_loc(L, e), "pass pointers to functions, or use them as p[k]",
+               "a pointer used as a number");
+  View v;
+  if (!ptr_view(L, ts_field(e, "argument"), &v))
+    diag_error(node_loc(L, e), NULL, "'*' of something that is not a pointer");
+  return view_read(L, &v, b_const_i(&L->b, &ty_int, 0), node_loc(L, e));
 }
 
 // An assignment or ++/-- inside an expression (x[k++], if (++n > 3), a = b = 0): the
@@ -409,8 +421,7 @@ static Val lower_expr_node(Lower *L, TSNode e) {
     return b_const_i(&L->b, &ty_int, !strcmp(t, "true"));
   if (!strcmp(t, "assignment_expression") || !strcmp(t, "update_expression"))
     return lower_side_effect(L, e);
-  if (!strcmp(t, "pointer_expression"))
-    diag_error(node_loc(L, e), "index arrays with x[i]", "pointer arithmetic is not supported");
+  if (!strcmp(t, "pointer_expression")) return lower_deref(L, e);
   if (!strcmp(t, "sizeof_expression"))
     diag_error(node_loc(L, e), NULL, "sizeof is not supported here");
   if (!strcmp(t, "field_expression")) return lower_field(L, e);

@@ -36,18 +36,34 @@ static void lower_initializer(Lower *L, TSNode list, Type *t, Val *out) {
     if (!out[i]) out[i] = b_const_f(&L->b, t->ftypes[i], 0);
 }
 
+// The struct variable that x.f (dot) or p->f names: x a struct variable, p a reference to one
+// (&s passed to an inlined function; also (*p).f); NULL when it names none.
+static Var *struct_of(Lower *L, TSNode arg, bool dot) {
+  while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
+  if (dot && ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
+    arg = ts_field(arg, "argument");
+    dot = false;
+    while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
+  }
+  if (!ts_is(arg, "identifier")) return NULL;
+  Var *v = var_find(L, node_text(L, arg));
+  if (!v) return NULL;
+  if (!dot) return v->kind == VAR_REF && L->vars[v->ref].kind == VAR_STRUCT ? &L->vars[v->ref] : NULL;
+  return v->kind == VAR_STRUCT ? v : NULL;
+}
+
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
   while (ts_is(e, "parenthesized_expression")) e = ts_node_named_child(e, 0);
   L->b.loc = node_loc(L, e);
-  if (ts_is(e, "identifier")) {
-    Var *v = var_find(L, node_text(L, e));
+  if (ts_is(e, "identifier") || ts_is(e, "pointer_expression")) {
+    Var *v = ts_is(e, "identifier") ? var_find(L, node_text(L, e)) : struct_of(L, e, true);
     if (!v || v->kind != VAR_STRUCT || v->type != t)
       diag_error(node_loc(L, e), NULL, "'%s' is not a struct of type '%s'", node_text(L, e), t->name);
     if (v->red == VAR_RED)
       diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
                  "reduction variable '%s' is read in the loop body", v->name);
     for (int i = 0; i < t->nfields; i++) {
-      out[i] = var_find(L, field_name(L, v->name, t->fnames[i]))->val;
+      out[i] = v[1 + i].val; // (the field variables follow the struct's: struct_var_push)
       if (!out[i]) diag_error(node_loc(L, e), NULL, "'%s.%s' is used before it is assigned", v->name, t->fnames[i]);
     }
     return;
@@ -70,20 +86,21 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
              "unsupported struct expression");
 }
 
-// x.f where x is a struct variable or a struct-valued call.
+// x.f where x is a struct variable or a struct-valued call, p->f where p refers to one.
 Val lower_field(Lower *L, TSNode e) {
   TSNode arg = ts_field(e, "argument"), f = ts_field(e, "field");
-  if (!strcmp(node_text(L, ts_field(e, "operator")), "->"))
-    diag_error(node_loc(L, e), "index the array, p[i].f", "'->' is not supported");
-  if (ts_is(arg, "identifier")) {
-    Var *v = var_find(L, node_text(L, arg));
+  bool dot = !strcmp(node_text(L, ts_field(e, "operator")), ".");
+  Var *sv = struct_of(L, arg, dot);
+  if (!dot && !sv)
+    diag_error(node_loc(L, e), NULL, "'->' on something that is not a pointer to a struct");
+  if (sv || ts_is(arg, "identifier")) {
+    Var *v = sv ? sv : var_find(L, node_text(L, arg));
     if (!v || v->kind != VAR_STRUCT)
       diag_error(node_loc(L, arg), NULL, "'%s' is not a struct variable", node_text(L, arg));
     if (v->red == VAR_RED)
       diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
                  "reduction variable '%s' is read in the loop body", v->name);
-    field_index(L, v->type, node_text(L, f), node_loc(L, f));
-    Var *fv = var_find(L, field_name(L, v->name, node_text(L, f)));
+    Var *fv = &v[1 + field_index(L, v->type, node_text(L, f), node_loc(L, f))];
     if (!fv->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", fv->name);
     return fv->val;
   }
@@ -99,17 +116,17 @@ Val lower_field(Lower *L, TSNode e) {
   return vals[field_index(L, t, node_text(L, f), node_loc(L, f))];
 }
 
-// The variable a field assignment l.f = e assigns.
+// The variable a field assignment l.f = e (p->f = e) assigns.
 Var *field_target(Lower *L, TSNode lhs) {
   TSNode arg = ts_field(lhs, "argument");
-  Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg)) : NULL;
-  if (!v || v->kind != VAR_STRUCT || strcmp(node_text(L, ts_field(lhs, "operator")), "."))
+  Var *v = struct_of(L, arg, !strcmp(node_text(L, ts_field(lhs, "operator")), "."));
+  if (!v)
     diag_error(node_loc(L, lhs), "assign fields of local struct variables", "unsupported assignment target");
+
   if (v->red)
     diag_error(node_loc(L, lhs), "update the whole value: v = op(v, e)",
                "a field of clause variable '%s' is assigned", v->name);
-  field_index(L, v->type, node_text(L, ts_field(lhs, "field")), node_loc(L, lhs));
-  return var_find(L, field_name(L, v->name, node_text(L, ts_field(lhs, "field"))));
+  return &v[1 + field_index(L, v->type, node_text(L, ts_field(lhs, "field")), node_loc(L, lhs))];
 }
 
 // l = e for a struct variable l.
@@ -118,5 +135,5 @@ void assign_struct(Lower *L, Var *v, TSNode rhs) {
     diag_error(node_loc(L, rhs), NULL, "parallel loop assigns variable '%s' declared outside it", v->name);
   Val vals[64];
   lower_struct_expr(L, rhs, v->type, vals);
-  for (int i = 0; i < v->type->nfields; i++) var_find(L, field_name(L, v->name, v->type->fnames[i]))->val = vals[i];
+  for (int i = 0; i < v->type->nfields; i++) v[1 + i].val = vals[i];
 }

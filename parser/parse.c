@@ -13,7 +13,7 @@ extern const TSLanguage *tree_sitter_c(void);
 
 // parameter_declaration: type declarator   (declarator: identifier | pointer_declarator |
 // array_declarator, possibly with type qualifiers)
-static void lower_param(Lower *L, TSNode pd, Param *p) {
+static void lower_param(Lower *L, TSNode pd, Param *p, TSNode body) {
   TSNode tn = ts_field(pd, "type"), d = ts_field(pd, "declarator");
   bool is_const = false;
   for (uint32_t i = 0; i < ts_node_named_child_count(pd); i++) {
@@ -46,10 +46,15 @@ static void lower_param(Lower *L, TSNode pd, Param *p) {
   p->type = p->is_array ? ty_ptr(L->a, base, is_const) : base;
   p->is_float = ty_is_float(base);
   p->val = fn_val(L->fn, p->type, p->name);
-  var_push(L, (Var){p->name, p->type, p->is_array ? VAR_ARRAY : VAR_SCALAR, p->val, p->loc});
+  if (p->is_array) { // (a pointer the body moves gets an offset variable)
+    View v = {p->val, p->type, 0, -1};
+    ptr_var_push(L, p->name, p->type, &v, assigned_in(L, body, p->name), p->loc);
+  } else {
+    var_push(L, (Var){p->name, p->type, VAR_SCALAR, p->val, p->loc});
+  }
 }
 
-static void lower_params(Lower *L, TSNode fdecl) {
+static void lower_params(Lower *L, TSNode fdecl, TSNode body) {
   TSNode plist = ts_field(fdecl, "parameters");
   uint32_t k = ts_node_named_child_count(plist);
   Fn *f = L->fn;
@@ -60,7 +65,7 @@ static void lower_params(Lower *L, TSNode fdecl) {
     if (ts_is(pd, "variadic_parameter"))
       diag_error(node_loc(L, pd), NULL, "variadic functions are not supported");
     if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
-    lower_param(L, pd, &f->params[f->nparams++]);
+    lower_param(L, pd, &f->params[f->nparams++], body);
   }
 }
 
@@ -196,7 +201,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.fn->ret = lower_type(&L, ts_field(def, "type"));
   if (L.fn->ret->kind != TY_VOID && !ty_is_float(L.fn->ret) && !ty_is_int(L.fn->ret))
     diag_error(ts_loc(src, def), NULL, "unsupported return type");
-  lower_params(&L, d);
+  lower_params(&L, d, ts_field(def, "body"));
   lower_block(&L, ts_field(def, "body"));
   if (L.fn->ret->kind != TY_VOID && !L.returned)
     diag_error(ts_loc(src, def), NULL, "function '%s' does not end with a return", L.fn->name);
