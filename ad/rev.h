@@ -205,4 +205,5 @@ LoopAux *loop_aux_of(Rev *R, const Node *n);
 void moving_copies(Rev *R, const Region *g, Val T, bool out);
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo, Region *reg, int *nreg, Val cond);
 int regions_of(Rev *R, const Node *n, Region *reg);
+bool par_write_span(Rev *R, const Node *n, Val arr, Val *vlo, Val *vn);
 void rev_seq_loop(Rev *R, const Node *n);

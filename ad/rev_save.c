@@ -57,13 +57,15 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
     for (int j = 0; j <= k && !needed; j++)
       needed = node_reads_in_par(body->stmts[j], arr, false);
     if (!needed) continue;
-    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx))
-      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), not in a nested "
-                 "loop, or write the new values to another array",
-                 "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
-                 "other than the loop index: saving them is not supported yet",
-                 R->pf->vals[arr].hint);
-    if (n->kind == IR_PAR) {
+    Val vlo, vn;
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx)) {
+      if (!par_write_span(R, n, arr, &vlo, &vn))
+        diag_error(n->loc, "write the array at the loop index itself (y[i] = ...) or at a*i + b, "
+                   "not in a nested loop, or write the new values to another array",
+                   "this loop overwrites elements of '%s' that a parallel loop reads, at an "
+                   "index that saving them does not follow", R->pf->vals[arr].hint);
+      out[(*nout)++] = (Save){arr, 0, 0, 0, vlo, vn};
+    } else if (n->kind == IR_PAR) {
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
     } else if (n->kind == IR_WRITE) {
       out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};
