@@ -65,7 +65,7 @@ static const struct {
 };
 
 const char *math_name(MathFn fn, const Type *t) {
-  static char fnames[M_COUNT][16];
+  static char fnames[M_COUNT][24];
   if (t && t->kind == TY_FLOAT) {
     if (!fnames[fn][0]) snprintf(fnames[fn], sizeof fnames[fn], "%sf", math_table[fn].name);
     return fnames[fn];
@@ -79,7 +79,7 @@ int math_arity(MathFn fn) {
 
 bool math_lookup(const char *name, MathFn *fn, bool *is_f32) {
   size_t n = strlen(name);
-  for (int i = 0; i < M_COUNT; i++) {
+  for (int i = 0; i < M_DIGAMMA; i++) {
     const char *m = math_table[i].name;
     size_t mn = strlen(m);
     if (n == mn && !memcmp(name, m, n)) {
@@ -216,12 +216,17 @@ Val b_binop(Builder *b, BinOp op, Val a, Val c) {
   return n->out;
 }
 
-Val b_call(Builder *b, MathFn fn, Val a, Val c) {
+Val b_call3(Builder *b, MathFn fn, Val a, Val c, Val d) {
   Node *n = b_node(b, IR_CALL, val_type(b->fn, a));
   n->u.call.fn = fn;
   n->u.call.a = a;
   n->u.call.b = c;
+  n->u.call.c = d;
   return n->out;
+}
+
+Val b_call(Builder *b, MathFn fn, Val a, Val c) {
+  return b_call3(b, fn, a, c, 0);
 }
 
 Val b_cast(Builder *b, Type *t, Val a) {

@@ -251,10 +251,10 @@ static Val lower_call(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), NULL, "'%s' takes %d argument%s", name, math_arity(fn),
                math_arity(fn) == 1 ? "" : "s");
   Type *t = f32 ? &ty_float : &ty_double;
-  Val a = convert(L, lower_expr(L, ts_node_named_child(args, 0)), t), b = 0;
-  if (nargs == 2) b = convert(L, lower_expr(L, ts_node_named_child(args, 1)), t);
+  Val v[3] = {0, 0, 0};
+  for (int i = 0; i < nargs; i++) v[i] = convert(L, lower_expr(L, ts_node_named_child(args, i)), t);
   L->b.loc = node_loc(L, e);
-  return b_call(&L->b, fn, a, b);
+  return b_call3(&L->b, fn, v[0], v[1], v[2]);
 }
 
 // C's grammar is ambiguous without knowing the type names: `(x) - y` is a cast of -y to the
