@@ -64,3 +64,21 @@ double mathmore_sum(int n, const double *x, const double *u, const double *w) {
   }
   return s;
 }
+
+// Function-level scalar code and a time loop around the map (checkpoints, values computed
+// again in the reverse sweep): fma with three active operands, the other functions on host.
+// e2e: func mathmore_host
+// e2e: scalar a range(0.5,1.5)
+// e2e: scalar b range(-1,1) fill(fabs(r) < 1e-3 ? 0.5 : r)
+// e2e: array y[n] range(-1,1)
+#pragma adsoac grad
+double mathmore_host(int n, double a, double b, const double *x, double *y) {
+  double c = fma(a, b, hypot(a, b)) + tgamma(a) + erfc(b);
+  for (int t = 0; t < 3; t++) {
+#pragma adsoac map
+    for (int i = 0; i < n; i++)
+      y[i] = fma(y[i], 0.5 * c, lgamma(x[i] + 2.0)) + copysign(x[i], b) * log2(a + 1.0);
+    c = 0.5 * cbrt(c) + exp2(b) * log10(a + 1.0);
+  }
+  return c;
+}
