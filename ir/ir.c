@@ -21,6 +21,23 @@ bool ty_is_int(const Type *t) {
   return t && (t->kind == TY_INT || t->kind == TY_BOOL);
 }
 
+// LP64, plain char signed (the targets' compilers on Linux); a bool value (a comparison's
+// result) is a C int.
+IntInfo ty_int_info(const Type *t) {
+  if (t->kind == TY_BOOL) return (IntInfo){32, true};
+  const char *s = t->name;
+  if (!strcmp(s, "_Bool") || !strcmp(s, "bool")) return (IntInfo){1, false};
+  if (!strcmp(s, "size_t") || !strcmp(s, "uintptr_t") || !strcmp(s, "uintmax_t"))
+    return (IntInfo){64, false};
+  if (!strcmp(s, "ssize_t") || !strcmp(s, "ptrdiff_t") || !strcmp(s, "intptr_t") ||
+      !strcmp(s, "intmax_t"))
+    return (IntInfo){64, true};
+  if (!strncmp(s, "int", 3) && s[3] >= '1' && s[3] <= '9') return (IntInfo){atoi(s + 3), true};
+  if (!strncmp(s, "uint", 4) && s[4] >= '1' && s[4] <= '9') return (IntInfo){atoi(s + 4), false};
+  int bits = strstr(s, "char") ? 8 : strstr(s, "short") ? 16 : strstr(s, "long") ? 64 : 32;
+  return (IntInfo){bits, !strstr(s, "unsigned")};
+}
+
 Type *ty_ptr(Arena *a, Type *elem, bool elem_const) {
   Type *t = ARENA_NEW(a, Type);
   t->kind = TY_PTR;

@@ -97,6 +97,11 @@ struct Type {
 extern Type ty_void, ty_bool, ty_int, ty_long, ty_float, ty_double;
 bool ty_is_float(const Type *t); // float or double
 bool ty_is_int(const Type *t);   // any integer or bool
+typedef struct {
+  int bits;
+  bool sign;
+} IntInfo;
+IntInfo ty_int_info(const Type *t); // width and signedness of an integer type, from its name
 Type *ty_ptr(Arena *a, Type *elem, bool elem_const);
 const char *ty_c_name(Arena *a, const Type *t); // "const double *"
 
