@@ -231,7 +231,8 @@ static void free_units(void *arg) {
 static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
   // the target compiler's macros: -fopenmp's (the C target's code is OpenMP), nvcc's
-  static const char *const c_macros[] = {"_OPENMP=201511"}, *const cuda_macros[] = {"__CUDACC__", "__NVCC__"};
+  static const char *const c_macros[] = {"_OPENMP=201511"},
+                           *const cuda_macros[] = {"__CUDACC__", "__NVCC__"};
   MacroOptions mo = {o->target == TARGET_C ? c_macros : cuda_macros, o->defines, o->incdirs,
                      o->target == TARGET_C ? 1 : 2, o->ndefines, o->nincdirs};
   Prog *prog = parse_program(a, src, &mo);
