@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser/macro.h"
 #include "parser/parser.h"
 #include "ad/ad.h"
 #include "transform/transform.h"
@@ -231,7 +232,12 @@ static void free_units(void *arg) {
 
 static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   diag_set_source(src);
-  Prog *prog = parse_program(a, src, o->defines, o->ndefines, o->incdirs, o->nincdirs);
+  // the target compiler's macros: -fopenmp's (the C target's code is OpenMP), nvcc's
+  static const char *const c_macros[] = {"_OPENMP=201511"},
+                           *const cuda_macros[] = {"__CUDACC__", "__NVCC__"};
+  MacroOptions mo = {o->target == TARGET_C ? c_macros : cuda_macros, o->defines, o->incdirs,
+                     o->target == TARGET_C ? 1 : 2, o->ndefines, o->nincdirs};
+  Prog *prog = parse_program(a, src, &mo);
   o->deps = prog->deps;
   o->ndeps = prog->ndeps;
   Pipe p = {a, o};

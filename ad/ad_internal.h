@@ -13,8 +13,9 @@ struct AdCtx {
 };
 
 // ---- derivs.c ----
-// d(result)/d(argument argno) of a math built-in, r = fn(x, y) already computed.
-Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r);
+// d(result)/d(argument argno) of a math built-in, r = fn(x, y, z) already computed (y, z: 0
+// where the arity is lower); 0 where the derivative is zero.
+Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val z, Val r);
 
 // ---- reduce.c: the passes of the special rules of reduce ----
 void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out);

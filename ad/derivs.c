@@ -1,5 +1,6 @@
 // ad/derivs.c: partial derivatives of the math built-ins (language.md §6, §7).
-// r = fn(x [, y]) is already computed; each rule returns d r / d(argument).
+// r = fn(x [, y [, z]]) is already computed; each rule returns d r / d(argument), or 0 (no
+// value) where it is zero.
 //
 //   sqrt   1/(2r)              exp    r                 log    1/x
 //   log1p  1/(1+x)             expm1  r+1               sin    cos x
@@ -8,8 +9,15 @@
 //   sinh   cosh x              cosh   sinh x            tanh   1-r*r
 //   pow    dx: y*pow(x,y-1)    dy: x > 0 ? r*log x : 0  (no log of 0 or of negatives)
 //   fabs   sign(x), 0 at 0     fmin   tie (x == y): all to x      fmax likewise
-//   erf    2/sqrt(pi)*exp(-x*x)
+//   erf    2/sqrt(pi)*exp(-x*x)        erfc   -2/sqrt(pi)*exp(-x*x)
+//   lgamma digamma(x)          tgamma r*digamma(x)  (for x < 0 too: d log|G| = G'/G)
+//   cbrt   1/(3r*r)            (infinite at 0, as sqrt's 1/(2r))
+//   hypot  dx: x/r, dy: y/r    0 at (0, 0), a kink (§7)
+//   exp2   ln2*r               log2   1/(x ln2)          log10  1/(x ln10)
+//   fma    dx: y, dy: x, dz: 1 (the primal keeps fma's single rounding)
+//   copysign  dx: sign(x)*copysign(1, y), 0 at x = 0 (|x| has a kink there, §7)   dy: 0
 //   floor ceil round trunc: 0
+// digamma is the runtime's adsoac_digamma (runtime/src/rt_math.h): C has none.
 #include "ad_internal.h"
 
 static Val k(Builder *b, Val like, double c) {
@@ -29,7 +37,13 @@ static Val indicator(Builder *b, Val cond, Val like) {
   return b_cast(b, val_type(b->fn, like), cond);
 }
 
-Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r) {
+// sign(x): 1, -1, or 0 at 0 (and NaN)
+static Val sign(Builder *b, Val x) {
+  return b_sub(b, indicator(b, cmp(b, BIN_GT, x, k(b, x, 0)), x),
+               indicator(b, cmp(b, BIN_LT, x, k(b, x, 0)), x));
+}
+
+Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val z, Val r) {
   switch (fn) {
   case M_SQRT: return div_(b, k(b, x, 0.5), r);
   case M_EXP: return r;
@@ -62,21 +76,34 @@ Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val r) {
       Val safe = b_select(b, pos, x, k(b, x, 1)); // log(1) = 0 where x <= 0
       return b_mul(b, indicator(b, pos, x), b_mul(b, r, b_call(b, M_LOG, safe, 0)));
     }
-  case M_FABS:
-    return b_sub(b, indicator(b, cmp(b, BIN_GT, x, k(b, x, 0)), x),
-                 indicator(b, cmp(b, BIN_LT, x, k(b, x, 0)), x));
+  case M_FABS: return sign(b, x);
   case M_FMIN:
   case M_FMAX: {
     Val first = cmp(b, fn == M_FMIN ? BIN_LE : BIN_GE, x, y); // ties go to x
     return argno == 0 ? indicator(b, first, x) : indicator(b, b_unop(b, UN_NOT, first), x);
   }
   case M_ERF:
-    return b_mul(b, k(b, x, 1.1283791670955126),
+  case M_ERFC:
+    return b_mul(b, k(b, x, fn == M_ERF ? 1.1283791670955126 : -1.1283791670955126),
                  b_call(b, M_EXP, b_neg(b, b_mul(b, x, x)), 0));
+  case M_LGAMMA: return b_call(b, M_DIGAMMA, x, 0);
+  case M_TGAMMA: return b_mul(b, r, b_call(b, M_DIGAMMA, x, 0));
+  case M_CBRT: return div_(b, k(b, x, 1.0 / 3), b_mul(b, r, r));
+  case M_HYPOT: { // r is 0 only at (0, 0), where x / 1 = 0
+    Val den = b_add(b, r, indicator(b, cmp(b, BIN_EQ, r, k(b, x, 0)), x));
+    return div_(b, argno == 0 ? x : y, den);
+  }
+  case M_EXP2: return b_mul(b, k(b, x, 0.6931471805599453), r);
+  case M_LOG2: return div_(b, k(b, x, 1.4426950408889634), x);   // 1/ln 2
+  case M_LOG10: return div_(b, k(b, x, 0.4342944819032518), x);  // 1/ln 10
+  case M_FMA: return argno == 0 ? y : argno == 1 ? x : k(b, x, 1);
+  case M_COPYSIGN:
+    return argno == 0 ? b_mul(b, sign(b, x), b_call(b, M_COPYSIGN, k(b, x, 1), y)) : 0;
   case M_FLOOR:
   case M_CEIL:
   case M_ROUND:
   case M_TRUNC: return 0;
+  case M_DIGAMMA: // only derivatives call it, and derivatives are not differentiated again
   case M_COUNT: break;
   }
   UNREACHABLE();

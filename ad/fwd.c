@@ -33,10 +33,10 @@ static Val fwd_binop(Fwd *F, const Node *n) {
 static Val fwd_call(Fwd *F, const Node *n) {
   Val t = 0;
   for (int k = 0; k < math_arity(n->u.call.fn); k++) {
-    Val arg = k ? n->u.call.b : n->u.call.a;
+    Val arg = k == 0 ? n->u.call.a : k == 1 ? n->u.call.b : n->u.call.c;
     if (!T(arg)) continue;
     Val d = deriv_call(&F->b, n->u.call.fn, k, P(n->u.call.a), n->u.call.b ? P(n->u.call.b) : 0,
-                       P(n->out));
+                       n->u.call.c ? P(n->u.call.c) : 0, P(n->out));
     t = b_add(&F->b, t, b_mul(&F->b, d, T(arg)));
   }
   return t;

@@ -211,10 +211,10 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_CALL:
     if (!g) return;
     for (int k = 0; k < math_arity(n->u.call.fn); k++) {
-      Val arg = k ? n->u.call.b : n->u.call.a;
+      Val arg = k == 0 ? n->u.call.a : k == 1 ? n->u.call.b : n->u.call.c;
       if (!R->varied[arg]) continue;
       Val d = deriv_call(b, n->u.call.fn, k, P(n->u.call.a), n->u.call.b ? P(n->u.call.b) : 0,
-                         P(n->out));
+                         n->u.call.c ? P(n->u.call.c) : 0, P(n->out));
       adj_add(R, arg, b_mul(b, g, d));
     }
     return;

@@ -65,18 +65,18 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
                  "the elements this sequential loop overwrites change from iteration to "
                  "iteration: checkpointing them is not supported");
     }
-    Val ops[2] = {0, 0};
+    Val ops[3] = {0, 0, 0};
     switch (d->kind) {
     case IR_UNOP: ops[0] = d->u.un.a; break;
     case IR_BINOP: ops[0] = d->u.bin.a, ops[1] = d->u.bin.b; break;
     case IR_CAST: ops[0] = d->u.cast.a; break;
-    case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
+    case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b, ops[2] = d->u.call.c; break;
     case IR_CONST: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
     case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
     case IR_RETURN: break;
     }
     bool ready = true;
-    for (int k = 1; k >= 0; k--) // the first operand on top: made first, as C evaluates
+    for (int k = 2; k >= 0; k--) // the first operand on top: made first, as C evaluates
       if (ops[k] && inside[ops[k]] && !memo[ops[k]]) {
         if (n == cap) {
           cap *= 2;
@@ -87,15 +87,15 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
         ready = false;
       }
     if (!ready) continue;
-    Val m[2];
-    for (int k = 0; k < 2; k++) m[k] = !ops[k] ? 0 : inside[ops[k]] ? memo[ops[k]] : P(ops[k]);
+    Val m[3];
+    for (int k = 0; k < 3; k++) m[k] = !ops[k] ? 0 : inside[ops[k]] ? memo[ops[k]] : P(ops[k]);
     Node *c = node_new(R->a, d->kind, d->loc);
     c->u = d->u;
     switch (d->kind) {
     case IR_UNOP: c->u.un.a = m[0]; break;
     case IR_BINOP: c->u.bin.a = m[0], c->u.bin.b = m[1]; break;
     case IR_CAST: c->u.cast.a = m[0]; break;
-    case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1]; break;
+    case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1], c->u.call.c = m[2]; break;
     case IR_CONST: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
     case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
     case IR_RETURN: break;

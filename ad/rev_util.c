@@ -70,7 +70,8 @@ static bool invariant_within(Rev *R, Val v, int *budget) {
   case IR_CAST: return invariant_within(R, d->u.cast.a, budget);
   case IR_CALL:
     return invariant_within(R, d->u.call.a, budget) &&
-           (!d->u.call.b || invariant_within(R, d->u.call.b, budget));
+           (!d->u.call.b || invariant_within(R, d->u.call.b, budget)) &&
+           (!d->u.call.c || invariant_within(R, d->u.call.c, budget));
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
   case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
   }
@@ -97,6 +98,7 @@ Val hoist(Rev *R, Val v) {
   case IR_CALL:
     n->u.call.a = hoist(R, d->u.call.a);
     if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
+    if (d->u.call.c) n->u.call.c = hoist(R, d->u.call.c);
     break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
   case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();

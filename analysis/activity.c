@@ -34,7 +34,9 @@ static void act_node(Act *a, const Node *n) {
   case IR_CONST: break;
   case IR_UNOP: mark(a, n->out, any(a, n->u.un.a, 0)); break;
   case IR_BINOP: mark(a, n->out, any(a, n->u.bin.a, n->u.bin.b)); break;
-  case IR_CALL: mark(a, n->out, any(a, n->u.call.a, n->u.call.b)); break;
+  case IR_CALL:
+    mark(a, n->out, any(a, n->u.call.a, n->u.call.b) || any(a, n->u.call.c, 0));
+    break;
   case IR_CAST: mark(a, n->out, any(a, n->u.cast.a, 0)); break;
   case IR_READ: mark(a, n->out, a->v[n->u.mem.arr]); break;
   case IR_WRITE: case IR_UPDATE: // an array holding varied values varies

@@ -100,7 +100,10 @@ static void taint_node(const Node *n, unsigned char *t, bool cond) {
   case IR_CONST: t[n->out] = cond; return;
   case IR_UNOP: t[n->out] = cond || t[n->u.un.a]; return;
   case IR_BINOP: t[n->out] = cond || t[n->u.bin.a] || t[n->u.bin.b]; return;
-  case IR_CALL: t[n->out] = cond || t[n->u.call.a] || (n->u.call.b && t[n->u.call.b]); return;
+  case IR_CALL:
+    t[n->out] = cond || t[n->u.call.a] || (n->u.call.b && t[n->u.call.b]) ||
+                (n->u.call.c && t[n->u.call.c]);
+    return;
   case IR_CAST: t[n->out] = cond || t[n->u.cast.a]; return;
   case IR_READ: if (n->out) t[n->out] = cond || t[n->u.mem.idx]; return;
   case IR_IF: {

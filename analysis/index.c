@@ -126,7 +126,8 @@ static bool same(Node *const *def, Val a, Val b, int *budget) {
   case IR_CAST: return same(def, x->u.cast.a, y->u.cast.a, budget);
   case IR_CALL:
     return x->u.call.fn == y->u.call.fn && same(def, x->u.call.a, y->u.call.a, budget) &&
-           (x->u.call.b == y->u.call.b || same(def, x->u.call.b, y->u.call.b, budget));
+           (x->u.call.b == y->u.call.b || same(def, x->u.call.b, y->u.call.b, budget)) &&
+           (x->u.call.c == y->u.call.c || same(def, x->u.call.c, y->u.call.c, budget));
   case IR_READ: // reads are not compared: the array may have changed
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
   case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:

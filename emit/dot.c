@@ -69,7 +69,7 @@ static WalkNext edges_node(Node *n, void *ctx) {
     break;
   case IR_UNOP: edge_val(d, n->u.un.a); break;
   case IR_BINOP: edge_val(d, n->u.bin.a), edge_val(d, n->u.bin.b); break;
-  case IR_CALL: edge_val(d, n->u.call.a), edge_val(d, n->u.call.b); break;
+  case IR_CALL: edge_val(d, n->u.call.a), edge_val(d, n->u.call.b), edge_val(d, n->u.call.c); break;
   case IR_CAST: edge_val(d, n->u.cast.a); break;
   case IR_IF: edge_val(d, n->u.ifs.cond); break;
   case IR_PAR:
@@ -97,12 +97,12 @@ static void loops(Dot *d, const Block *b) {
     }
     if (n->kind != IR_PAR && n->kind != IR_LOOP) {
       // host scalar code passes on where its operands came from
-      Val ops[2] = {0, 0};
+      Val ops[3] = {0, 0, 0};
       if (n->kind == IR_UNOP) ops[0] = n->u.un.a;
       if (n->kind == IR_BINOP) ops[0] = n->u.bin.a, ops[1] = n->u.bin.b;
-      if (n->kind == IR_CALL) ops[0] = n->u.call.a, ops[1] = n->u.call.b;
+      if (n->kind == IR_CALL) ops[0] = n->u.call.a, ops[1] = n->u.call.b, ops[2] = n->u.call.c;
       if (n->kind == IR_CAST) ops[0] = n->u.cast.a;
-      for (int k = 0; k < 2 && n->out; k++)
+      for (int k = 0; k < 3 && n->out; k++)
         if (ops[k] && d->producer[ops[k]]) d->producer[n->out] = d->producer[ops[k]];
       continue;
     }

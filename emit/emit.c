@@ -83,8 +83,10 @@ static void emit_stmt(Emit *e, const Node *n) {
   case IR_BINOP: assign(e, n->out, binop_expr(e, n)); return;
   case IR_CALL: {
     const char *fn = math_name(n->u.call.fn, e->f->vals[n->out].type);
-    assign(e, n->out, n->u.call.b ? arena_printf(e->a, "%s(%s, %s)", fn, ref(e, n->u.call.a), ref(e, n->u.call.b))
-                                  : arena_printf(e->a, "%s(%s)", fn, ref(e, n->u.call.a)));
+    assign(e, n->out, n->u.call.c ? arena_printf(e->a, "%s(%s, %s, %s)", fn, ref(e, n->u.call.a),
+                                                 ref(e, n->u.call.b), ref(e, n->u.call.c))
+                      : n->u.call.b ? arena_printf(e->a, "%s(%s, %s)", fn, ref(e, n->u.call.a), ref(e, n->u.call.b))
+                                    : arena_printf(e->a, "%s(%s)", fn, ref(e, n->u.call.a)));
     return;
   }
   case IR_CAST:
@@ -191,10 +193,26 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   buf_puts(out, "}\n");
 }
 
+static WalkNext calls_digamma(Node *n, void *ctx) {
+  return n->kind == IR_CALL && n->u.call.fn == M_DIGAMMA ? WALK_STOP : WALK_INTO;
+}
+
+// rt_math.h (digamma) goes only into the files whose derivatives call it.
+static bool needs_rt_math(const Prog *p) {
+  Walker w = {.pre = calls_digamma, .lambdas = true};
+  for (int i = 0; i < p->nmarked; i++) {
+    const Fn *fs[] = {p->marked[i].primal, p->marked[i].vjp, p->marked[i].jvp};
+    for (int k = 0; k < 3; k++)
+      if (ir_walk(fs[k]->body, &w)) return true;
+  }
+  return false;
+}
+
 static void emit_runtime(Emit *e, Buf *out) {
   buf_puts(out, "// ---- adsoac runtime (embedded from runtime/src) ----\n");
   buf_puts(out, rt_common_h);
   buf_puts(out, e->opt->target == TARGET_CUDA ? rt_cuda_cuh : rt_host_h);
+  if (needs_rt_math(e->prog)) buf_puts(out, rt_math_h);
   buf_puts(out, "// ---- end of adsoac runtime ----\n\n");
 }
 

@@ -267,7 +267,9 @@ static WalkNext kernel_vals(Node *n, void *ctx) {
   case IR_CONST: break;
   case IR_UNOP: mark_used(used, n->u.un.a); break;
   case IR_BINOP: mark_used(used, n->u.bin.a), mark_used(used, n->u.bin.b); break;
-  case IR_CALL: mark_used(used, n->u.call.a), mark_used(used, n->u.call.b); break;
+  case IR_CALL:
+    mark_used(used, n->u.call.a), mark_used(used, n->u.call.b), mark_used(used, n->u.call.c);
+    break;
   case IR_CAST: mark_used(used, n->u.cast.a); break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);

@@ -21,6 +21,23 @@ bool ty_is_int(const Type *t) {
   return t && (t->kind == TY_INT || t->kind == TY_BOOL);
 }
 
+// LP64, plain char signed (the targets' compilers on Linux); a bool value (a comparison's
+// result) is a C int.
+IntInfo ty_int_info(const Type *t) {
+  if (t->kind == TY_BOOL) return (IntInfo){32, true};
+  const char *s = t->name;
+  if (!strcmp(s, "_Bool") || !strcmp(s, "bool")) return (IntInfo){1, false};
+  if (!strcmp(s, "size_t") || !strcmp(s, "uintptr_t") || !strcmp(s, "uintmax_t"))
+    return (IntInfo){64, false};
+  if (!strcmp(s, "ssize_t") || !strcmp(s, "ptrdiff_t") || !strcmp(s, "intptr_t") ||
+      !strcmp(s, "intmax_t"))
+    return (IntInfo){64, true};
+  if (!strncmp(s, "int", 3) && s[3] >= '1' && s[3] <= '9') return (IntInfo){atoi(s + 3), true};
+  if (!strncmp(s, "uint", 4) && s[4] >= '1' && s[4] <= '9') return (IntInfo){atoi(s + 4), false};
+  int bits = strstr(s, "char") ? 8 : strstr(s, "short") ? 16 : strstr(s, "long") ? 64 : 32;
+  return (IntInfo){bits, !strstr(s, "unsigned")};
+}
+
 Type *ty_ptr(Arena *a, Type *elem, bool elem_const) {
   Type *t = ARENA_NEW(a, Type);
   t->kind = TY_PTR;
@@ -65,7 +82,7 @@ static const struct {
 };
 
 const char *math_name(MathFn fn, const Type *t) {
-  static char fnames[M_COUNT][16];
+  static char fnames[M_COUNT][24];
   if (t && t->kind == TY_FLOAT) {
     if (!fnames[fn][0]) snprintf(fnames[fn], sizeof fnames[fn], "%sf", math_table[fn].name);
     return fnames[fn];
@@ -79,7 +96,7 @@ int math_arity(MathFn fn) {
 
 bool math_lookup(const char *name, MathFn *fn, bool *is_f32) {
   size_t n = strlen(name);
-  for (int i = 0; i < M_COUNT; i++) {
+  for (int i = 0; i < M_DIGAMMA; i++) {
     const char *m = math_table[i].name;
     size_t mn = strlen(m);
     if (n == mn && !memcmp(name, m, n)) {
@@ -216,12 +233,17 @@ Val b_binop(Builder *b, BinOp op, Val a, Val c) {
   return n->out;
 }
 
-Val b_call(Builder *b, MathFn fn, Val a, Val c) {
+Val b_call3(Builder *b, MathFn fn, Val a, Val c, Val d) {
   Node *n = b_node(b, IR_CALL, val_type(b->fn, a));
   n->u.call.fn = fn;
   n->u.call.a = a;
   n->u.call.b = c;
+  n->u.call.c = d;
   return n->out;
+}
+
+Val b_call(Builder *b, MathFn fn, Val a, Val c) {
+  return b_call3(b, fn, a, c, 0);
 }
 
 Val b_cast(Builder *b, Type *t, Val a) {

@@ -97,6 +97,11 @@ struct Type {
 extern Type ty_void, ty_bool, ty_int, ty_long, ty_float, ty_double;
 bool ty_is_float(const Type *t); // float or double
 bool ty_is_int(const Type *t);   // any integer or bool
+typedef struct {
+  int bits;
+  bool sign;
+} IntInfo;
+IntInfo ty_int_info(const Type *t); // width and signedness of an integer type, from its name
 Type *ty_ptr(Arena *a, Type *elem, bool elem_const);
 const char *ty_c_name(Arena *a, const Type *t); // "const double *"
 
@@ -111,15 +116,22 @@ const char *binop_c(BinOp op);  // "+"
 const char *unop_c(UnOp op);    // "-"
 bool binop_is_compare(BinOp op); // result is int 0/1
 
-// MATH(id, double name, arity)
+// MATH(id, double name, arity); the float form is the name with 'f' appended.  The last,
+// M_DIGAMMA, only derivatives call (lgamma's, tgamma's): C has no digamma, so its body comes
+// from the runtime (runtime/src/rt_math.h), emitted into the files that call it, and
+// math_lookup does not offer it to programs.
 #define MATH_FUNCS(MATH)                                                                          \
   MATH(M_SQRT, "sqrt", 1) MATH(M_EXP, "exp", 1) MATH(M_LOG, "log", 1) MATH(M_LOG1P, "log1p", 1)   \
   MATH(M_EXPM1, "expm1", 1) MATH(M_SIN, "sin", 1) MATH(M_COS, "cos", 1) MATH(M_TAN, "tan", 1)     \
   MATH(M_ASIN, "asin", 1) MATH(M_ACOS, "acos", 1) MATH(M_ATAN, "atan", 1)                         \
   MATH(M_ATAN2, "atan2", 2) MATH(M_SINH, "sinh", 1) MATH(M_COSH, "cosh", 1)                       \
   MATH(M_TANH, "tanh", 1) MATH(M_POW, "pow", 2) MATH(M_FABS, "fabs", 1) MATH(M_FMIN, "fmin", 2)   \
-  MATH(M_FMAX, "fmax", 2) MATH(M_ERF, "erf", 1) MATH(M_FLOOR, "floor", 1)                         \
-  MATH(M_CEIL, "ceil", 1) MATH(M_ROUND, "round", 1) MATH(M_TRUNC, "trunc", 1)
+  MATH(M_FMAX, "fmax", 2) MATH(M_ERF, "erf", 1) MATH(M_LGAMMA, "lgamma", 1)                       \
+  MATH(M_TGAMMA, "tgamma", 1) MATH(M_CBRT, "cbrt", 1) MATH(M_HYPOT, "hypot", 2)                   \
+  MATH(M_EXP2, "exp2", 1) MATH(M_LOG2, "log2", 1) MATH(M_LOG10, "log10", 1) MATH(M_FMA, "fma", 3) \
+  MATH(M_COPYSIGN, "copysign", 2) MATH(M_ERFC, "erfc", 1) MATH(M_FLOOR, "floor", 1)               \
+  MATH(M_CEIL, "ceil", 1) MATH(M_ROUND, "round", 1) MATH(M_TRUNC, "trunc", 1)                     \
+  MATH(M_DIGAMMA, "adsoac_digamma", 1)
 typedef enum {
 #define MATH(id, name, ar) id,
   MATH_FUNCS(MATH)
@@ -128,7 +140,7 @@ typedef enum {
 } MathFn;
 const char *math_name(MathFn fn, const Type *t); // "sqrt" or "sqrtf"
 int math_arity(MathFn fn);
-bool math_lookup(const char *name, MathFn *fn, bool *is_f32);
+bool math_lookup(const char *name, MathFn *fn, bool *is_f32); // a function a program may call
 
 // ---- values ----
 typedef uint32_t Val; // 0 = no value
@@ -229,7 +241,7 @@ struct Node {
     } bin;
     struct {
       MathFn fn;
-      Val a, b;
+      Val a, b, c; // b, c: 0 where the arity is lower
     } call;
     struct {
       Val a;
@@ -352,7 +364,8 @@ Val b_const_f(Builder *b, Type *t, double v);
 Val b_const_i(Builder *b, Type *t, long long v);
 Val b_unop(Builder *b, UnOp op, Val a);
 Val b_binop(Builder *b, BinOp op, Val a, Val c);
-Val b_call(Builder *b, MathFn fn, Val a, Val c);
+Val b_call(Builder *b, MathFn fn, Val a, Val c);          // arity 1 (c = 0) or 2
+Val b_call3(Builder *b, MathFn fn, Val a, Val c, Val d); // fma
 Val b_cast(Builder *b, Type *t, Val a);
 Val b_read(Builder *b, Val arr, Val idx);
 void b_write(Builder *b, Val arr, Val idx, Val v);

@@ -141,6 +141,7 @@ static void print_node(Printer *p, const Node *n) {
   case IR_CALL:
     buf_printf(p->out, "%s(%s", math_name(n->u.call.fn, p->f->vals[n->out].type), V(n->u.call.a));
     if (n->u.call.b) buf_printf(p->out, ", %s", V(n->u.call.b));
+    if (n->u.call.c) buf_printf(p->out, ", %s", V(n->u.call.c));
     buf_puts(p->out, ")\n");
     return;
   case IR_CAST: buf_printf(p->out, "cast %s\n", V(n->u.cast.a)); return;

@@ -128,10 +128,16 @@ static void verify_node(Verifier *vf, const Node *n) {
   cur_node = n;
   ir_node_uses((Node *)n, use_val, vf); // (computed before its nested blocks run)
   switch (n->kind) {
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN:
     break;
+  case IR_CALL: {
+    int ar = math_arity(n->u.call.fn);
+    if (!n->u.call.a || !n->u.call.b != (ar < 2) || !n->u.call.c != (ar < 3))
+      fail(vf, "call: operands do not match the function's arity", n->out);
+    break;
+  }
   case IR_IF: {
     int outer = enter(vf, n->u.ifs.cond, 0);
     verify_block(vf, n->u.ifs.then);

@@ -75,7 +75,9 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
   case IR_CONST: return;
   case IR_UNOP: use(&n->u.un.a, fn, ctx); return;
   case IR_BINOP: use(&n->u.bin.a, fn, ctx), use(&n->u.bin.b, fn, ctx); return;
-  case IR_CALL: use(&n->u.call.a, fn, ctx), use(&n->u.call.b, fn, ctx); return;
+  case IR_CALL:
+    use(&n->u.call.a, fn, ctx), use(&n->u.call.b, fn, ctx), use(&n->u.call.c, fn, ctx);
+    return;
   case IR_CAST: use(&n->u.cast.a, fn, ctx); return;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     use(&n->u.mem.arr, fn, ctx), use(&n->u.mem.idx, fn, ctx), use(&n->u.mem.v, fn, ctx);

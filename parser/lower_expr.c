@@ -12,25 +12,46 @@
 
 static Val lower_expr_node(Lower *L, TSNode e);
 
-// number_literal: 1, 1u, 10L, 0x1f, 1.5, 1e-3, 2.f
+static Type *unsigned_type(Lower *L, const char *name) {
+  Type *t = ARENA_NEW(L->a, Type);
+  *t = (Type){TY_INT, name};
+  return t;
+}
+
+// number_literal: 1, 1u, 10L, 0x1f, 1.5, 1e-3, 2.f, 0x1p-3; tree-sitter puts a minus sign
+// before the digits into the literal (-1): the constant's type is its digits', negated.
 static Val lower_number(Lower *L, TSNode e) {
   const char *s = node_text(L, e);
+  bool neg = s[0] == '-';
+  if (neg || s[0] == '+') s++;
   size_t n = strlen(s);
   bool is_hex = n > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-  bool is_float = !is_hex && (strchr(s, '.') || strchr(s, 'e') || strchr(s, 'E'));
+  bool is_float = is_hex ? strpbrk(s, ".pP") != NULL : strpbrk(s, ".eE") != NULL;
   if (is_float) {
     bool f32 = s[n - 1] == 'f' || s[n - 1] == 'F';
     errno = 0;
-    double v = strtod(s, NULL);
+    double v = f32 ? strtof(s, NULL) : strtod(s, NULL); // (rounded once, as C rounds it)
     if (errno == ERANGE) diag_error(node_loc(L, e), NULL, "floating constant out of range");
-    return b_const_f(&L->b, f32 ? &ty_float : &ty_double, f32 ? (double)(float)v : v);
+    return b_const_f(&L->b, f32 ? &ty_float : &ty_double, neg ? -v : v);
   }
   char *end;
   errno = 0;
-  long long v = strtoll(s, &end, 0);
-  if (errno == ERANGE) diag_error(node_loc(L, e), NULL, "integer constant out of range");
-  bool has_l = strpbrk(end, "lL") != NULL;
-  return b_const_i(&L->b, has_l || v > 2147483647LL ? &ty_long : &ty_int, v);
+  unsigned long long v = strtoull(s, &end, 0);
+  bool has_u = strpbrk(end, "uU") != NULL, has_l = strpbrk(end, "lL") != NULL;
+  bool decimal = s[0] != '0'; // hexadecimal and octal constants may be unsigned unsuffixed
+  // the first type of C11 6.4.4.1p5's list that holds the value (LP64: long long is long)
+  Type *t = NULL;
+  unsigned long long wrap = ~0ULL; // the type's values, for the negation
+  if (!has_u && !has_l && v <= 2147483647ULL)
+    t = &ty_int;
+  else if (!has_l && v <= 4294967295ULL && (has_u || !decimal))
+    t = unsigned_type(L, "unsigned"), wrap = 4294967295ULL;
+  else if (!has_u && v <= 9223372036854775807ULL)
+    t = &ty_long;
+  else if (has_u || !decimal)
+    t = unsigned_type(L, "unsigned long");
+  if (errno == ERANGE || !t) diag_error(node_loc(L, e), NULL, "integer constant out of range");
+  return b_const_i(&L->b, t, (long long)((neg ? 0 - v : v) & wrap));
 }
 
 // Constants of <math.h> and <float.h> (system headers are not read).
@@ -65,8 +86,10 @@ static Val lower_identifier(Lower *L, TSNode e) {
   Val k;
   if (!v && builtin_constant(L, name, &k)) return k;
   if (!v)
-    diag_error(node_loc(L, e), "macros and globals are not supported yet; use a parameter or "
-               "a local variable", "unknown identifier '%s'", name);
+    diag_error(node_loc(L, e), "define it in this file or in a header included with "
+               "#include \"...\", or pass it as a parameter (adsoac does not read <...> "
+               "headers; it knows the macros of the C standard headers)",
+               "unknown identifier '%s'", name);
   if (v->kind == VAR_ARRAY || v->kind == VAR_REF)
     diag_error(node_loc(L, e), "index the array, e.g. x[i]", "pointer '%s' used as a value", name);
   if (v->kind == VAR_RED)
@@ -325,10 +348,10 @@ static Val lower_call(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), NULL, "'%s' takes %d argument%s", name, math_arity(fn),
                math_arity(fn) == 1 ? "" : "s");
   Type *t = f32 ? &ty_float : &ty_double;
-  Val a = convert(L, lower_expr(L, ts_node_named_child(args, 0)), t), b = 0;
-  if (nargs == 2) b = convert(L, lower_expr(L, ts_node_named_child(args, 1)), t);
+  Val v[3] = {0, 0, 0};
+  for (int i = 0; i < nargs; i++) v[i] = convert(L, lower_expr(L, ts_node_named_child(args, i)), t);
   L->b.loc = node_loc(L, e);
-  return b_call(&L->b, fn, a, b);
+  return b_call3(&L->b, fn, v[0], v[1], v[2]);
 }
 
 // C's grammar is ambiguous without knowing the type names: `(x) - y` is a cast of -y to the

@@ -44,25 +44,6 @@ static bool is_one(Lower *L, TSNode n) {
 // computed before the loop without branches (a checkpointed loop recomputes it, and arithmetic
 // is what it can recompute) and without overflow.
 
-typedef struct {
-  int bits;
-  bool sign;
-} IntInfo;
-
-// An integer type's width and signedness from its C name (LP64; plain char signed).
-static IntInfo int_info(const Type *t) {
-  if (t->kind == TY_BOOL) return (IntInfo){32, true}; // comparison results are C ints
-  const char *s = t->name;
-  if (!strcmp(s, "_Bool") || !strcmp(s, "bool")) return (IntInfo){1, false};
-  if (!strcmp(s, "size_t") || !strcmp(s, "uintptr_t")) return (IntInfo){64, false};
-  if (!strcmp(s, "ssize_t") || !strcmp(s, "ptrdiff_t") || !strcmp(s, "intptr_t"))
-    return (IntInfo){64, true};
-  if (!strncmp(s, "int", 3) && s[3] >= '1' && s[3] <= '9') return (IntInfo){atoi(s + 3), true};
-  if (!strncmp(s, "uint", 4) && s[4] >= '1' && s[4] <= '9') return (IntInfo){atoi(s + 4), false};
-  int bits = strstr(s, "char") ? 8 : strstr(s, "short") ? 16 : strstr(s, "long") ? 64 : 32;
-  return (IntInfo){bits, !strstr(s, "unsigned")};
-}
-
 static IntInfo int_promote(IntInfo a) {
   return a.bits < 32 ? (IntInfo){32, true} : a;
 }
@@ -80,8 +61,8 @@ static bool int_same(IntInfo a, IntInfo b) {
 
 // A type with that width and signedness: one of the operands' when it has it.
 static Type *int_type_of(Lower *L, IntInfo k, Type *x, Type *y) {
-  if (int_same(int_info(x), k) && x->kind == TY_INT) return x;
-  if (int_same(int_info(y), k) && y->kind == TY_INT) return y;
+  if (int_same(ty_int_info(x), k) && x->kind == TY_INT) return x;
+  if (int_same(ty_int_info(y), k) && y->kind == TY_INT) return y;
   if (k.sign) return k.bits == 64 ? &ty_long : &ty_int;
   Type *t = ARENA_NEW(L->a, Type);
   *t = (Type){TY_INT, k.bits == 64 ? "unsigned long" : "unsigned"};
@@ -125,7 +106,7 @@ static Val int_min_val(Lower *L, Type *it, IntInfo k) {
 static Val float_bound(Lower *L, Val x, Type *it, bool le) {
   Builder *b = &L->b;
   Type *ft = val_type(L->fn, x);
-  IntInfo k = int_info(it);
+  IntInfo k = ty_int_info(it);
   bool f32 = ft->kind == TY_FLOAT;
   int mant = f32 ? 24 : 53;
   double top = ldexp(1.0, k.bits - k.sign); // the power of two above the index type
@@ -153,7 +134,7 @@ static Val float_bound(Lower *L, Val x, Type *it, bool le) {
 // The bound of `i < x` (`i <= x`) for an integer x whose type is not the index type's.
 static Val int_bound(Lower *L, Val x, Val lo, Type *it, bool le) {
   Type *xt = val_type(L->fn, x);
-  IntInfo ti = int_info(it), ci = int_common(int_promote(ti), int_promote(int_info(xt)));
+  IntInfo ti = ty_int_info(it), ci = int_common(int_promote(ti), int_promote(ty_int_info(xt)));
   if (int_same(ci, ti)) { // C compares in the index type itself
     Val h = convert(L, x, it);
     return le ? b_binop(&L->b, BIN_ADD, h, b_const_i(&L->b, it, 1)) : h;
@@ -341,7 +322,7 @@ static bool loop_shape(Lower *L, TSNode s, Shape *h, const char **why, TSNode *w
 // The type the iterations are counted in: long for an index of at most 32 bits (exact), else
 // unsigned long (the differences of two 64-bit indices, modulo 2^64).
 static Type *count_type(Lower *L, Type *it) {
-  IntInfo k = int_info(it);
+  IntInfo k = ty_int_info(it);
   return k.bits <= 32 ? &ty_long : int_type_of(L, (IntInfo){64, false}, &ty_long, &ty_long);
 }
 
@@ -419,9 +400,9 @@ static void canon_lower(Lower *L, TSNode s, const Shape *h, Canon *c) {
     return;
   }
   // counting down: i > x (i >= x) compared in the index type
-  IntInfo ti = int_info(c->type);
+  IntInfo ti = ty_int_info(c->type);
   if (!ty_is_int(xt) ||
-      !int_same(int_common(int_promote(ti), int_promote(int_info(xt))), int_promote(ti)))
+      !int_same(int_common(int_promote(ti), int_promote(ty_int_info(xt))), int_promote(ti)))
     diag_error(node_loc(L, h->bound), "compare the index with a bound of its own type",
                "a loop counting down compares '%s' with a bound of another type", c->name);
   if (le && !ti.sign) {

@@ -14,7 +14,8 @@ static Type *int_type(Lower *L, const char *name) {
   static const char *const ints[] = {"int",      "long",     "short",    "char",    "unsigned",
                                      "signed",   "size_t",   "ssize_t",  "ptrdiff_t",
                                      "int8_t",   "int16_t",  "int32_t",  "int64_t", "uint8_t",
-                                     "uint16_t", "uint32_t", "uint64_t", "_Bool",   "bool"};
+                                     "uint16_t", "uint32_t", "uint64_t", "_Bool",   "bool",
+                                     "intptr_t", "uintptr_t", "intmax_t", "uintmax_t"};
   for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
     if (!strcmp(name, ints[i])) {
       if (!strcmp(name, "int")) return &ty_int;

@@ -245,7 +245,10 @@ static void dir_include(PpScan *s, PpTok *rest, size_t hash) {
     PpExp e = {t, UINT32_MAX, loc, 0};
     rest = exp_list(&e, rest);
   }
-  if (tok_is(rest, "<")) return; // a system header: not read
+  if (tok_is(rest, "<")) { // a system header: not read, its macros known
+    std_include(t, rest, scan_pos(s, hash), loc);
+    return;
+  }
   size_t n = rest && rest->kind == PP_STRING ? strlen(rest->text) : 0;
   if (n < 3 || rest->text[0] != '"' || rest->text[n - 1] != '"')
     macro_error(t, loc, NULL, "#include expects \"FILENAME\" or <FILENAME>");
@@ -319,22 +322,25 @@ static void scan_file(MacroTable *t, PpFile *f, uint32_t inc_pos, int depth) {
 
 // ---- the interface ----
 
-// The C11 compiler's own macros that portable code tests (6.10.8.1).
+// The C11 compiler's own macros that portable code tests (6.10.8.1); the target's come with
+// the options.
 static const char *const macro_predefined[] = {"__STDC__", "__STDC_HOSTED__",
                                                "__STDC_VERSION__=201112L"};
 
-MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines, int ndefines,
-                            const char *const *incdirs, int nincdirs) {
+MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt) {
   MacroTable *t = ARENA_NEW(a, MacroTable);
   t->a = a;
+  int nincdirs = opt ? opt->nincdirs : 0;
   t->incdirs = ARENA_ARRAY(a, const char *, nincdirs > 0 ? nincdirs : 1);
   for (int i = 0; i < nincdirs; i++)
-    t->incdirs[i] = arena_strdup(a, incdirs[i]);
+    t->incdirs[i] = arena_strdup(a, opt->incdirs[i]);
   t->nincdirs = nincdirs;
   for (size_t i = 0; i < sizeof macro_predefined / sizeof *macro_predefined; i++)
     define_arg(t, macro_predefined[i]);
-  for (int i = 0; i < ndefines; i++)
-    define_arg(t, defines[i]);
+  for (int i = 0; opt && i < opt->npredefined; i++)
+    define_arg(t, opt->predefined[i]);
+  for (int i = 0; opt && i < opt->ndefines; i++)
+    define_arg(t, opt->defines[i]);
   PpFile *f = ARENA_NEW(a, PpFile);
   f->path = src->path;
   f->src = *src;

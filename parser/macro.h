@@ -8,8 +8,12 @@
 //     which is what tree-sitter parses;
 //   - macro_expand() expands one macro use as the preprocessor would, with
 //     the definitions in force at that byte offset of the main file.
-// Not supported: <...> headers (never read), __FILE__/__LINE__ and other
-// dynamic built-ins, __VA_OPT__, digraph directives (%:define).
+// System headers (#include <...>) are never read: the C compiler reads them.  Those of the
+// C standard library define, from the #include on, the macros a marked function may use
+// (INT_MAX, SIZE_MAX, M_PI, DBL_EPSILON, true, EXIT_SUCCESS...: pp_std.c); other ones (omp.h,
+// mpi.h, a library's) define nothing here.
+// Not supported: __FILE__/__LINE__ and other dynamic built-ins, __VA_OPT__, digraph
+// directives (%:define).
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,12 +22,18 @@
 
 typedef struct MacroTable MacroTable;
 
-// defines: the -D arguments, "NAME" (= 1), "NAME=VALUE" or "NAME(a,b)=a+b".
-// incdirs: the -I directories, searched in order after the including file's own directory.
+// What the target and the command line add to the input's own macros and headers.
+typedef struct MacroOptions {
+  // the target compiler's own macros besides C11's (_OPENMP, __CUDACC__), then the -D
+  // arguments, each "NAME" (= 1), "NAME=VALUE" or "NAME(a,b)=a+b"; -D comes last, and wins
+  const char *const *predefined, *const *defines;
+  const char *const *incdirs; // -I, searched in order after the including file's directory
+  int npredefined, ndefines, nincdirs;
+} MacroOptions;
+
 // Diagnoses malformed directives, #error in an active region, bad -D arguments, and an
 // #include "..." whose header is found nowhere or cannot be read (src_read).
-MacroTable *macro_table_new(Arena *a, const Src *src, const char *const *defines, int ndefines,
-                            const char *const *incdirs, int nincdirs);
+MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt);
 
 // src->text with every inactive region and every #if/#ifdef/#ifndef/#elif/#else/#endif
 // line replaced by spaces; newlines are kept, so offsets, lines and columns are unchanged.

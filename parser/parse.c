@@ -289,9 +289,8 @@ static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) 
   ts_walk(n, check_stray_pragma, &w);
 }
 
-Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int ndefines,
-                    const char *const *incdirs, int nincdirs) {
-  MacroTable *macros = macro_table_new(a, src, defines, ndefines, incdirs, nincdirs);
+Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
+  MacroTable *macros = macro_table_new(a, src, opt);
   diag_set_source(src);
   const char *active = macro_active_text(macros); // same offsets, inactive #if regions blanked
   TsOwned ts = {ts_parser_new(), NULL};

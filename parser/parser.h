@@ -6,9 +6,9 @@
 
 // ---- parse.c ----
 // Parses src, lowers every function marked `#pragma adsoac grad` into prog->marked.
-// defines and incdirs are the -D and -I options.
-Prog *parse_program(Arena *a, const Src *src, const char *const *defines, int ndefines,
-                    const char *const *incdirs, int nincdirs);
+// opt: the target's predefined macros, -D and -I (parser/macro.h).
+typedef struct MacroOptions MacroOptions;
+Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt);
 
 // ---- pragma.c ----
 typedef enum { PR_NONE, PR_GRAD, PR_MAP, PR_CLAUSES, PR_OPERATOR, PR_STRIPMINE } PragmaKind;

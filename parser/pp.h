@@ -1,5 +1,5 @@
-// parser/pp.h: the preprocessor's types, shared by macro.c, pp_expand.c and pp_token.c (those
-// files only; the interface is macro.h).
+// parser/pp.h: the preprocessor's types, shared by macro.c, pp_std.c, pp_expand.c and
+// pp_token.c (those files only; the interface is macro.h).
 #pragma once
 #include "macro.h"
 #include "../ir/hash.h"
@@ -38,7 +38,7 @@ typedef struct {
   PpTok *head, *tail;
 } PpList;
 
-static void tok_push(PpList *l, PpTok *t) {
+static inline void tok_push(PpList *l, PpTok *t) {
   t->next = NULL;
   if (l->tail)
     l->tail->next = t;
@@ -96,6 +96,7 @@ struct MacroTable {
   PpFile **deps;
   int ndeps, capdeps;
   const char **dep_paths;
+  unsigned std_seen; // the standard headers included (pp_std.c), one bit each
 };
 
 // Room for element n of an arena array of capacity *cap.
@@ -133,6 +134,9 @@ char *tok_join(Arena *a, const PpTok *t);
 size_t tok_len(const char *s, size_t n, PpTokKind *kind);
 PpTok *tok_list(Arena *a, const char *s, size_t n);
 size_t tok_quoted(const char *s, size_t n);
+
+// ---- pp_std.c ----
+void std_include(MacroTable *t, const PpTok *lt, uint32_t pos, Loc loc);
 
 // ---- pp_expand.c ----
 void define_arg(MacroTable *t, const char *arg);

@@ -63,6 +63,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
   case IR_CALL:
     n->u.call.a = M(map, s->u.call.a);
     n->u.call.b = M(map, s->u.call.b);
+    n->u.call.c = M(map, s->u.call.c);
     break;
   case IR_CAST: n->u.cast.a = M(map, s->u.cast.a); break;
   case IR_READ:

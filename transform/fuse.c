@@ -40,7 +40,7 @@ static WalkNext touch_node(Node *n, void *ctx) {
   case IR_CONST: break;
   case IR_UNOP: u(t, n->u.un.a); break;
   case IR_BINOP: u(t, n->u.bin.a), u(t, n->u.bin.b); break;
-  case IR_CALL: u(t, n->u.call.a), u(t, n->u.call.b); break;
+  case IR_CALL: u(t, n->u.call.a), u(t, n->u.call.b), u(t, n->u.call.c); break;
   case IR_CAST: u(t, n->u.cast.a); break;
   case IR_READ:
     u(t, n->u.mem.idx);
@@ -300,7 +300,7 @@ static bool same_op(const Node *x, const Node *y, const Val *rep) {
            rep[x->u.bin.b] == rep[y->u.bin.b];
   case IR_CALL:
     return x->u.call.fn == y->u.call.fn && rep[x->u.call.a] == rep[y->u.call.a] &&
-           rep[x->u.call.b] == rep[y->u.call.b];
+           rep[x->u.call.b] == rep[y->u.call.b] && rep[x->u.call.c] == rep[y->u.call.c];
   case IR_READ:
     return rep[x->u.mem.arr] == rep[y->u.mem.arr] && rep[x->u.mem.idx] == rep[y->u.mem.idx];
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
@@ -385,7 +385,9 @@ static void rename_operands(Cse *c, Node *n) {
   switch (n->kind) {
   case IR_UNOP: n->u.un.a = r[n->u.un.a]; break;
   case IR_BINOP: n->u.bin.a = r[n->u.bin.a], n->u.bin.b = r[n->u.bin.b]; break;
-  case IR_CALL: n->u.call.a = r[n->u.call.a], n->u.call.b = r[n->u.call.b]; break;
+  case IR_CALL:
+    n->u.call.a = r[n->u.call.a], n->u.call.b = r[n->u.call.b], n->u.call.c = r[n->u.call.c];
+    break;
   case IR_CAST: n->u.cast.a = r[n->u.cast.a]; break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     n->u.mem.arr = r[n->u.mem.arr], n->u.mem.idx = r[n->u.mem.idx], n->u.mem.v = r[n->u.mem.v];
@@ -405,7 +407,9 @@ static unsigned value_hash(const Cse *c, const Node *n) {
   case IR_CONST: memcpy(&k[0], &n->u.cst.f, sizeof(double)), k[1] = (uint64_t)n->u.cst.i; break;
   case IR_UNOP: k[0] = n->u.un.op, k[1] = r[n->u.un.a]; break;
   case IR_BINOP: k[0] = n->u.bin.op, k[1] = r[n->u.bin.a], k[2] = r[n->u.bin.b]; break;
-  case IR_CALL: k[0] = n->u.call.fn, k[1] = r[n->u.call.a], k[2] = r[n->u.call.b]; break;
+  case IR_CALL:
+    k[0] = n->u.call.fn, k[1] = r[n->u.call.a], k[2] = r[n->u.call.b] | (uint64_t)r[n->u.call.c] << 32;
+    break;
   case IR_CAST: k[1] = r[n->u.cast.a]; break;
   case IR_READ: k[1] = r[n->u.mem.arr], k[2] = r[n->u.mem.idx]; break;
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:

@@ -1,5 +1,6 @@
 // transform/simplify.c: dead-code elimination.  The reverse sweep re-executes whole loop
 // bodies; what the adjoint code does not use is removed here.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,33 @@ typedef struct {
   Node **def;
 } Fold;
 
+// An integer constant of type t holds its value in cst.i as C holds it in t: wrapped to t's
+// width (a 64-bit unsigned value above LLONG_MAX as its bit pattern).
+static long long int_wrap(const Type *t, unsigned long long u) {
+  IntInfo k = ty_int_info(t);
+  if (k.bits == 1) return u != 0; // _Bool
+  if (k.bits >= 64) return (long long)u;
+  unsigned long long mask = (1ULL << k.bits) - 1;
+  u &= mask;
+  if (k.sign && (u >> (k.bits - 1))) u |= ~mask; // (gcc's conversion to a signed type)
+  return (long long)u;
+}
+
+static bool is_u64(const Type *t) {
+  IntInfo k = ty_int_info(t);
+  return !k.sign && k.bits == 64;
+}
+
+// (T)c for a floating-point c, where C defines it (the truncated value fits T): *iv
+static bool float_to_int(const Type *to, double v, long long *iv) {
+  IntInfo k = ty_int_info(to);
+  if (k.bits == 1) return *iv = v != 0, true;
+  double w = trunc(v), hi = ldexp(1, k.sign ? k.bits - 1 : k.bits); // 2^63: exact
+  if (!(w >= (k.sign ? -hi : 0) && w < hi)) return false; // (NaN too)
+  *iv = k.sign ? (long long)w : (long long)(unsigned long long)w;
+  return true;
+}
+
 static void fold_node(Node *n, void *ctx) {
   Fold *fo = ctx;
   Fn *f = fo->f;
@@ -199,13 +227,24 @@ static void fold_node(Node *n, void *ctx) {
   Node *c = fo->def[n->u.cast.a];
   if (!c || c->kind != IR_CONST) return;
   const Type *from = f->vals[c->out].type, *to = f->vals[n->out].type;
-  if (to->kind == TY_PTR || to->kind == TY_STRUCT) return;
-  double v = ty_is_float(from) ? c->u.cst.f : (double)c->u.cst.i;
-  if (!ty_is_float(to) && ty_is_float(from) && !(v > -9.2e18 && v < 9.2e18))
-    return; // (an infinity or NaN converted to an integer: left to the C compiler)
-  long long iv = ty_is_float(to) ? 0 : ty_is_float(from) ? (long long)v : c->u.cst.i;
+  if (to->kind == TY_PTR || to->kind == TY_STRUCT || !(ty_is_float(to) || ty_is_int(to))) return;
+  long long i = c->u.cst.i, iv = 0;
+  double v;
+  if (ty_is_float(from))
+    v = to->kind == TY_FLOAT ? (double)(float)c->u.cst.f : c->u.cst.f;
+  else if (to->kind == TY_FLOAT) // (rounded once, as C converts)
+    v = is_u64(from) ? (float)(unsigned long long)i : (float)i;
+  else
+    v = is_u64(from) ? (double)(unsigned long long)i : (double)i;
+  if (ty_is_int(to)) {
+    if (!ty_is_float(from))
+      iv = int_wrap(to, (unsigned long long)i);
+    else if (!float_to_int(to, c->u.cst.f, &iv))
+      return; // (out of the type's range, an infinity or NaN: left to the C compiler)
+    v = is_u64(to) ? (double)(unsigned long long)iv : (double)iv;
+  }
   n->kind = IR_CONST;
-  n->u.cst.f = to->kind == TY_FLOAT ? (double)(float)v : ty_is_float(to) ? v : (double)iv;
+  n->u.cst.f = v;
   n->u.cst.i = ty_is_float(to) ? 0 : iv;
 }
 

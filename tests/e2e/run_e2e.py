@@ -69,7 +69,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATHF = ("sqrt exp log sin cos tan pow fabs fmin fmax tanh log1p expm1 asin acos atan atan2 "
-         "sinh cosh erf floor ceil round trunc").split()
+         "sinh cosh erf floor ceil round trunc lgamma tgamma cbrt hypot exp2 log2 log10 fma "
+         "copysign erfc").split()
 # defined when the original is compiled as the reference, so that a program can spell out for
 # plain C what adsoac's semantics add (hist skips bins outside its section: language.md §3)
 REFERENCE_DEF = "-DADSOAC_E2E_REFERENCE"

@@ -49,6 +49,16 @@ static void test_math_lookup(void **state) {
   assert_false(math_lookup("expf2", &fn, &f32));
   assert_string_equal(math_name(M_EXP, &ty_float), "expf");
   assert_string_equal(math_name(M_EXP, &ty_double), "exp");
+  assert_true(math_lookup("fmaf", &fn, &f32));
+  assert_true(fn == M_FMA && f32 && math_arity(M_FMA) == 3);
+  assert_true(math_lookup("lgamma", &fn, &f32));
+  assert_true(fn == M_LGAMMA && !f32);
+  assert_true(math_lookup("copysignf", &fn, &f32));
+  assert_true(fn == M_COPYSIGN && f32);
+  // the runtime's digamma is for derivatives only: a program's digamma is its own function
+  assert_false(math_lookup("adsoac_digamma", &fn, &f32));
+  assert_false(math_lookup("adsoac_digammaf", &fn, &f32));
+  assert_string_equal(math_name(M_DIGAMMA, &ty_float), "adsoac_digammaf");
 }
 
 // fn f(x: double) -> double { t = x * x; if t > 1 { yield t } else { yield 1 }; return }

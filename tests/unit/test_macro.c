@@ -36,7 +36,8 @@ static MacroTable *table_full(const char *path, const char *text, const char *co
   src->path = path;
   src->text = arena_strdup(arena, text);
   src->len = strlen(text);
-  return macro_table_new(arena, src, defs, ndefs, incs, nincs);
+  MacroOptions opt = {NULL, defs, incs, 0, ndefs, nincs};
+  return macro_table_new(arena, src, &opt);
 }
 
 static MacroTable *table(const char *text) {
@@ -288,6 +289,56 @@ static void test_command_line_defines(void **state) {
   assert_string_equal(macro_expand(t, "N", NULL, 0, false, 0, (Loc){0}), "3+4");
   // predefined: the language is C11
   assert_string_equal(expand(t, "__STDC_VERSION__"), "201112L");
+}
+
+// The target's macros come before -D, which wins.
+static void test_predefined(void **state) {
+  (void)state;
+  const char *pre[] = {"_OPENMP=201511"}, *defs[] = {"_OPENMP=201811"};
+  const char *text = "#ifdef _OPENMP\n#define OMP 1\n#endif\n";
+  Src src = {.path = "main.c", .text = text, .len = strlen(text)};
+  MacroOptions opt = {pre, NULL, NULL, 1, 0, 0};
+  MacroTable *t = macro_table_new(arena, &src, &opt);
+  assert_string_equal(expand(t, "_OPENMP"), "201511");
+  assert_true(defined(t, "OMP"));
+  opt = (MacroOptions){pre, defs, NULL, 1, 1, 0};
+  assert_string_equal(expand(macro_table_new(arena, &src, &opt), "_OPENMP"), "201811");
+  assert_false(defined(table(""), "_OPENMP")); // none without the target's
+  assert_false(defined(table(""), "__cplusplus"));
+}
+
+// <...> headers are not read; the standard library's macros are defined at their #include.
+static void test_std_headers(void **state) {
+  (void)state;
+  const char *text = "int a0;\n#include <limits.h>\n#include <stdint.h>\n#include <float.h>\n"
+                     "#include <math.h>\n#include <stdbool.h>\n#include <stdlib.h>\n"
+                     "#include <omp.h>\n#include <mpi.h>\n#include <vendor/x.h>\n"
+                     "#if INT_MAX == 2147483647 && SIZE_MAX > UINT32_MAX && INT_MIN < 0 && true\n"
+                     "#define WIDE\n#endif\n"
+                     "#undef UINT8_MAX\n#include <inttypes.h>\n" // stdint.h's, already included
+                     "int a1;\n";
+  MacroTable *t = table(text);
+  assert_true(defined(t, "WIDE"));
+  assert_string_equal(expand(t, "INT_MAX"), "2147483647");
+  assert_string_equal(expand(t, "INT_MIN"), "(-2147483647 - 1)");
+  assert_string_equal(expand(t, "SIZE_MAX"), "18446744073709551615UL");
+  assert_string_equal(call(t, "UINT64_C", 1, "5"), "5UL");
+  assert_string_equal(expand(t, "DBL_EPSILON"), "2.22044604925031308085e-16");
+  assert_string_equal(expand(t, "M_PI"), "3.14159265358979323846");
+  assert_string_equal(expand(t, "INFINITY"), "INFINITY"); // the lowering knows it
+  assert_string_equal(expand(t, "EXIT_FAILURE"), "1");
+  assert_string_equal(expand(t, "bool"), "_Bool");
+  assert_false(defined(t, "UINT8_MAX"));
+  assert_false(defined(t, "omp_get_thread_num"));
+  // in force from the #include on
+  Loc loc = {"main.c", 1, 1};
+  uint32_t a0 = (uint32_t)(strstr(text, "a0") - text), a1 = (uint32_t)(strstr(text, "a1") - text);
+  assert_null(macro_expand(t, "INT_MAX", NULL, 0, false, a0, loc));
+  assert_string_equal(macro_expand(t, "EXIT_SUCCESS", NULL, 0, false, a1, loc), "0");
+  assert_contains(scan_error("#include <tgmath.h>\n", NULL, 0),
+                  "main.c:1:1: error: <tgmath.h> is not supported");
+  assert_contains(scan_error("#include <math.h\n", NULL, 0), "main.c:1:1: error: #include expects");
+  assert_contains(scan_error("#include <>\n", NULL, 0), "main.c:1:1: error: #include expects");
 }
 
 static void test_positions(void **state) {
@@ -678,6 +729,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_paste_and_variadic, setup, teardown),
       cmocka_unit_test_setup_teardown(test_spacing, setup, teardown),
       cmocka_unit_test_setup_teardown(test_command_line_defines, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_predefined, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_std_headers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_positions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conditionals, setup, teardown),
       cmocka_unit_test_setup_teardown(test_if_expressions, setup, teardown),

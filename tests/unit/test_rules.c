@@ -30,7 +30,7 @@ static Fn *primal_of(Arena *a, const char *name, const char *text) {
   src->text = text;
   src->len = strlen(text);
   diag_set_source(src);
-  Prog *p = parse_program(a, src, NULL, 0, NULL, 0);
+  Prog *p = parse_program(a, src, NULL);
   assert_int_equal(p->nmarked, 1);
   Fn *f = p->marked[0].primal;
   simplify_fold(f);
