@@ -119,6 +119,10 @@ static void emit_stmt(Emit *e, const Node *n) {
   case IR_PAR: emit_par(e, n); return;
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: emit_memory(e, n); return;
   case IR_RETURN:
+    if (e->uses_priv) { // an iteration that could not allocate its arrays
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_priv_check(\"%s\"));", e->f->name);
+    }
     if (e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       line(e, "ADSOAC_CHECK(adsoac_cuda_(cudaStreamSynchronize(0), \"%s\", \"cudaStreamSynchronize\"));",
@@ -164,6 +168,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   count_uses(f, e->uses);
   note_defs(e, f->body);
   e->uses_fail = false;
+  e->uses_priv = false;
   e->ntemps = 0;
   Buf body = {.arena = e->a};
   e->out = &body;

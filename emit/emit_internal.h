@@ -29,6 +29,10 @@ typedef struct Emit {
                         // innermost one with clauses (a nested loop without any updates the
                         // outer loop's histograms: the adjoints f_vjp accumulates per thread)
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
+  int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
+                 // allocated goes; 0: outside a parallel loop's body
+  int nskips;
+  bool uses_priv; // the function allocates arrays in parallel loops' bodies (adsoac_priv_check)
   // emit.c's emit_block, for the loop bodies and operators the files below it write
   void (*block)(struct Emit *e, const Block *b);
 } Emit;

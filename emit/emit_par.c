@@ -23,6 +23,26 @@ static const char *pname(Emit *e, int r) {
                       : arena_printf(e->a, "adsoac_r%d", r);
 }
 
+// ---- an iteration's own arrays (local arrays, privatized scratch, reverse mode's tapes) ----
+
+// Is the allocation n an array on the stack (a constant size, small), or on the heap?
+bool alloc_on_stack(Emit *e, const Node *n) {
+  const Node *d = e->def[n->u.alloc.n];
+  return !e->host && d && d->kind == IR_CONST && d->u.cst.i <= 1024 && !n->u.alloc.tape;
+}
+
+typedef struct {
+  Emit *e;
+  Val *heap;
+  int n;
+} HeapAllocs;
+
+static WalkNext heap_alloc(Node *n, void *ctx) {
+  HeapAllocs *h = ctx;
+  if (n->kind == IR_ALLOC && !alloc_on_stack(h->e, n)) h->heap[h->n++] = n->out;
+  return WALK_INTO;
+}
+
 static void emit_body(Emit *e, const Node *n) {
   bool host = e->host;
   int ifd = e->if_depth;
@@ -31,12 +51,35 @@ static void emit_body(Emit *e, const Node *n) {
   if (n->u.par.nhists || !e->par_depth) e->hist_par = n;
   e->host = false;
   e->if_depth = 0;
+  // the iteration's heap arrays: NULL until allocated, freed at the end also where an
+  // allocation failed and the rest of the iteration was skipped
+  HeapAllocs h = {e, NULL, 0};
+  int skip = e->skip;
+  if (!e->skip) {
+    h.heap = ARENA_ARRAY(e->a, Val, e->f->nvals);
+    ir_walk(n->u.par.body, &(Walker){.pre = heap_alloc, .ctx = &h});
+    for (int k = 0; k < h.n; k++)
+      line(e, "%s%s = NULL;", tname(e, e->f->vals[h.heap[k]].type), ref(e, h.heap[k]));
+    if (h.n) {
+      e->skip = ++e->nskips;
+      e->uses_priv = true;
+      line(e, "{");
+      e->depth++;
+    }
+  }
   declare_hoisted(e, n->u.par.body, false);
   e->block(e, n->u.par.body);
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     const char *pr = pname(e, r);
     line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, n->u.par.body->yields + red->slot)));
+  }
+  if (h.n) {
+    e->depth--;
+    line(e, "}");
+    line(e, "adsoac_skip_%d:;", e->skip);
+    for (int k = 0; k < h.n; k++) line(e, "free(%s);", ref(e, h.heap[k]));
+    e->skip = skip;
   }
   e->par = par;
   e->hist_par = hist_par;
@@ -297,7 +340,13 @@ static WalkNext kernel_vals(Node *n, void *ctx) {
     }
     defd[n->u.loop.idx] = 1;
     break;
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_ALLOC: mark_used(used, n->u.alloc.n); break;
+  case IR_COPY:
+    mark_used(used, n->u.copy.dst), mark_used(used, n->u.copy.src), mark_used(used, n->u.copy.n);
+    mark_used(used, n->u.copy.off), mark_used(used, n->u.copy.doff);
+    break;
+  case IR_FREE: mark_used(used, n->u.copy.dst), mark_used(used, n->u.copy.n); break;
+  case IR_SORT: case IR_RETURN:
     diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
   }
   return WALK_INTO;
@@ -499,9 +548,61 @@ static const char *count(Emit *e, Val n) {
   return arena_printf(e->a, "(size_t)(%s > 0 ? %s : 0)", v, v);
 }
 
+// An iteration's own array: on its stack, or on the heap (set to NULL at the body's start).
+static void emit_private(Emit *e, const Node *n) {
+  bool cuda = e->opt->target == TARGET_CUDA;
+  const Type *t = e->f->vals[n->out].type;
+  const char *name = ref(e, n->out);
+  switch (n->kind) {
+  case IR_ALLOC:
+    if (alloc_on_stack(e, n)) {
+      long long k = e->def[n->u.alloc.n]->u.cst.i;
+      line(e, "%s %s[%lld] = {0};", tname(e, t->elem), name, k > 0 ? k : 1);
+      return;
+    }
+    line(e, "%s = (%s)%s(%s, sizeof *%s);", name, tname(e, t), cuda ? "adsoac_dev_calloc" : "calloc",
+         count(e, n->u.alloc.n), name);
+    line(e, "if (!%s) {", name);
+    line(e, "  adsoac_priv_oom%s;", cuda ? "_ = 1" : "()");
+    line(e, "  goto adsoac_skip_%d;", e->skip);
+    line(e, "}");
+    return;
+  case IR_FREE: {
+    const Node *a = e->def[n->u.copy.dst];
+    if (a && a->kind == IR_ALLOC && alloc_on_stack(e, a)) return;
+    line(e, "free(%s);", ref(e, n->u.copy.dst));
+    line(e, "%s = NULL;", ref(e, n->u.copy.dst));
+    return;
+  }
+  case IR_COPY: {
+    const char *dst = ref(e, n->u.copy.dst), *src = ref(e, n->u.copy.src);
+    const char *doff = n->u.copy.doff ? ref(e, n->u.copy.doff) : "0", *off = ref(e, n->u.copy.off);
+    line(e, "for (long adsoac_c = 0; adsoac_c < (long)%s; adsoac_c++) {", ref(e, n->u.copy.n));
+    if (n->u.copy.swap) {
+      line(e, "  %s adsoac_t = %s[%s + adsoac_c];", tname(e, e->f->vals[n->u.copy.dst].type->elem), src, off);
+      line(e, "  %s[%s + adsoac_c] = %s[%s + adsoac_c];", src, off, dst, doff);
+      line(e, "  %s[%s + adsoac_c] = adsoac_t;", dst, doff);
+    } else {
+      line(e, "  %s[%s + adsoac_c] = %s[%s + adsoac_c];", dst, doff, src, off);
+    }
+    line(e, "}");
+    return;
+  }
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_SORT: case IR_RETURN:
+    break;
+  }
+  diag_error(n->loc, NULL, "this construct cannot be emitted in a parallel loop's body");
+}
+
 void emit_memory(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
   const char *fn = e->f->name;
+  if (!e->host && n->kind != IR_SORT) {
+    emit_private(e, n);
+    return;
+  }
   switch (n->kind) {
   case IR_ALLOC: {
     const Type *t = e->f->vals[n->out].type;

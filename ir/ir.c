@@ -153,6 +153,13 @@ Block *block_new(Arena *a) {
   return ARENA_NEW(a, Block);
 }
 
+// n becomes statement pos of b (the ones from pos on move up).
+void block_insert(Arena *a, Block *b, int pos, Node *n) {
+  block_push(a, b, n);
+  for (int i = b->n - 1; i > pos; i--) b->stmts[i] = b->stmts[i - 1];
+  b->stmts[pos] = n;
+}
+
 void block_push(Arena *a, Block *b, Node *n) {
   if (b->n == b->cap) {
     int cap = b->cap ? b->cap * 2 : 8;

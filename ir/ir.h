@@ -351,6 +351,7 @@ Val fn_val(Fn *f, Type *t, const char *hint);
 Type *val_type(const Fn *f, Val v);
 Block *block_new(Arena *a);
 void block_push(Arena *a, Block *b, Node *n);
+void block_insert(Arena *a, Block *b, int pos, Node *n);
 void block_yield(Arena *a, Block *b, Val v);
 Node *node_new(Arena *a, NodeKind k, Loc loc);
 

@@ -66,6 +66,10 @@ static void lower_declaration(Lower *L, TSNode decl) {
       lower_ptr_decl(L, decl, name, value, t);
       continue;
     }
+    if (ts_is(name, "array_declarator")) {
+      lower_array_decl(L, decl, name, value, t);
+      continue;
+    }
     if (!ts_is(name, "identifier"))
       diag_error(node_loc(L, name), "declare local scalars and structs only (no pointers or "
                  "arrays yet)", "unsupported declaration");
@@ -219,6 +223,9 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
     return;
   }
   View w = view_expr(L, an, arena_printf(L->a, "'%s'", node_text(L, an)));
+  if (w.ndim > 0)
+    diag_error(node_loc(L, lhs), "index every dimension: q[i][j] = e", "assignment to a row of "
+               "an array of arrays");
   Val idx = deref ? b_const_i(&L->b, &ty_int, 0) : lower_expr(L, ts_field(lhs, "index"));
   if (!ty_is_int(val_type(L->fn, idx)))
     diag_error(node_loc(L, ts_field(lhs, "index")), "cast the index to an integer type",
@@ -768,6 +775,7 @@ static void lower_stmt_(Lower *L, TSNode s) {
     } else if (L->fn->ret->kind != TY_VOID) {
       diag_error(node_loc(L, s), NULL, "return without a value");
     }
+    free_allocs(L, 0);
     b_push(&L->b, n);
     L->returned = true;
   } else if (!strcmp(t, "preproc_call")) {

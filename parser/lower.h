@@ -4,6 +4,8 @@
 #include "../analysis/analysis.h"
 #include "../ir/hash.h"
 
+#define MAX_DIMS 4 // extents of an array of arrays, after the first
+
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
   VAR_ARRAY,  // a pointer (parameter or local): a view; val names the array it points into
@@ -32,6 +34,8 @@ typedef struct {
   int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
   const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)
   int ref;       // VAR_REF: the variable referred to (its index in Lower.vars)
+  int ndim;      // VAR_ARRAY of arrays (double q[3][4]): the extents after the first (4)
+  Val dims[MAX_DIMS];
 } Var;
 
 // Lower.var_names: the newest variable of each name, vars[newest] (-1: none in scope now).
@@ -130,6 +134,13 @@ typedef struct Lower {
   int expr_nesting;   // lower_expr calls in progress (inlined calls and macros included)
   int nesting;        // levels of MAX_NESTING entered (nest_enter)
   int choice_depth;   // operands of ?:, && and || being lowered (each in a branch of its own)
+  // Local arrays are allocated at the start of the innermost parallel loop's body (each
+  // iteration has its own), or of the function's: alloc_blk, at alloc_pos; they are freed at
+  // its end (allocs: the arrays to free there).
+  Block *alloc_blk;
+  int alloc_pos;
+  Val *allocs;
+  int nallocs, capallocs;
   const char *decl_ptr; // the pointer variable being declared (T *p = malloc(n * sizeof *p))
   Type *decl_elem;      // its element type
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
@@ -191,6 +202,8 @@ typedef struct {
   Type *type; // the pointer's type: its element type and const-ness
   Val off;    // the offset (0: none)
   int ref;    // a reference to L->vars[ref] (-1: none)
+  int ndim;   // a pointer to arrays (a row of double q[3][4] is q[i]): their extents
+  Val dims[MAX_DIMS];
 } View;
 bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
 View view_expr(Lower *L, TSNode e, const char *what); // an error when e is not one
@@ -203,6 +216,8 @@ bool assigned_in(Lower *L, TSNode n, const char *name);
 bool lower_alloc(Lower *L, TSNode e, Type *t, View *out);
 void lower_free(Lower *L, TSNode call);
 bool lower_mem_call(Lower *L, TSNode call);
+void lower_array_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Type *t);
+void free_allocs(Lower *L, int from);
 
 // ---- lower_call.c ----
 Val lower_user_call(Lower *L, TSNode call, TSNode def);

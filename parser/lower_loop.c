@@ -453,6 +453,11 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
   ir_inside(body, inside); // nested loops' indices and results vary too
   inside[p->idx] = 1;
+  // the arrays of an iteration (local arrays of the body) are its own: no dependence
+  int n = 0;
+  for (int k = 0; k < p->nacc; k++)
+    if (!inside[p->acc[k].arr]) p->acc[n++] = p->acc[k];
+  p->nacc = n;
   Dep d = map_dependence(def, inside, body, p->idx, p->acc, p->nacc, par->u.par.injective,
                          par->u.par.ninjective);
   if (d.kind == DEP_NONE) return;
@@ -973,7 +978,13 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     lc.cont = push_hidden(L, "cont", &ty_int, b_const_i(&L->b, &ty_int, 0), loc);
   L->par = &ctx;
   L->loop = &lc;
+  Block *alloc_blk = L->alloc_blk;
+  int alloc_pos = L->alloc_pos, nallocs = L->nallocs;
+  L->alloc_blk = n->u.par.body, L->alloc_pos = 0;
   L->guarded(L, body, false, false);
+  free_allocs(L, nallocs); // (each iteration's arrays)
+  L->nallocs = nallocs;
+  L->alloc_blk = alloc_blk, L->alloc_pos = alloc_pos;
   L->loop = lc.up;
   L->par = ctx.up;
   // the body yields each reduction's and each scan's contribution (all fields of a struct)

@@ -41,7 +41,19 @@ View var_view(Lower *L, Var *v, Loc loc) {
   if (v->kind == VAR_REF) return (View){0, v->type, 0, v->ref};
   if (!v->val)
     diag_error(loc, NULL, "pointer '%s' is used before it is assigned", v->name);
-  return (View){v->val, v->type, offset_of(L, v), -1};
+  View w = {v->val, v->type, offset_of(L, v), -1, v->ndim};
+  for (int k = 0; k < v->ndim; k++) w.dims[k] = v->dims[k];
+  return w;
+}
+
+// The number of elements in one of the arrays v points to (the product of its extents).
+static Val row_size(Lower *L, const View *v) {
+  Val n = 0;
+  for (int k = 0; k < v->ndim; k++) {
+    Val d = convert(L, v->dims[k], &ty_long);
+    n = n ? b_binop(&L->b, BIN_MUL, n, d) : d;
+  }
+  return n;
 }
 
 // (a cast to a pointer type: its type, or NULL)
@@ -65,6 +77,19 @@ static bool same_elem(const Type *a, const Type *b) {
 
 bool ptr_view(Lower *L, TSNode e, View *out) {
   e = strip_parens(e);
+  if (ts_is(e, "subscript_expression")) { // q[i] of an array of arrays: a row
+    if (!ptr_view(L, ts_field(e, "argument"), out) || out->ndim == 0) return false;
+    Val k = L->expr(L, ts_field(e, "index"));
+    if (!ty_is_int(val_type(L->fn, k)))
+      diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
+                 "array index is not an integer");
+    L->b.loc = node_loc(L, e);
+    out->off = add_offset(L, out->off, b_binop(&L->b, BIN_MUL, convert(L, k, &ty_long),
+                                               row_size(L, out)), false);
+    out->ndim--;
+    for (int d = 0; d < out->ndim; d++) out->dims[d] = out->dims[d + 1];
+    return true;
+  }
   if (ts_is(e, "identifier")) {
     Var *v = var_find(L, node_text(L, e));
     if (!v || (v->kind != VAR_ARRAY && v->kind != VAR_REF)) return false;
@@ -138,6 +163,9 @@ View view_expr(Lower *L, TSNode e, const char *what) {
 // ---- reading and writing through a view ----
 
 Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
+  if (v->ndim > 0)
+    diag_error(loc, "index every dimension: q[i][j]", "a row of an array of arrays used as a "
+               "number");
   if (v->ref >= 0) {
     Var *s = &L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
@@ -170,6 +198,10 @@ int ptr_var_push(Lower *L, const char *name, Type *t, const View *v, bool assign
   }
   int k = var_push(L, (Var){name, t, VAR_ARRAY, v ? v->arr : 0, loc});
   L->vars[k].off = off;
+  if (v) {
+    L->vars[k].ndim = v->ndim;
+    for (int d = 0; d < v->ndim; d++) L->vars[k].dims[d] = v->dims[d];
+  }
   return k;
 }
 
@@ -402,4 +434,158 @@ bool lower_mem_call(Lower *L, TSNode call) {
                                            : b_const_i(&L->b, dst.type->elem, 0);
   copy_loop(L, &dst, NULL, zero, n, loc, fn);
   return true;
+}
+
+// ---- local arrays: T a[N], T a[N][M], T a[] = {...} ----
+
+// The extent of one dimension: a constant (or, a VLA, a value computed here); 0: `[]`.
+static Val array_extent(Lower *L, TSNode size) {
+  if (ts_node_is_null(size)) return 0;
+  Val n = L->expr(L, size);
+  if (!ty_is_int(val_type(L->fn, n)))
+    diag_error(node_loc(L, size), NULL, "the size of an array is not an integer");
+  const Node *d = L->fn->defs[n];
+  if (d && d->kind == IR_CONST) {
+    if (d->u.cst.i <= 0) diag_error(node_loc(L, size), NULL, "an array of size %lld", d->u.cst.i);
+    return b_const_i(&L->b, &ty_long, d->u.cst.i);
+  }
+  return convert(L, n, &ty_long);
+}
+
+static long long const_of(Lower *L, Val v) {
+  const Node *d = v ? L->fn->defs[v] : NULL;
+  return d && d->kind == IR_CONST ? d->u.cst.i : -1;
+}
+
+// Writes the initializer list's values (nested braces: rows) from element *pos on.
+static void init_elems(Lower *L, TSNode list, Val arr, Type *t, const long long *ext, int nd,
+                       long long *pos, long long limit) {
+  long long row = 1;
+  for (int k = 1; k < nd; k++) row *= ext[k];
+  for (uint32_t i = 0; i < ts_node_named_child_count(list); i++) {
+    TSNode e = ts_node_named_child(list, i);
+    if (ts_is(e, "comment")) continue;
+    if (ts_is(e, "initializer_pair"))
+      diag_error(node_loc(L, e), "list the values in order", "designated initialisers of arrays "
+                 "are not supported");
+    if (ts_is(e, "initializer_list")) { // { {a, b}, {c, d} }: one row
+      if (nd < 2) diag_error(node_loc(L, e), NULL, "braces around a scalar initialiser");
+      long long start = *pos % row ? *pos + row - *pos % row : *pos;
+      *pos = start;
+      init_elems(L, e, arr, t, ext + 1, nd - 1, pos, start + row);
+      *pos = start + row;
+      continue;
+    }
+    if (*pos >= limit) diag_error(node_loc(L, e), NULL, "too many initialisers");
+    Val v = convert(L, L->expr(L, e), t);
+    L->b.loc = node_loc(L, e);
+    b_write(&L->b, arr, b_const_i(&L->b, &ty_long, *pos), v);
+    (*pos)++;
+  }
+}
+
+// A local array: an allocation of its elements (zeroed, then the initialiser's values), a
+// VAR_ARRAY of its extents after the first.  Inside a parallel loop each iteration has its
+// own; a helper's local array is one per call.
+void lower_array_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Type *t) {
+  TSNode sizes[MAX_DIMS + 2];
+  int nd = 0;
+  TSNode d = name;
+  while (ts_is(d, "array_declarator")) {
+    if (nd == MAX_DIMS + 1)
+      diag_error(node_loc(L, name), NULL, "arrays of more than %d dimensions", MAX_DIMS + 1);
+    sizes[nd++] = ts_field(d, "size");
+    d = ts_field(d, "declarator");
+  }
+  if (!ts_is(d, "identifier"))
+    diag_error(node_loc(L, name), "declare an array of numbers or structs",
+               "arrays of pointers are not supported");
+  check_not_macro(L, d);
+  const char *s = node_text(L, d);
+  // the declarator nests the last dimension outermost: a[2][3] is ((a[2])[3])
+  Val ext[MAX_DIMS + 1] = {0};
+  long long cext[MAX_DIMS + 1] = {0};
+  for (int k = 0; k < nd; k++) {
+    ext[k] = array_extent(L, sizes[nd - 1 - k]);
+    cext[k] = const_of(L, ext[k]);
+    if (!ext[k] && k > 0)
+      diag_error(node_loc(L, name), NULL, "only the first extent of an array may be left out");
+  }
+  if (!ext[0]) { // double a[] = {1, 2, 3}
+    if (!ts_is(value, "initializer_list"))
+      diag_error(node_loc(L, name), NULL, "an array of unknown size needs an initialiser");
+    long long n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(value); i++)
+      if (!ts_is(ts_node_named_child(value, i), "comment")) n++;
+    if (nd > 1) {
+      long long row = 1;
+      for (int k = 1; k < nd; k++) row *= cext[k];
+      bool rows = false;
+      for (uint32_t i = 0; i < ts_node_named_child_count(value); i++)
+        rows |= ts_is(ts_node_named_child(value, i), "initializer_list");
+      n = rows ? n : (n + row - 1) / row;
+    }
+    ext[0] = b_const_i(&L->b, &ty_long, n);
+    cext[0] = n;
+  }
+  Loc loc = node_loc(L, d);
+  L->b.loc = loc;
+  bool fixed = true;
+  long long total = 1;
+  for (int k = 0; k < nd; k++) fixed &= cext[k] > 0, total *= cext[k] > 0 ? cext[k] : 1;
+  Node *a = node_new(L->a, IR_ALLOC, loc);
+  a->out = fn_val(L->fn, ty_ptr(L->a, t, false), s);
+  if (fixed) { // at the start of the iteration's (the function's) body, its size with it
+    Node *c = node_new(L->a, IR_CONST, loc);
+    c->out = fn_val(L->fn, &ty_long, NULL);
+    c->u.cst.i = total;
+    L->fn->defs[c->out] = c;
+    block_insert(L->a, L->alloc_blk, L->alloc_pos++, c);
+    a->u.alloc.n = c->out;
+    block_insert(L->a, L->alloc_blk, L->alloc_pos++, a);
+  } else { // a variable-length array, where its size is known
+    if (L->b.blk != L->alloc_blk)
+      diag_error(loc, "declare it at the start of the parallel loop's body or of the function, "
+                 "or give it a constant size", "a variable-length array inside a loop or an if");
+    Val n = ext[0];
+    for (int k = 1; k < nd; k++) n = b_binop(&L->b, BIN_MUL, n, ext[k]);
+    a->u.alloc.n = n;
+    b_push(&L->b, a);
+  }
+  L->fn->defs[a->out] = a;
+  if (L->nallocs == L->capallocs) {
+    L->capallocs = L->capallocs ? 2 * L->capallocs : 16;
+    Val *m = ARENA_ARRAY(L->a, Val, L->capallocs);
+    for (int k = 0; k < L->nallocs; k++) m[k] = L->allocs[k];
+    L->allocs = m;
+  }
+  L->allocs[L->nallocs++] = a->out;
+  View v = {a->out, ty_ptr(L->a, t, false), 0, -1, nd - 1};
+  for (int k = 1; k < nd; k++) v.dims[k - 1] = ext[k];
+  bool is_const = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(decl); i++) {
+    TSNode q = ts_node_named_child(decl, i);
+    if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const")) is_const = true;
+  }
+  if (!ts_node_is_null(value)) {
+    if (!ts_is(value, "initializer_list"))
+      diag_error(node_loc(L, value), NULL, "an array is initialised with a list {...}");
+    bool known = true;
+    for (int k = 0; k < nd; k++) known &= cext[k] >= 0;
+    if (!known) diag_error(node_loc(L, value), NULL, "a variable-length array cannot be initialised");
+    long long total = 1, pos = 0;
+    for (int k = 0; k < nd; k++) total *= cext[k];
+    init_elems(L, value, a->out, t, cext, nd, &pos, total);
+  }
+  ptr_var_push(L, s, ty_ptr(L->a, t, is_const), &v, false, loc);
+}
+
+// The arrays allocated for the scope since allocs[from], freed (the end of a parallel loop's
+// body, the function's returns).
+void free_allocs(Lower *L, int from) {
+  for (int k = L->nallocs - 1; k >= from; k--) {
+    Node *n = node_new(L->a, IR_FREE, L->b.loc);
+    n->u.copy.dst = L->allocs[k];
+    b_push(&L->b, n);
+  }
 }

@@ -202,7 +202,9 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   if (L.fn->ret->kind != TY_VOID && !ty_is_float(L.fn->ret) && !ty_is_int(L.fn->ret))
     diag_error(ts_loc(src, def), NULL, "unsupported return type");
   lower_params(&L, d, ts_field(def, "body"));
+  L.alloc_blk = L.fn->body;
   lower_block(&L, ts_field(def, "body"));
+  if (!L.returned) free_allocs(&L, 0);
   if (L.fn->ret->kind != TY_VOID && !L.returned)
     diag_error(ts_loc(src, def), NULL, "function '%s' does not end with a return", L.fn->name);
   set_activity(&L, pr);

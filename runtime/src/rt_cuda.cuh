@@ -60,6 +60,25 @@ template <typename T> static inline __attribute__((unused)) int adsoac_dev_swap(
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }
 
+// A thread that could not allocate its iteration's arrays (device malloc) sets this and skips
+// the rest of the iteration; the function then fails (adsoac_priv_check).
+static __device__ int adsoac_priv_oom_;
+
+static __device__ __attribute__((unused)) void *adsoac_dev_calloc(size_t n, size_t size) {
+  void *p = malloc(n ? n * size : size);
+  if (p) memset(p, 0, n * size);
+  return p;
+}
+
+static inline __attribute__((unused)) int adsoac_priv_check(const char *fn) {
+  int oom = 0;
+  if (cudaMemcpyFromSymbol(&oom, adsoac_priv_oom_, sizeof oom) != cudaSuccess || !oom) return 0;
+  oom = 0;
+  cudaMemcpyToSymbol(adsoac_priv_oom_, &oom, sizeof oom);
+  return adsoac_fail_(fn, "out of memory for the arrays of a parallel loop's iterations "
+                          "(device malloc: raise cudaLimitMallocHeapSize)");
+}
+
 static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }

@@ -10,6 +10,25 @@
 
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
+// An iteration of a parallel loop that could not allocate its own arrays sets this and skips
+// the rest of its body; the function then fails (adsoac_priv_check).
+static int adsoac_priv_oom_ __attribute__((unused));
+
+static inline __attribute__((unused)) void adsoac_priv_oom(void) {
+#pragma omp atomic write
+  adsoac_priv_oom_ = 1;
+}
+
+static inline __attribute__((unused)) int adsoac_priv_check(const char *fn) {
+  int oom;
+#pragma omp atomic read
+  oom = adsoac_priv_oom_;
+  if (!oom) return 0;
+#pragma omp atomic write
+  adsoac_priv_oom_ = 0;
+  return adsoac_fail_(fn, "out of memory for the arrays of a parallel loop's iterations");
+}
+
 // Temporaries (saved elements, scan prefixes, adjoints) are zeroed host memory.  Large ones
 // are recycled: a freed block of at least ADSOAC_POOL_MIN bytes waits in a small cache of this
 // file's, and the next allocation of a similar size takes it back, already mapped (no page
