@@ -98,8 +98,7 @@ static void rev_read(Rev *R, const Node *n) {
     R->inv_acc[R->ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
     return;
   }
-  Val first = 0;
-  bool plain = reads_injective(R, R->par->u.par.body, n->u.mem.arr, &first);
+  bool plain = reads_injective(R, n->u.mem.arr);
   if (plain || !acc_shared(R, n->u.mem.arr, idx, g))
     b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
 }
@@ -353,6 +352,7 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   R->mul_nz = SCRATCH(Val, nv);
   R->mul_p = SCRATCH(Val, nv);
   R->winner = SCRATCH(Val, nv);
+  R->inj_memo = SCRATCH(InjMemo, MAX_INJ_MEMO);
   R->varied = activity_varied(R->cx->scratch, pf);
   rev_note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);

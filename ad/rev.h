@@ -71,6 +71,9 @@ typedef struct Rev {
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
   LoopAux *laux;         // per sequential loop run with checkpoints: where they are
+  // reads_injective's answers, per loop and array
+  struct InjMemo *inj_memo;
+  int ninj_memo;
   // pending adjoints of loop-invariant elements of the parallel loop being reversed
   struct InvAcc *inv_acc;
   int ninv_acc, cap_inv_acc;
@@ -123,6 +126,14 @@ typedef struct InvAcc {
   Val sum;      // per-iteration adjoint in the reverse body
 } InvAcc;
 
+// reads_injective's answer for one array of one loop.
+typedef struct InjMemo {
+  const Node *par;
+  Val arr;
+  bool plain;
+} InjMemo;
+#define MAX_INJ_MEMO 64
+
 #define SCRATCH(T, n) ARENA_ARRAY(R->cx->scratch, T, (n))
 
 // ---- rev_util.c: below every rule ----
@@ -145,7 +156,7 @@ bool block_writes_active(Rev *R, const Block *b);
 
 // ---- rev_map.c ----
 bool acc_shared(Rev *R, Val arr, Val idx, Val g);
-bool reads_injective(Rev *R, const Block *b, Val arr, Val *first);
+bool reads_injective(Rev *R, Val arr); // (of the loop being reversed)
 void rev_par(Rev *R, const Node *n);
 
 // ---- rev_reduce.c ----

@@ -15,6 +15,171 @@
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
                          Region *reg, int *nreg, Val cond);
 
+// Does v (an index in loop n's body; inside: what the body defines, i its index) consist of i,
+// values from outside the loop, constants, integer casts and +, -, * (nothing that can fail
+// or read memory when computed again, before the loop, for another i)?
+static bool section_clonable(Rev *R, Val v, Val i, const unsigned char *inside, int *budget) {
+  if (v == i || !inside[v]) return true;
+  const Node *d = R->def[v];
+  if (!d || --*budget < 0) return false;
+  switch (d->kind) {
+  case IR_CONST: return true;
+  case IR_CAST:
+    return ty_is_int(R->pf->vals[d->u.cast.a].type) &&
+           section_clonable(R, d->u.cast.a, i, inside, budget);
+  case IR_UNOP: return d->u.un.op == UN_NEG && section_clonable(R, d->u.un.a, i, inside, budget);
+  case IR_BINOP:
+    return (d->u.bin.op == BIN_ADD || d->u.bin.op == BIN_SUB || d->u.bin.op == BIN_MUL) &&
+           section_clonable(R, d->u.bin.a, i, inside, budget) &&
+           section_clonable(R, d->u.bin.b, i, inside, budget);
+  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN: return false;
+  }
+  UNREACHABLE();
+}
+
+// v (section_clonable) computed at the builder's point with at (a value of f) for i.
+static Val section_at(Rev *R, Val v, Val i, Val at, const unsigned char *inside) {
+  if (v == i) return at;
+  if (!inside[v]) return P(v);
+  const Node *d = R->def[v];
+  Node *c = node_new(R->a, d->kind, d->loc);
+  c->u = d->u;
+  switch (d->kind) {
+  case IR_CAST: c->u.cast.a = section_at(R, d->u.cast.a, i, at, inside); break;
+  case IR_UNOP: c->u.un.a = section_at(R, d->u.un.a, i, at, inside); break;
+  case IR_BINOP:
+    c->u.bin.a = section_at(R, d->u.bin.a, i, at, inside);
+    c->u.bin.b = section_at(R, d->u.bin.b, i, at, inside);
+    break;
+  case IR_CONST: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN: break;
+  }
+  c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
+  b_push(&R->b, c);
+  return c->out;
+}
+
+// The elements of arr that parallel loop n (at host level) overwrites, as one section from
+// the least to the greatest element its writes reach (the elements between them saved and
+// restored unchanged): every write of arr at the top of n's body (where it runs in every
+// iteration), at a*i + b with a a nonzero constant and b the same in every iteration, so that
+// its first and last iterations write the two ends.  Computed at the builder's point into
+// s->vlo, s->vn (no elements where the loop runs none); false for other writes.
+static bool write_section(Rev *R, const Node *n, Val arr, Save *s) {
+  const Block *body = n->u.par.body;
+  Val i = n->u.par.idx;
+  Type *it = R->pf->vals[i].type, *lt = &ty_long;
+  if (!ty_is_int(R->pf->vals[n->u.par.lo].type) || !ty_is_int(R->pf->vals[n->u.par.hi].type))
+    return false;
+  unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+  ir_inside(body, inside);
+  inside[i] = 1;
+  int nw = 0;
+  for (int k = 0; k < body->n; k++) {
+    const Node *w = body->stmts[k];
+    if (w->kind == IR_WRITE && w->u.mem.arr == arr) {
+      IndexForm f = index_form(R->def, inside, w->u.mem.idx, i);
+      int budget = WALK_BUDGET;
+      if (!f.affine || !f.coef || !section_clonable(R, w->u.mem.idx, i, inside, &budget))
+        return false;
+      nw++;
+    } else if (w->kind != IR_WRITE && ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, arr)) {
+      return false; // (under an if, in a nested loop)
+    }
+  }
+  if (!nw) return false;
+  Builder *b = &R->b;
+  Val lo = P(n->u.par.lo), hi = P(n->u.par.hi);
+  Val first = b_cast(b, it, lo);
+  Val last = b_cast(b, it, b_binop(b, BIN_SUB, hi, b_const_i(b, val_type(R->f, hi), 1)));
+  Val least = 0, greatest = 0;
+  for (int k = 0; k < body->n; k++) {
+    const Node *w = body->stmts[k];
+    if (w->kind != IR_WRITE || w->u.mem.arr != arr) continue;
+    Val e0 = b_cast(b, lt, section_at(R, w->u.mem.idx, i, first, inside));
+    Val e1 = b_cast(b, lt, section_at(R, w->u.mem.idx, i, last, inside));
+    Val mn = b_select(b, b_binop(b, BIN_LT, e0, e1), e0, e1);
+    Val mx = b_select(b, b_binop(b, BIN_LT, e0, e1), e1, e0);
+    least = least ? b_select(b, b_binop(b, BIN_LT, mn, least), mn, least) : mn;
+    greatest = greatest ? b_select(b, b_binop(b, BIN_GT, mx, greatest), mx, greatest) : mx;
+  }
+  Val T = b_binop(b, BIN_SUB, b_cast(b, lt, hi), b_cast(b, lt, lo));
+  Val len = b_add(b, b_sub(b, greatest, least), b_const_i(b, lt, 1));
+  Val zero = b_const_i(b, lt, 0);
+  *s = (Save){arr, 0, 0, 0, least, b_select(b, b_binop(b, BIN_GT, T, zero), len, zero)};
+  return true;
+}
+
+// The reads and writes of one array in a loop's body in program order (seq), and the pre-order
+// ranges of the loops nested in it.
+#define OWN_MAX 64
+typedef struct {
+  Val arr;
+  const Node *acc[OWN_MAX];
+  int seq[OWN_MAX], nacc;
+  int loop_lo[OWN_MAX], loop_hi[OWN_MAX], nloops;
+  int at;
+  bool full;
+} Own;
+
+static void own_walk(Own *o, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    o->at++;
+    if ((s->kind == IR_READ || s->kind == IR_WRITE) && s->u.mem.arr == o->arr) {
+      if (o->nacc == OWN_MAX) o->full = true;
+      else o->seq[o->nacc] = o->at, o->acc[o->nacc++] = s;
+    }
+    if (s->kind == IR_IF) own_walk(o, s->u.ifs.then), own_walk(o, s->u.ifs.els);
+    if (s->kind == IR_LOOP || s->kind == IR_PAR) {
+      int start = o->at;
+      own_walk(o, s->kind == IR_LOOP ? s->u.loop.body : s->u.par.body);
+      if (o->nloops == OWN_MAX) o->full = true;
+      else o->loop_lo[o->nloops] = start, o->loop_hi[o->nloops++] = o->at;
+    }
+  }
+}
+
+// Does parallel loop n read (and so re-read in its reverse, which runs after its writes) an
+// element of arr that the same iteration writes later (or in another iteration of a loop
+// nested in the body)?  A read of an element written earlier in the iteration reads it only
+// where that write did not run (the front end forwards the written value: parser/
+// lower_access.c), and other iterations write other elements (map_dependence): after the
+// loop, memory still holds what the read saw, and nothing need be saved for it.
+static bool rereads_own_writes(Rev *R, const Node *n, Val arr) {
+  if (!block_reads_in_par(n->u.par.body, arr, true)) return false;
+  Own *o = SCRATCH(Own, 1);
+  o->arr = arr;
+  own_walk(o, n->u.par.body);
+  if (o->full) return true;
+  IndexLoop lp;
+  bool have = false;
+  for (int r = 0; r < o->nacc; r++) {
+    if (o->acc[r]->kind != IR_READ) continue;
+    for (int w = 0; w < o->nacc; w++) {
+      if (o->acc[w]->kind != IR_WRITE) continue;
+      bool again = o->seq[w] > o->seq[r];
+      for (int l = 0; l < o->nloops && !again; l++)
+        again = o->loop_lo[l] <= o->seq[r] && o->seq[r] <= o->loop_hi[l] &&
+                o->loop_lo[l] <= o->seq[w] && o->seq[w] <= o->loop_hi[l];
+      if (!again) continue;
+      if (!have) {
+        unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+        ir_inside(n->u.par.body, inside);
+        inside[n->u.par.idx] = 1;
+        index_loop(&lp, R->cx->scratch, R->pf, R->def, inside, n->u.par.body, n->u.par.idx,
+                   n->u.par.lo, n->u.par.hi);
+        have = true;
+      }
+      if (!index_overlap(&lp, o->acc[w]->u.mem.idx, o->acc[r]->u.mem.idx, true).proof) return true;
+    }
+  }
+  return false;
+}
+
 // Before statement k of a host-level block: which arrays does it overwrite that a parallel
 // loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
 // reverse leaves what it overwrote as before the loop; at the function's level its
@@ -35,16 +200,22 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
     if (!R->pf->params[pi].is_array || !ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr))
       continue;
     bool needed = false;
-    for (int j = 0; j <= k && !needed; j++)
+    for (int j = 0; j < k && !needed; j++)
       needed = node_reads_in_par(body->stmts[j], arr, false);
+    if (!needed)
+      needed = n->kind == IR_PAR ? rereads_own_writes(R, n, arr) : node_reads_in_par(n, arr, false);
     if (!needed) continue;
-    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx))
-      diag_error(n->loc, "write the array at the loop index itself (y[i] = ...), not in a nested "
-                 "loop, or write the new values to another array",
-                 "this loop overwrites elements of '%s' that a parallel loop reads, at an index "
-                 "other than the loop index: saving them is not supported yet",
-                 R->pf->vals[arr].hint);
-    if (n->kind == IR_PAR) {
+    if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx)) {
+      if (!write_section(R, n, arr, &out[*nout]))
+        diag_error(n->loc, "write the array at the top of the loop's body, at y[i] or y[a*i + b] "
+                   "(b the same in every iteration), not in a nested loop or an if; or write "
+                   "the new values to another array",
+                   "this loop overwrites elements of '%s' that a parallel loop reads, in a nested "
+                   "loop, under an if or at an index other than a*i + b: saving them is not "
+                   "supported yet",
+                   R->pf->vals[arr].hint);
+      (*nout)++;
+    } else if (n->kind == IR_PAR) {
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
     } else if (n->kind == IR_WRITE) {
       out[(*nout)++] = (Save){arr, n->u.mem.idx, 0};

@@ -274,14 +274,17 @@ static void check_scan_contributions(Lower *L, const Pragma *pr, const Node *n) 
 }
 
 // The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
-// dependence is an error at the access that shows it.
+// dependence is an error at the access that shows it, with a note at the other one.
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
   ir_inside(body, inside); // nested loops' indices and results vary too
   inside[p->idx] = 1;
-  Dep d = map_dependence(def, inside, body, p->idx, p->acc, p->nacc, par->u.par.injective,
-                         par->u.par.ninjective);
+  for (int k = 0; k < par->u.par.nscans; k++) // (so does a scan's exclusive value)
+    for (int f = 0; f < par->u.par.scans[k].nf; f++) inside[par->u.par.scans[k].excl[f]] = 1;
+  IndexLoop lp;
+  index_loop(&lp, L->a, L->fn, def, inside, body, p->idx, par->u.par.lo, par->u.par.hi);
+  Dep d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective, par->u.par.ninjective);
   if (d.kind == DEP_NONE) return;
   const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
   const char *name = L->fn->vals[w->arr].hint;
@@ -292,17 +295,34 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
                "if yours does (y[perm[i]] with perm a permutation), say so with "
                "injective(y) on the pragma",
                "cannot show that the iterations write different elements of '%s'", name);
-  case DEP_OTHER_INDEX:
+  case DEP_ACROSS: {
     diag_note(w->loc, "'%s' is written here", name);
-    diag_error(r->loc, "access the array with the same index expression everywhere in the "
-               "loop, or split the loop in two",
-               "iterations of the parallel loop may depend on each other: '%s' is %s at "
-               "another index expression than the one it is written at (this version compares "
-               "one index expression per array)", name, r->write ? "written again" : "read");
+    const char *i = L->fn->vals[p->idx].hint ? L->fn->vals[p->idx].hint : "i";
+    const char *how = d.ov.meet ? arena_printf(L->a, "iterations %s and %s + %lld touch the "
+                                               "same element", i, i, d.ov.dist)
+                                : "the dependence test cannot show that they never do";
+    if (d.ov.meet)
+      diag_error(r->loc, "split the loop in two, or write the new values to another array",
+                 "iterations of the parallel loop depend on each other: this %s of '%s' "
+                 "reaches an element that another iteration writes at %u:%u (%s)",
+                 r->write ? "write" : "read", name, w->loc.line, w->loc.col, how);
+    diag_error(r->loc, arena_printf(L->a, "if no element of '%s' that one iteration reads or "
+               "writes is written by another, say so with injective(%s) on the pragma; or "
+               "split the loop in two", name, name),
+               "iterations of the parallel loop may depend on each other: this %s of '%s' may "
+               "reach an element that another iteration writes at %u:%u (%s)",
+               r->write ? "write" : "read", name, w->loc.line, w->loc.col, how);
+  }
   case DEP_READ_BACK:
+    if (index_same(def, w->idx, r->idx))
+      diag_error(r->loc, "keep the value in a local variable, and write the element once "
+                 "at the end of the body", "reading '%s[...]' back after writing it in the "
+                 "same iteration is not supported here", name);
+    diag_note(w->loc, "'%s' is written here", name);
     diag_error(r->loc, "keep the value in a local variable, and write the element once "
-               "at the end of the body", "reading '%s[...]' back after writing it in the "
-               "same iteration is not supported here", name);
+               "at the end of the body; or read it before the write",
+               "reading '%s[...]' after a write in the same iteration that may reach the same "
+               "element (at %u:%u) is not supported here", name, w->loc.line, w->loc.col);
   case DEP_NONE: break;
   }
 }
@@ -494,23 +514,19 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   // earlier one); after it, only of the arrays it does not write
   ParCtx *p = L->par;
   int nfwd = p ? p->nfwd : 0;
-  Val *farr = NULL, *fval = NULL;
-  bool *finit = NULL;
+  FwdEntry *before = NULL;
   if (p) {
-    farr = ARENA_ARRAY(L->a, Val, nfwd + 1), fval = ARENA_ARRAY(L->a, Val, nfwd + 1);
-    finit = ARENA_ARRAY(L->a, bool, nfwd + 1);
-    for (int i = 0; i < nfwd; i++) {
-      farr[i] = p->fwd_arr[i], fval[i] = p->fwd_val[i], finit[i] = p->fwd_initial[i];
-      fwd_lose(L, p, p->fwd_arr[i]); // read inside: not the value before the loop
-    }
+    before = ARENA_ARRAY(L->a, FwdEntry, nfwd + 1);
+    if (nfwd) memcpy(before, p->fwd, sizeof(FwdEntry) * (size_t)nfwd);
+    for (int i = 0; i < nfwd; i++) fwd_lose(L, p, p->fwd[i].arr); // read inside: not the value before the loop
     p->nfwd = 0;
   }
   L->stmt(L, ts_field(s, "body"));
   if (p) {
     p->nfwd = 0;
     for (int i = 0; i < nfwd; i++)
-      if (ir_writes(n->u.loop.body, farr[i])) fwd_lose(L, p, farr[i]);
-      else fwd_push(L, farr[i], fval[i], finit[i], loc);
+      if (ir_writes(n->u.loop.body, before[i].arr)) fwd_lose(L, p, before[i].arr);
+      else fwd_push(L, before[i]);
     for (int i = 0; i < p->nacc; i++)
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }
@@ -639,7 +655,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   n->u.par.hi = c.hi;
   n->u.par.pragma = pr->text;
   n->u.par.idx = fn_val(L->fn, c.type, c.name);
-  ParCtx ctx = {L->par, n->u.par.idx, 0};
+  ParCtx ctx = {L->par, n->u.par.idx, 0, c.lo, c.hi};
   ctx.inline_base = L->inline_depth;
   ctx.pragma = pr->text;
   Block *outer = L->b.blk;
