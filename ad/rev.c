@@ -264,6 +264,8 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
     }
     hist_save(R, n, false);
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, R->pv, false);
+    if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
+      tape_saves(R, R->b.blk->stmts[R->b.blk->n - 1], saves + nsaves - ns, ns);
     hist_save(R, n, true);
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
       R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
@@ -295,7 +297,7 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
 
   // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
   for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s]);
-  for (int s = 0; s < nsaves; s++) scan_free(&R->b, saves[s].save);
+  for (int s = 0; s < nsaves; s++) free_save(R, &saves[s]);
   for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
     const Node *n = body->stmts[k];
     if (n->kind != IR_FREE) continue;

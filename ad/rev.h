@@ -6,6 +6,12 @@ typedef struct {
   Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
   Val save;        // vjp value of the saved copy
   Val vlo, vn;     // vjp values of lo and of the count
+  // An element tape instead of a section: write w of parallel loop par saves, in iteration i,
+  // the element it overwrites in save[i - lo], its index in tidx[i - lo] and 1 in tflag[i - lo]
+  // (0 where it did not run); vn is the loop's length.  For writes under an if or at indices
+  // that have no section (rev_save.c).
+  const Node *w, *par;
+  Val tidx, tflag;
 } Save;
 
 // What the reverse of hist(*/min/max/declared) needs per clause (vjp values): the section
@@ -188,6 +194,8 @@ void rev_update(Rev *R, const Node *n);
 
 // ---- rev_save.c ----
 void emit_save(Rev *R, Save *s);
+void tape_saves(Rev *R, Node *clone, const Save *s, int ns); // (into the cloned loop)
+void free_save(Rev *R, const Save *s);
 void emit_swap(Rev *R, const Save *s);
 void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout);
 

@@ -180,6 +180,27 @@ static bool rereads_own_writes(Rev *R, const Node *n, Val arr) {
   return false;
 }
 
+// The writes of arr in b (in ifs too) into w[0 .. *n); false for one in a nested loop (it
+// runs several times per iteration), or past cap.
+static bool tape_writes(const Block *b, Val arr, const Node **w, int *n, int cap) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_WRITE && s->u.mem.arr == arr) {
+      if (*n == cap) return false;
+      w[(*n)++] = s;
+    }
+    if (s->kind == IR_IF && (!tape_writes(s->u.ifs.then, arr, w, n, cap) ||
+                             !tape_writes(s->u.ifs.els, arr, w, n, cap)))
+      return false;
+    if ((s->kind == IR_LOOP || s->kind == IR_PAR) &&
+        ir_writes(&(Block){(Node **)&b->stmts[i], 1, 1, NULL, 0}, arr))
+      return false;
+  }
+  return true;
+}
+
+#define MAX_TAPES 8 // element tapes per array and loop
+
 // Before statement k of a host-level block: which arrays does it overwrite that a parallel
 // loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
 // reverse leaves what it overwrote as before the loop; at the function's level its
@@ -206,15 +227,22 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
       needed = n->kind == IR_PAR ? rereads_own_writes(R, n, arr) : node_reads_in_par(n, arr, false);
     if (!needed) continue;
     if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx)) {
-      if (!write_section(R, n, arr, &out[*nout]))
-        diag_error(n->loc, "write the array at the top of the loop's body, at y[i] or y[a*i + b] "
-                   "(b the same in every iteration), not in a nested loop or an if; or write "
-                   "the new values to another array",
+      if (write_section(R, n, arr, &out[*nout])) {
+        (*nout)++;
+        continue;
+      }
+      // each write's elements on a tape of its own, in the order of the writes (swapped back
+      // in the opposite order: an element written twice gets its first old value last)
+      const Node *w[MAX_TAPES];
+      int nw = 0;
+      if (!tape_writes(n->u.par.body, arr, w, &nw, MAX_TAPES) ||
+          *nout + nw > R->pf->nparams + MAX_REGIONS)
+        diag_error(n->loc, "write the array in the loop's body itself, not in a nested loop; or "
+                   "write the new values to another array",
                    "this loop overwrites elements of '%s' that a parallel loop reads, in a nested "
-                   "loop, under an if or at an index other than a*i + b: saving them is not "
-                   "supported yet",
-                   R->pf->vals[arr].hint);
-      (*nout)++;
+                   "loop (or at more than %d places): saving them is not supported yet",
+                   R->pf->vals[arr].hint, MAX_TAPES);
+      for (int q = 0; q < nw; q++) out[(*nout)++] = (Save){.arr = arr, .w = w[q], .par = n};
     } else if (n->kind == IR_PAR) {
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
     } else if (n->kind == IR_WRITE) {
@@ -232,7 +260,99 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
   }
 }
 
+// The element tapes of s (zeroed: no element written yet), before its loop.
+static void tape_alloc(Rev *R, Save *s) {
+  Builder *b = &R->b;
+  const Node *n = s->par;
+  const char *name = R->pf->vals[s->arr].hint;
+  Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.par.hi)), b_cast(b, &ty_long, P(n->u.par.lo)));
+  Val zero = b_const_i(b, &ty_long, 0);
+  s->vn = b_select(b, b_binop(b, BIN_GT, d, zero), d, zero);
+  s->save = scan_alloc(b, R->pf->vals[s->arr].type->elem, s->vn, arena_printf(R->a, "%s_saved", name));
+  s->tidx = scan_alloc(b, &ty_long, s->vn, arena_printf(R->a, "%s_saved_at", name));
+  s->tflag = scan_alloc(b, &ty_int, s->vn, arena_printf(R->a, "%s_saved_set", name));
+}
+
+typedef struct {
+  Rev *R;
+  const Node *clone;
+  const Save *s;
+  int ns;
+} Tapes;
+
+// Before each write of the cloned loop that has a tape: the element it overwrites, its index
+// and the mark that it was written, at the iteration's place on the tape.
+static void tape_block(Block *b, void *ctx) {
+  const Tapes *t = ctx;
+  Rev *R = t->R;
+  Block out = {0}; // b's statements with the tapes' (block_push grows it)
+  bool taped = false;
+  for (int i = 0; i < b->n; i++) {
+    Node *w = b->stmts[i];
+    for (int k = 0; k < t->ns && w->kind == IR_WRITE; k++) {
+      const Save *s = &t->s[k];
+      if (!s->w || w->u.mem.arr != P(s->arr) || w->u.mem.idx != P(s->w->u.mem.idx) ||
+          w->u.mem.v != P(s->w->u.mem.v))
+        continue;
+      Builder tb = {R->f, &out, w->loc};
+      const Node *c = t->clone;
+      Val at = b_binop(&tb, BIN_SUB, b_cast(&tb, &ty_long, c->u.par.idx), b_cast(&tb, &ty_long, c->u.par.lo));
+      b_write(&tb, s->save, at, b_read(&tb, w->u.mem.arr, w->u.mem.idx));
+      b_write(&tb, s->tidx, at, b_cast(&tb, &ty_long, w->u.mem.idx));
+      b_write(&tb, s->tflag, at, b_const_i(&tb, &ty_int, 1));
+      taped = true;
+    }
+    block_push(R->a, &out, w);
+  }
+  if (!taped) return;
+  b->stmts = out.stmts;
+  b->n = out.n;
+  b->cap = out.cap;
+}
+
+void tape_saves(Rev *R, Node *clone, const Save *s, int ns) {
+  IR_ASSERT(clone->kind == IR_PAR);
+  bool any = false;
+  for (int k = 0; k < ns; k++) any |= s[k].w != NULL;
+  if (any) ir_walk(clone->u.par.body, &(Walker){.block = tape_block, .ctx = &(Tapes){R, clone, s, ns}});
+}
+
+// arr[tidx[k]] <-> save[k] wherever tflag[k] is set: the elements before the loop, or after it.
+static void tape_swap(Rev *R, const Save *s) {
+  Node *m = node_new(R->a, IR_PAR, R->b.loc);
+  m->u.par.lo = b_const_i(&R->b, &ty_long, 0);
+  m->u.par.hi = s->vn;
+  m->u.par.idx = fn_val(R->f, &ty_long, "k");
+  m->u.par.pragma = s->par->u.par.pragma;
+  m->u.par.reds = ARENA_NEW(R->a, Red);
+  m->u.par.scans = ARENA_NEW(R->a, Scan);
+  m->u.par.hists = ARENA_NEW(R->a, Hist);
+  m->u.par.body = block_new(R->a);
+  Builder in = {R->f, m->u.par.body, R->b.loc};
+  Node *f = node_new(R->a, IR_IF, R->b.loc);
+  f->u.ifs.cond = b_read(&in, s->tflag, m->u.par.idx);
+  f->u.ifs.then = block_new(R->a);
+  f->u.ifs.els = block_new(R->a);
+  Builder th = {R->f, f->u.ifs.then, R->b.loc};
+  Val j = b_read(&th, s->tidx, m->u.par.idx);
+  Val now = b_read(&th, P(s->arr), j), saved = b_read(&th, s->save, m->u.par.idx);
+  b_write(&th, P(s->arr), j, saved);
+  b_write(&th, s->save, m->u.par.idx, now);
+  b_push(&in, f);
+  b_push(&R->b, m);
+}
+
+void free_save(Rev *R, const Save *s) {
+  scan_free(&R->b, s->save);
+  if (s->tidx) scan_free(&R->b, s->tidx);
+  if (s->tflag) scan_free(&R->b, s->tflag);
+}
+
 void emit_save(Rev *R, Save *s) {
+  if (s->w) {
+    tape_alloc(R, s);
+    return;
+  }
   Builder *b = &R->b;
   Type *it = &ty_long;
   if (!s->vn) s->vlo = b_cast(b, it, P(s->lo));
@@ -259,6 +379,10 @@ void emit_save(Rev *R, Save *s) {
 }
 
 void emit_swap(Rev *R, const Save *s) {
+  if (s->w) {
+    tape_swap(R, s);
+    return;
+  }
   Node *sw = node_new(R->a, IR_COPY, R->b.loc); // arr[lo:lo+n] <-> save[0:n]
   sw->u.copy.dst = s->save;
   sw->u.copy.src = P(s->arr);

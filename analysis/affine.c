@@ -275,6 +275,8 @@ static WalkNext note_loop(Node *n, void *ctx) {
 void index_loop(IndexLoop *lp, Arena *a, const Fn *fn, Node *const *def,
                 const unsigned char *inside, const Block *body, Val i, Val lo, Val hi) {
   int n = 0;
+  if (!lo || !hi || !ty_is_int(val_type(fn, lo)) || !ty_is_int(val_type(fn, hi)))
+    lo = hi = 0; // (j <= hi - 1 holds for integers only)
   ir_walk(body, &(Walker){.pre = count_loop, .ctx = &n});
   *lp = (IndexLoop){fn, def, inside, i, lo, hi, ARENA_ARRAY(a, const Node *, n + 1), 0, a,
                     ARENA_ARRAY(a, struct Lin *, fn->nvals), fn->nvals};
@@ -446,6 +448,7 @@ Overlap index_overlap(const IndexLoop *lp, Val a, Val b, bool same_iteration) {
       const Node *nl = l->loop[k];
       Val jlo = nl->kind == IR_PAR ? nl->u.par.lo : nl->u.loop.lo;
       Val jhi = nl->kind == IR_PAR ? nl->u.par.hi : nl->u.loop.hi;
+      if (!ty_is_int(val_type(lp->fn, jlo)) || !ty_is_int(val_type(lp->fn, jhi))) return maybe;
       Poly plo = invariant_poly(lp, jlo), phi = invariant_poly(lp, jhi);
       if (!plo.ok || !phi.ok) return maybe; // (a triangular loop: bounds that vary)
       Poly len = poly_sub(&phi, &plo);
@@ -507,7 +510,7 @@ IndexHere index_here(const Fn *fn, Node *const *def, Val a, Val b, Val i, Val lo
   }
   if (gcd_excludes(t, n, &rest)) return HERE_DIFFER;
   Facts fs = {0};
-  if (lo && hi) { // in an iteration: lo <= i <= hi - 1
+  if (lo && hi && ty_is_int(val_type(fn, lo)) && ty_is_int(val_type(fn, hi))) { // lo <= i < hi
     Poly pl = poly_of(fn, def, lo), ph = poly_of(fn, def, hi), pi = poly_leaf(i);
     Poly T = poly_sub(&ph, &pl), il = poly_sub(&pi, &pl), ih = poly_sub(&ph, &pi);
     fact_add(&fs, poly_plus(&T, -1));

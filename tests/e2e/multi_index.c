@@ -6,7 +6,11 @@
 // read-only array at 2*i and 2*i + 1, and at i and i + n (plain adjoint updates); a reduce
 // that also writes two interleaved elements; writes under an if read after it (the element
 // from memory where the branch did not write it); an in-place update at a stride (its section
-// saved for an earlier loop's reverse); y[idx[i]] read with injective(y).
+// saved for an earlier loop's reverse); y[idx[i]] read with injective(y); a nested map writing
+// rows y[i*m + j] besides y[n*m + i]; a reduce reading an element written under an if; a scan
+// and a hist loop writing two interleaved elements; reads x[3*i + k] in a nested sequential
+// loop (rows of their own: plain adjoint updates); in-place updates under an if and through a
+// permutation (injective(y)), their old elements saved on tapes for the reverse sweep.
 // e2e: sizes n=0,1,2,5,8
 // e2e: func interleave
 // e2e: array x[n]
@@ -48,6 +52,33 @@
 // e2e: array x[n]
 // e2e: array idx[n] fill(n + (i * 3) % (n > 0 ? n : 1))
 // e2e: array y[2*n]
+// e2e: func nested_rows
+// e2e: int m = n % 3 + 1
+// e2e: array x[n]
+// e2e: array y[n*m + n]
+// e2e: func cond_reduce
+// e2e: array x[n] range(-1,1) fill(i % 3 == 1 ? 0.5 : r)
+// e2e: array y[2*n]
+// e2e: func scan_inter
+// e2e: array x[n]
+// e2e: array y[2*n]
+// e2e: func hist_inter
+// e2e: int k = 3
+// e2e: array bin[n] range(0,3)
+// e2e: array x[n]
+// e2e: array h[k]
+// e2e: array y[2*n]
+// e2e: func rows_read
+// e2e: array x[3*n]
+// e2e: array z[n]
+// e2e: func cond_inplace
+// e2e: array x[n] range(-1,1) fill(i % 3 == 1 ? 0.5 : r)
+// e2e: array y[2*n]
+// e2e: array z[n]
+// e2e: func perm_inplace
+// e2e: array x[n]
+// e2e: array perm[n] fill((i * 3) % (n > 0 ? n : 1))
+// e2e: array y[n]
 #include <math.h>
 
 #pragma adsoac grad
@@ -152,4 +183,84 @@ void asserted(int n, const double *x, const int *idx, double *y) {
 #pragma adsoac map injective(y)
   for (int i = 0; i < n; i++)
     y[i] = x[i] * y[idx[i]];
+}
+
+#pragma adsoac grad
+void nested_rows(int n, int m, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+#pragma adsoac map
+    for (int j = 0; j < m; j++)
+      y[i * m + j] = x[i] * (j + 1);
+    y[n * m + i] = exp(x[i]);
+  }
+}
+
+#pragma adsoac grad
+double cond_reduce(int n, const double *x, double *y) {
+  double s = 0.0;
+#pragma adsoac reduce(+: s)
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.0)
+      y[2 * i] = x[i] * 3.0;
+    s += y[2 * i] * x[i];
+    y[2 * i + 1] = y[2 * i] - x[i];
+  }
+  return s;
+}
+
+#pragma adsoac grad
+void scan_inter(int n, const double *x, double *y) {
+  double acc = 0.0;
+#pragma adsoac scan(+: acc)
+  for (int i = 0; i < n; i++) {
+    acc += x[i];
+    y[2 * i] = acc;
+    y[2 * i + 1] = x[i] * acc;
+  }
+}
+
+#pragma adsoac grad
+void hist_inter(int n, int k, const int *bin, const double *x, double *h, double *y) {
+#pragma adsoac hist(+: h[0:k])
+  for (int i = 0; i < n; i++) {
+    h[bin[i]] += x[i];
+    y[2 * i] = x[i] * x[i];
+    y[2 * i + 1] = sin(x[i]);
+  }
+}
+
+#pragma adsoac grad
+void rows_read(int n, const double *x, double *z) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int k = 0; k < 3; k++)
+      s += x[3 * i + k] * x[3 * i + k];
+    z[i] = s;
+  }
+}
+
+#pragma adsoac grad
+void cond_inplace(int n, const double *x, double *y, double *z) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++)
+    z[i] = y[2 * i] * y[2 * i + 1];
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.0)
+      y[2 * i] = y[2 * i] * x[i];
+    else
+      y[2 * i + 1] = y[2 * i + 1] + x[i] * x[i];
+  }
+#pragma adsoac map
+  for (int i = 0; i < n; i++)
+    z[i] += y[2 * i] * y[2 * i + 1];
+}
+
+#pragma adsoac grad
+void perm_inplace(int n, const double *x, const int *perm, double *y) {
+#pragma adsoac map injective(y)
+  for (int i = 0; i < n; i++)
+    y[perm[i]] = y[perm[i]] * x[i] + sin(y[perm[i]]);
 }
