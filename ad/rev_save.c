@@ -86,7 +86,8 @@ static bool write_section(Rev *R, const Node *n, Val arr, Save *s) {
       if (!f.affine || !f.coef || !section_clonable(R, w->u.mem.idx, i, inside, &budget))
         return false;
       nw++;
-    } else if (w->kind != IR_WRITE && ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, arr)) {
+    } else if (w->kind != IR_WRITE &&
+               ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, arr)) {
       return false; // (under an if, in a nested loop)
     }
   }
@@ -265,10 +266,12 @@ static void tape_alloc(Rev *R, Save *s) {
   Builder *b = &R->b;
   const Node *n = s->par;
   const char *name = R->pf->vals[s->arr].hint;
-  Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.par.hi)), b_cast(b, &ty_long, P(n->u.par.lo)));
+  Val d = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.par.hi)),
+                  b_cast(b, &ty_long, P(n->u.par.lo)));
   Val zero = b_const_i(b, &ty_long, 0);
   s->vn = b_select(b, b_binop(b, BIN_GT, d, zero), d, zero);
-  s->save = scan_alloc(b, R->pf->vals[s->arr].type->elem, s->vn, arena_printf(R->a, "%s_saved", name));
+  s->save = scan_alloc(b, R->pf->vals[s->arr].type->elem, s->vn,
+                       arena_printf(R->a, "%s_saved", name));
   s->tidx = scan_alloc(b, &ty_long, s->vn, arena_printf(R->a, "%s_saved_at", name));
   s->tflag = scan_alloc(b, &ty_int, s->vn, arena_printf(R->a, "%s_saved_set", name));
 }
@@ -296,7 +299,8 @@ static void tape_block(Block *b, void *ctx) {
         continue;
       Builder tb = {R->f, &out, w->loc};
       const Node *c = t->clone;
-      Val at = b_binop(&tb, BIN_SUB, b_cast(&tb, &ty_long, c->u.par.idx), b_cast(&tb, &ty_long, c->u.par.lo));
+      Val at = b_binop(&tb, BIN_SUB, b_cast(&tb, &ty_long, c->u.par.idx),
+                       b_cast(&tb, &ty_long, c->u.par.lo));
       b_write(&tb, s->save, at, b_read(&tb, w->u.mem.arr, w->u.mem.idx));
       b_write(&tb, s->tidx, at, b_cast(&tb, &ty_long, w->u.mem.idx));
       b_write(&tb, s->tflag, at, b_const_i(&tb, &ty_int, 1));
@@ -314,7 +318,8 @@ void tape_saves(Rev *R, Node *clone, const Save *s, int ns) {
   IR_ASSERT(clone->kind == IR_PAR);
   bool any = false;
   for (int k = 0; k < ns; k++) any |= s[k].w != NULL;
-  if (any) ir_walk(clone->u.par.body, &(Walker){.block = tape_block, .ctx = &(Tapes){R, clone, s, ns}});
+  if (any)
+    ir_walk(clone->u.par.body, &(Walker){.block = tape_block, .ctx = &(Tapes){R, clone, s, ns}});
 }
 
 // arr[tidx[k]] <-> save[k] wherever tflag[k] is set: the elements before the loop, or after it.

@@ -368,7 +368,8 @@ typedef struct {
 
 // The least and the greatest value of the sum of the terms plus rest over their ranges; false
 // when the sign of a coefficient is not known (a bound that is not known fails by itself).
-static bool sum_bounds(const Term *t, int n, const Poly *rest, const Facts *fs, Poly *min, Poly *max) {
+static bool sum_bounds(const Term *t, int n, const Poly *rest, const Facts *fs, Poly *min,
+                       Poly *max) {
   *min = *max = *rest;
   for (int k = 0; k < n; k++) {
     long long c;

@@ -86,7 +86,8 @@ Dep map_dependence(const IndexLoop *lp, const Block *body, const Access *acc, in
       if (acc[r].arr != acc[w].arr || r == w) continue;
       bool same = index_same(def, acc[r].idx, acc[w].idx); // (then the write's own verdict)
       bool asked = acc[r].write && r < w; // (the pair of writes r, w was checked at r)
-      if (!user && !same && !asked && !(ov = index_overlap(lp, acc[w].idx, acc[r].idx, false)).proof)
+      if (!user && !same && !asked &&
+          !(ov = index_overlap(lp, acc[w].idx, acc[r].idx, false)).proof)
         return (Dep){DEP_ACROSS, w, r, ov};
       if (acc[r].write || acc[r].initial || r < w) continue;
       // a read from memory after the write: not of the element the write may have reached

@@ -284,7 +284,8 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
     for (int f = 0; f < par->u.par.scans[k].nf; f++) inside[par->u.par.scans[k].excl[f]] = 1;
   IndexLoop lp;
   index_loop(&lp, L->a, L->fn, def, inside, body, p->idx, par->u.par.lo, par->u.par.hi);
-  Dep d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective, par->u.par.ninjective);
+  Dep d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective,
+                         par->u.par.ninjective);
   if (d.kind == DEP_NONE) return;
   const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
   const char *name = L->fn->vals[w->arr].hint;
@@ -518,7 +519,8 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   if (p) {
     before = ARENA_ARRAY(L->a, FwdEntry, nfwd + 1);
     if (nfwd) memcpy(before, p->fwd, sizeof(FwdEntry) * (size_t)nfwd);
-    for (int i = 0; i < nfwd; i++) fwd_lose(L, p, p->fwd[i].arr); // read inside: not the value before the loop
+    for (int i = 0; i < nfwd; i++) // read inside: not the value before the loop
+      fwd_lose(L, p, p->fwd[i].arr);
     p->nfwd = 0;
   }
   L->stmt(L, ts_field(s, "body"));

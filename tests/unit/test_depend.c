@@ -332,7 +332,8 @@ static void test_same_iteration(void **state) {
   T t = setup();
   Builder *b = &t.b;
   Val j2 = nested(&t, c(&t, 0), c(&t, 2)), j3 = nested(&t, c(&t, 0), c(&t, 3));
-  Val w2 = b_binop(b, BIN_ADD, affine(&t, 2, 0), j2), w3 = b_binop(b, BIN_ADD, affine(&t, 3, 0), j3);
+  Val w2 = b_binop(b, BIN_ADD, affine(&t, 2, 0), j2);
+  Val w3 = b_binop(b, BIN_ADD, affine(&t, 3, 0), j3);
   Val r2 = affine(&t, 2, 2), r3 = affine(&t, 3, 1);
   IndexLoop lp = loop(&t);
   assert_int_not_equal(index_overlap(&lp, w2, r2, true).proof, PROOF_NONE);
@@ -348,7 +349,8 @@ static void test_here(void **state) {
   Builder *b = &t.b;
   Val zero = c(&t, 0);
   Node **def = ARENA_ARRAY(t.a, Node *, 1024);
-#define HERE(x, y, lo, hi) (ir_defs(t.f->body, def), index_here(t.f, def, (x), (y), t.i, (lo), (hi)))
+#define HERE(x, y, lo, hi)                                                                         \
+  (ir_defs(t.f->body, def), index_here(t.f, def, (x), (y), t.i, (lo), (hi)))
   Val a = affine(&t, 2, 1), a2 = b_binop(b, BIN_ADD, c(&t, 1), b_binop(b, BIN_MUL, t.i, c(&t, 2)));
   Val e = affine(&t, 2, 0), hk = b_binop(b, BIN_MUL, c(&t, 2), t.k);
   Val hk1 = b_binop(b, BIN_ADD, hk, c(&t, 1)), gh = b_binop(b, BIN_ADD, t.h, t.i);
