@@ -366,6 +366,137 @@ static void test_here(void **state) {
   arena_free(t.a);
 }
 
+// ---- soundness against enumeration ----
+
+// A random index: ci*i + cj*j + ch*h + c0 (j a nested loop's index over [0, J), J a constant or
+// the parameter k; ci sometimes the parameter k), its parts kept to evaluate it.
+typedef struct {
+  long long ci, cj, ch, c0;
+  bool ik;  // the coefficient of i is k (times ci)
+  int J;    // the nested loop's length (0: k)
+  Val v, j; // the expression; the nested index (0: none)
+} Rand;
+
+static unsigned rnd(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (*s >> 16) & 0x7fff;
+}
+
+static Rand rand_index(T *t, unsigned *seed) {
+  Builder *b = &t->b;
+  Rand r = {(long long)(rnd(seed) % 7) - 3, (long long)(rnd(seed) % 5) - 2,
+            (long long)(rnd(seed) % 5) - 2, (long long)(rnd(seed) % 7) - 3,
+            rnd(seed) % 6 == 0, (int)(rnd(seed) % 4), 0, 0};
+  if (rnd(seed) % 3 == 0) r.cj = 0;
+  if (rnd(seed) % 3 == 0) r.ch = 0;
+  Val e = b_binop(b, BIN_MUL, c(t, r.ci), r.ik ? b_binop(b, BIN_MUL, t->i, t->k) : t->i);
+  if (r.cj) {
+    r.j = nested(t, c(t, 0), r.J ? c(t, r.J) : t->k);
+    e = b_binop(b, BIN_ADD, e, b_binop(b, BIN_MUL, c(t, r.cj), r.j));
+  }
+  if (r.ch) e = b_binop(b, BIN_ADD, e, b_binop(b, BIN_MUL, t->h, c(t, r.ch)));
+  r.v = b_binop(b, BIN_SUB, e, c(t, -r.c0));
+  return r;
+}
+
+static long long rand_at(const Rand *r, long long i, long long j, long long k, long long h) {
+  return r->ci * i * (r->ik ? k : 1) + r->cj * j + r->ch * h + r->c0;
+}
+
+// Do a (iteration i1) and b (i2) meet for some symbol values and nested indices in range, with
+// i1 != i2 (or i1 == i2), the loop over [0, hi) with hi the parameter n or h?
+static bool rand_meet(const Rand *a, const Rand *b, bool hi_is_h, bool same) {
+  for (long long k = -2; k <= 5; k++)
+    for (long long h = -2; h <= 6; h++)
+      for (long long n = -1; n <= 6; n++) {
+        long long hi = hi_is_h ? h : n;
+        long long ja = a->cj ? (a->J ? a->J : k) : 1, jb = b->cj ? (b->J ? b->J : k) : 1;
+        for (long long i1 = 0; i1 < hi; i1++)
+          for (long long i2 = 0; i2 < hi; i2++) {
+            if ((i1 == i2) != same) continue;
+            for (long long j1 = 0; j1 < ja; j1++)
+              for (long long j2 = 0; j2 < jb; j2++)
+                if (rand_at(a, i1, j1, k, h) == rand_at(b, i2, j2, k, h)) return true;
+          }
+      }
+  return false;
+}
+
+// Every pair the test shows disjoint is disjoint, for every value of the symbols (a
+// deterministic random sample of indices with constant and symbolic coefficients, nested
+// indices, symbolic offsets and trip counts); every pair shown to meet does meet (in a loop
+// long enough).
+static void test_sound(void **state) {
+  (void)state;
+  unsigned seed = 12345;
+  int proved = 0, met = 0;
+  for (int round = 0; round < 2000; round++) {
+    T t = setup();
+    Rand a = rand_index(&t, &seed), b = rnd(&seed) % 4 ? rand_index(&t, &seed) : a;
+    bool hi_is_h = rnd(&seed) % 2;
+    t.lo = c(&t, 0);
+    t.hi = hi_is_h ? t.h : t.n;
+    IndexLoop lp = loop(&t);
+    for (int same = 0; same < 2; same++) {
+      Overlap o = index_overlap(&lp, a.v, b.v, same);
+      bool meet = rand_meet(&a, &b, hi_is_h, same);
+      if (o.proof && meet)
+        fail_msg("round %d: (%lld*i%s + %lld*j[%d] + %lld*h + %lld) and (%lld*i%s + %lld*j[%d] + "
+                 "%lld*h + %lld) over [0, %s) shown disjoint (%s), but they meet", round, a.ci,
+                 a.ik ? "*k" : "", a.cj, a.J, a.ch, a.c0, b.ci, b.ik ? "*k" : "", b.cj, b.J,
+                 b.ch, b.c0, hi_is_h ? "h" : "n", same ? "same iteration" : "across");
+      if (o.meet && !meet && o.dist < 6) // (dist apart: where the loop runs that many, n <= 6)
+        fail_msg("round %d: (%lld*i%s + %lld*j[%d] + %lld*h + %lld) and (%lld*i%s + %lld*j[%d] + "
+                 "%lld*h + %lld) over [0, %s) shown to meet (%s), but they never do", round,
+                 a.ci, a.ik ? "*k" : "", a.cj, a.J, a.ch, a.c0, b.ci, b.ik ? "*k" : "", b.cj,
+                 b.J, b.ch, b.c0, hi_is_h ? "h" : "n", same ? "same iteration" : "across");
+      proved += o.proof != PROOF_NONE;
+      met += meet;
+    }
+    arena_free(t.a);
+  }
+  print_message("%d proofs, %d meet\n", proved, met);
+  assert_true(proved > 300); // (the sample exercises the proofs, not only "maybe")
+}
+
+// r without its nested index: ci*i (or ci*i*k) + ch*h + c0.
+static Val rand_here(T *t, const Rand *r) {
+  Builder *b = &t->b;
+  Val i = r->ik ? b_binop(b, BIN_MUL, t->i, t->k) : t->i;
+  Val rest = b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, t->h, c(t, r->ch)), c(t, r->c0));
+  return b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, c(t, r->ci), i), rest);
+}
+
+// At one point of an iteration: a pair shown to differ differs, and one shown the same is the
+// same, for every value of i in [0, hi) and of the symbols.
+static void test_here_sound(void **state) {
+  (void)state;
+  unsigned seed = 4321;
+  int differ = 0;
+  for (int round = 0; round < 2000; round++) {
+    T t = setup();
+    Rand a = rand_index(&t, &seed), b = rand_index(&t, &seed);
+    a.cj = b.cj = 0; // (every value the same in both: no nested index of its own)
+    Val av = rand_here(&t, &a), bv = rand_here(&t, &b);
+    bool hi_is_h = rnd(&seed) % 2;
+    Val zero = c(&t, 0);
+    Node **def = ARENA_ARRAY(t.a, Node *, t.f->nvals);
+    ir_defs(t.f->body, def);
+    IndexHere h = index_here(t.f, def, av, bv, t.i, zero, hi_is_h ? t.h : t.n);
+    for (long long k = -2; k <= 5; k++)
+      for (long long hh = -2; hh <= 6; hh++)
+        for (long long n = -1; n <= 6; n++)
+          for (long long i = 0; i < (hi_is_h ? hh : n); i++) {
+            long long x = rand_at(&a, i, 0, k, hh), y = rand_at(&b, i, 0, k, hh);
+            if ((h == HERE_DIFFER && x == y) || (h == HERE_SAME && x != y))
+              fail_msg("round %d: index_here %d, wrong at i = %lld", round, h, i);
+          }
+    differ += h == HERE_DIFFER;
+    arena_free(t.a);
+  }
+  assert_true(differ > 200);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_independent), cmocka_unit_test(test_not_injective),
@@ -374,6 +505,7 @@ int main(void) {
       cmocka_unit_test(test_row_major),   cmocka_unit_test(test_gcd),
       cmocka_unit_test(test_bounds),      cmocka_unit_test(test_symbolic),
       cmocka_unit_test(test_same_iteration), cmocka_unit_test(test_here),
+      cmocka_unit_test(test_sound),      cmocka_unit_test(test_here_sound),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
