@@ -98,8 +98,7 @@ static void rev_read(Rev *R, const Node *n) {
     R->inv_acc[R->ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
     return;
   }
-  Val first = 0;
-  bool plain = reads_injective(R, R->par->u.par.body, n->u.mem.arr, &first);
+  bool plain = reads_injective(R, n->u.mem.arr);
   if (plain || !acc_shared(R, n->u.mem.arr, idx, g))
     b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
 }
@@ -270,6 +269,8 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
     }
     hist_save(R, n, false);
     clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, R->pv, false);
+    if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
+      tape_saves(R, R->b.blk->stmts[R->b.blk->n - 1], saves + nsaves - ns, ns);
     hist_save(R, n, true);
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
       R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
@@ -301,10 +302,7 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
 
   // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
   for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s], true);
-  for (int s = 0; s < nsaves; s++) {
-    if (saves[s].save) scan_free(&R->b, saves[s].save);
-    if (saves[s].itape) scan_free(&R->b, saves[s].itape);
-  }
+  for (int s = 0; s < nsaves; s++) free_save(R, &saves[s]);
   for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
     const Node *n = body->stmts[k];
     if (n->kind != IR_FREE) continue;
@@ -361,6 +359,7 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   R->mul_nz = SCRATCH(Val, nv);
   R->mul_p = SCRATCH(Val, nv);
   R->winner = SCRATCH(Val, nv);
+  R->inj_memo = SCRATCH(InjMemo, MAX_INJ_MEMO);
   R->varied = activity_varied(R->cx->scratch, pf);
   rev_note_defs(R, pf->body, NULL);
   R->f = vjp_signature(R);

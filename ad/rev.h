@@ -6,6 +6,12 @@ typedef struct {
   Val arr, lo, hi; // primal values: the elements [lo, hi) of arr are overwritten
   Val save;        // vjp value of the saved copy
   Val vlo, vn;     // vjp values of lo and of the count
+  // An element tape instead of a section: write w of parallel loop par saves, in iteration i,
+  // the element it overwrites in save[i - lo], its index in tidx[i - lo] and 1 in tflag[i - lo]
+  // (0 where it did not run); vn is the loop's length.  For writes under an if or at indices
+  // that have no section (rev_save.c).
+  const Node *w, *par;
+  Val tidx, tflag;
   // a loop's moving section (Region.moving): no copy before it; its elements' final values,
   // saved after the loop (save, vn per iteration at the indices itape[0:T)), go back in the
   // epilogue
@@ -88,6 +94,9 @@ typedef struct Rev {
   Val region_idx;        // the index of the loop whose regions are being found (0: none)
   Val *arrays;           // the function's arrays: pointer parameters, allocations (user_arrays)
   int narrays;
+  // reads_injective's answers, per loop and array
+  struct InjMemo *inj_memo;
+  int ninj_memo;
   // pending adjoints of loop-invariant elements of the parallel loop being reversed
   struct InvAcc *inv_acc;
   int ninv_acc, cap_inv_acc;
@@ -140,6 +149,14 @@ typedef struct InvAcc {
   Val sum;      // per-iteration adjoint in the reverse body
 } InvAcc;
 
+// reads_injective's answer for one array of one loop.
+typedef struct InjMemo {
+  const Node *par;
+  Val arr;
+  bool plain;
+} InjMemo;
+#define MAX_INJ_MEMO 64
+
 #define SCRATCH(T, n) ARENA_ARRAY(R->cx->scratch, T, (n))
 
 // ---- rev_util.c: below every rule ----
@@ -162,7 +179,7 @@ bool block_writes_active(Rev *R, const Block *b);
 
 // ---- rev_map.c ----
 bool acc_shared(Rev *R, Val arr, Val idx, Val g);
-bool reads_injective(Rev *R, const Block *b, Val arr, Val *first);
+bool reads_injective(Rev *R, Val arr); // (of the loop being reversed)
 void rev_par(Rev *R, const Node *n);
 
 // ---- rev_reduce.c ----
@@ -195,6 +212,8 @@ void rev_update(Rev *R, const Node *n);
 // ---- rev_save.c ----
 const Val *user_arrays(Rev *R, int *n);
 void emit_save(Rev *R, Save *s);
+void tape_saves(Rev *R, Node *clone, const Save *s, int ns); // (into the cloned loop)
+void free_save(Rev *R, const Save *s);
 void emit_swap(Rev *R, const Save *s, bool epilogue);
 void moving_saved(Rev *R, const Node *loop, Save *saves, int n);
 void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout);
@@ -205,5 +224,4 @@ LoopAux *loop_aux_of(Rev *R, const Node *n);
 void moving_copies(Rev *R, const Region *g, Val T, bool out);
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo, Region *reg, int *nreg, Val cond);
 int regions_of(Rev *R, const Node *n, Region *reg);
-bool par_write_span(Rev *R, const Node *n, Val arr, Val *vlo, Val *vn);
 void rev_seq_loop(Rev *R, const Node *n);

@@ -293,34 +293,6 @@ static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *insi
   add_moving(R, reg, nreg, arr, wx, i, at, f.coef < 0, vn, n->loc);
 }
 
-// Parallel loop n writes arr at one expression a*i + b (a constant, b invariant in the loop):
-// the section it overwrites as [*vlo, *vlo + *vn), computed at the builder's point (before
-// the loop).  False when it writes otherwise.
-bool par_write_span(Rev *R, const Node *n, Val arr, Val *vlo, Val *vn) {
-  WriteIndex wi = {R->def, arr, 0, false};
-  ir_walk(n->u.par.body, &(Walker){.pre = write_index_of, .ctx = &wi});
-  unsigned char *in_par = SCRATCH(unsigned char, R->pf->nvals);
-  ir_inside(n->u.par.body, in_par);
-  in_par[n->u.par.idx] = 1;
-  if (!wi.idx || wi.other) return false;
-  IndexForm f = index_form(R->def, in_par, wi.idx, n->u.par.idx);
-  Val i = n->u.par.idx;
-  if (!f.affine || !f.coef || !can_materialize(R, wi.idx, in_par, &i, 1)) return false;
-  Builder *b = &R->b;
-  Val *memo = SCRATCH(Val, R->pf->nvals);
-  Val lo = b_cast(b, &ty_long, P(n->u.par.lo)), hi = b_cast(b, &ty_long, P(n->u.par.hi));
-  Val one = b_const_i(b, &ty_long, 1), zero = b_const_i(b, &ty_long, 0);
-  Val at = f.coef > 0 ? P(n->u.par.lo) : b_binop(b, BIN_SUB, P(n->u.par.hi),
-                                                 b_const_i(b, val_type(R->f, P(n->u.par.hi)), 1));
-  memo[i] = at;
-  *vlo = b_cast(b, &ty_long, materialize(R, wi.idx, in_par, memo, n->loc));
-  long long a = f.coef < 0 ? -f.coef : f.coef;
-  Val span = b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, b_binop(b, BIN_SUB, b_binop(b, BIN_SUB, hi, lo), one),
-                                         b_const_i(b, &ty_long, a)), one);
-  *vn = b_select(b, b_binop(b, BIN_GT, hi, lo), span, zero);
-  return true;
-}
-
 // What the statements of b (in a sequential loop) overwrite, as regions.
 void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo,
                          Region *reg, int *nreg, Val cond) {

@@ -15,31 +15,54 @@
 
 #include "rev.h"
 
-// Do the reads of arr in the loop body, other than loop-invariant ones, all use one index
-// expression a*i + b with a != 0?  Then the adjoint updates of different iterations touch
-// different elements, and need no atomics.
-bool reads_injective(Rev *R, const Block *b, Val arr, Val *first) {
+// The index expressions of the reads of arr in b (nested blocks included) that vary in the
+// loop being reversed, one per expression (index_same), into idx[0 .. *n); false past cap.
+static bool read_indices(Rev *R, const Block *b, Val arr, Val *idx, int *n, int cap) {
   for (int i = 0; i < b->n; i++) {
-    const Node *n = b->stmts[i];
-    if (n->kind == IR_READ && n->u.mem.arr == arr && !is_invariant(R, n->u.mem.idx)) {
-      if (!*first) {
-        IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);
-        bool user = false; // injective(arr) on the pragma, and read where it is written
-        for (int k = 0; k < R->par->u.par.ninjective; k++) user |= R->par->u.par.injective[k] == arr;
-        if ((!f.affine || !f.coef) && !user) return false;
-        *first = n->u.mem.idx;
-      } else if (!index_same(R->def, *first, n->u.mem.idx)) {
-        return false;
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_READ && s->u.mem.arr == arr && !is_invariant(R, s->u.mem.idx)) {
+      int k = 0;
+      while (k < *n && !index_same(R->def, idx[k], s->u.mem.idx)) k++;
+      if (k == *n) {
+        if (*n == cap) return false;
+        idx[(*n)++] = s->u.mem.idx;
       }
     }
-    if (n->kind == IR_IF && (!reads_injective(R, n->u.ifs.then, arr, first) ||
-                             !reads_injective(R, n->u.ifs.els, arr, first)))
+    if (s->kind == IR_IF && (!read_indices(R, s->u.ifs.then, arr, idx, n, cap) ||
+                             !read_indices(R, s->u.ifs.els, arr, idx, n, cap)))
       return false;
-    if ((n->kind == IR_LOOP && !reads_injective(R, n->u.loop.body, arr, first)) ||
-        (n->kind == IR_PAR && !reads_injective(R, n->u.par.body, arr, first)))
-      return false; // the reads of nested loops update the same adjoint
+    if ((s->kind == IR_LOOP && !read_indices(R, s->u.loop.body, arr, idx, n, cap)) ||
+        (s->kind == IR_PAR && !read_indices(R, s->u.par.body, arr, idx, n, cap)))
+      return false; // (the reads of nested loops update the same adjoint)
   }
   return true;
+}
+
+// Do the reads of arr in the loop body, other than loop-invariant ones, touch in each
+// iteration elements that no other iteration's reads touch?  Each index expression gives
+// every iteration its own elements, and no two of them meet in different iterations
+// (index_overlap: x[i]; x[2*i] and x[2*i + 1]; x[i] and x[i + n] over [0, n); x[3*i + k]
+// with k in [0, 3)), or the user asserted injective(arr).  Then the adjoint updates of
+// different iterations touch different elements, and need no atomics.
+bool reads_injective(Rev *R, Val arr) {
+  const Node *p = R->par;
+  for (int k = 0; k < p->u.par.ninjective; k++)
+    if (p->u.par.injective[k] == arr) return true; // the user's promise
+  for (int k = 0; k < R->ninj_memo; k++)
+    if (R->inj_memo[k].par == p && R->inj_memo[k].arr == arr) return R->inj_memo[k].plain;
+  Val idx[MAX_OFFSETS];
+  int n = 0;
+  bool plain = read_indices(R, p->u.par.body, arr, idx, &n, MAX_OFFSETS);
+  IndexLoop lp;
+  if (plain && n)
+    index_loop(&lp, R->cx->scratch, R->pf, R->def, R->in_par, p->u.par.body, p->u.par.idx,
+               p->u.par.lo, p->u.par.hi);
+  for (int a = 0; a < n && plain; a++)
+    for (int b = a; b < n && plain; b++)
+      plain = (a == b && index_row_major(R->def, R->in_par, p->u.par.body, idx[a], p->u.par.idx)) ||
+              index_overlap(&lp, idx[a], idx[b], false).proof;
+  if (R->ninj_memo < MAX_INJ_MEMO) R->inj_memo[R->ninj_memo++] = (InjMemo){p, arr, plain};
+  return plain;
 }
 
 // The least and greatest value of primal index expression v over the iterations of the
@@ -245,9 +268,9 @@ static void plan_offsets(Rev *R, const Node *n) {
   if (R->depth > 1 || R->seq_depth) return;
   R->offs = SCRATCH(Offsets, R->pf->nparams + 1);
   for (int p = 0; p < R->pf->nparams; p++) {
-    Val arr = R->pf->params[p].val, first = 0;
+    Val arr = R->pf->params[p].val;
     if (!R->pf->params[p].is_array || !R->abar[arr] || ir_writes(n->u.par.body, arr) ||
-        reads_injective(R, n->u.par.body, arr, &first))
+        reads_injective(R, arr))
       continue;
     Offsets *x = &R->offs[R->noffs];
     *x = (Offsets){arr, 0, {0}, {0}};

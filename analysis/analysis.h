@@ -26,6 +26,74 @@ bool index_same(Node *const *def, Val a, Val b);
 // from 0 to x and to max(x, 0), the length of a scan's temporaries.)
 bool range_same(Node *const *def, Val lo_a, Val hi_a, Val lo_b, Val hi_b);
 
+// ---- affine.c: index expressions as polynomials, and the dependence test ----
+
+// A polynomial with integer coefficients over leaf values: an integer expression taken
+// apart through +, -, *, unary -, integer casts and << by a constant; any other value (a
+// parameter, a loop index, a read, a quotient, a float) is a leaf.  Terms are kept one per
+// monomial; ok is false when the expression was too long, or a coefficient overflowed, or a
+// monomial would have more than POLY_DEG leaves or the polynomial more than POLY_TERMS terms.
+#define POLY_DEG 3
+#define POLY_TERMS 16
+typedef struct {
+  long long c;
+  Val v[POLY_DEG]; // the leaves, largest first, 0-padded (all 0: the constant term)
+} Mono;
+typedef struct {
+  bool ok;
+  int n;
+  Mono t[POLY_TERMS];
+} Poly;
+
+Poly poly_of(const Fn *fn, Node *const *def, Val v);
+
+// A parallel loop, for the dependence test: its index i over [lo, hi) (lo = hi = 0: a range
+// not known), what its body defines (inside[v]: values that may differ between iterations;
+// i and the indices of nested loops included) and the loops nested in the body (their
+// indices range over their own [lo, hi)).
+typedef struct {
+  const Fn *fn;
+  Node *const *def;
+  const unsigned char *inside;
+  Val i, lo, hi;
+  const Node **loops;
+  int nloops;
+  Arena *a;
+  struct Lin **lin; // each index taken apart once (index_overlap), for values < nlin
+  int nlin;
+} IndexLoop;
+
+void index_loop(IndexLoop *lp, Arena *a, const Fn *fn, Node *const *def,
+                const unsigned char *inside, const Block *body, Val i, Val lo, Val hi);
+
+// How two accesses were shown never to touch the same element (a later --remarks prints it).
+typedef enum {
+  PROOF_NONE,     // not shown (meet says whether they were shown to meet)
+  PROOF_GCD,      // the gcd of the integer coefficients does not divide the constant difference
+  PROOF_BOUNDS,   // the difference keeps one sign over the loops' ranges (Banerjee's bounds)
+  PROOF_ROW_MAJOR, // i*M + j with j over [0, M) (index_row_major)
+  PROOF_ASSERTED, // injective(y) on the pragma: the user's promise
+} IndexProof;
+
+typedef struct {
+  IndexProof proof;
+  bool meet;      // (PROOF_NONE) shown to touch the same element, for dist > 0 iterations
+  long long dist; // apart (when the loop runs that many), or in the same iteration (0)
+} Overlap;
+
+// Can the accesses at index expressions a and b (in the body of lp's loop, each in any
+// iteration of the loops nested in the body that enclose it) touch the same element in two
+// different iterations of the loop (same_iteration false), or in one (true)?  The indices
+// are affine in i and the nested indices, with coefficients and the rest polynomials over
+// values from outside the loop; anything else is not shown (PROOF_NONE).
+Overlap index_overlap(const IndexLoop *lp, Val a, Val b, bool same_iteration);
+
+// a and b at one point of an iteration of the loop over [lo, hi) with index i (every value
+// the same in both: the front end, before the loop's body is complete): the same element
+// (the same expression, or equal as polynomials), shown to differ, or maybe the same.
+typedef enum { HERE_SAME, HERE_DIFFER, HERE_MAYBE } IndexHere;
+IndexHere index_here(const Fn *fn, Node *const *def, Val a, Val b, Val i, Val lo, Val hi);
+
 // ---- depend.c ----
 // Does b (recursively) write arr?
 bool ir_writes(const Block *b, Val arr);
@@ -42,36 +110,40 @@ typedef struct {
   Val arr, idx;
   bool write;
   Loc loc;
-  bool initial; // a read of the element as the iteration found it (before its writes): the
-                // value before an if that wrote it in one branch (parser/lower.c merge_elements)
+  bool initial; // a read of the element as the iteration found it: no write of the iteration
+                // on its path may have reached the element (parser/lower_access.c); the other
+                // reads (after a write the front end could not forward) are checked below
 } Access;
 
 typedef enum {
   DEP_NONE,          // each iteration touches its own elements
   DEP_NOT_INJECTIVE, // acc[w] writes at an index not shown to differ between iterations
-  DEP_OTHER_INDEX,   // acc[other] reaches acc[w]'s array through another index expression
-  DEP_READ_BACK,     // acc[other] reads back the element acc[w] wrote in the same iteration
+  DEP_ACROSS,        // acc[other], at another index expression, may touch an element that
+                     // acc[w] writes in another iteration
+  DEP_READ_BACK,     // acc[other] reads back (from memory) an element acc[w] may have written
+                     // earlier in the same iteration
 } DepKind;
 
 typedef struct {
   DepKind kind;
   int w, other; // indices into the accesses
+  Overlap ov;   // what the dependence test found about the pair (shown to meet, how far)
 } Dep;
 
-// The map promise (language.md §3), in the form this version can prove: every access of an
-// array the loop writes uses one index expression a*i + b (a != 0, b the same in every
-// iteration) or i*M + j (j the index of a parallel loop in the body over [0, M)), or the
-// array is asserted injective(...) by the user; and an element written in an iteration is
-// not read back from memory later in it (the front end forwards the value).
-// body: the loop's body; acc: its accesses in program order; i: the loop index; inside as
-// for index_form. Returns the first dependence found, or DEP_NONE.
+// The map promise (language.md §3), in the form this version can prove: for every array the
+// loop writes, no access of it in one iteration touches an element that another iteration
+// writes (index_overlap on every pair of a write and an access, itself included: the GCD and
+// bounds tests; or i*M + j, index_row_major), or the array is asserted injective(...) by the
+// user; and no read goes to memory for an element the iteration may have written before it
+// (the front end forwards the written value where the index expression is the same).
+// acc: the loop's accesses in program order. Returns the first dependence found, or DEP_NONE.
 // idx is i*M + j (j + M*i, ...) with j the index of a loop nested in body over [0, M), M the
 // same in every iteration of i: distinct (i, j) give distinct elements (rows of a matrix).
 bool index_row_major(Node *const *def, const unsigned char *inside, const Block *body, Val idx,
                      Val i);
 
-Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
-                   const Access *acc, int nacc, const Val *injective, int ninjective);
+Dep map_dependence(const IndexLoop *lp, const Block *body, const Access *acc, int nacc,
+                   const Val *injective, int ninjective);
 
 // ---- activity.c ----
 // varied[v]: v is a floating-point value that depends on an active parameter.

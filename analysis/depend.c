@@ -66,21 +66,36 @@ bool index_row_major(Node *const *def, const unsigned char *inside, const Block 
   return false;
 }
 
-Dep map_dependence(Node *const *def, const unsigned char *inside, const Block *body, Val i,
-                   const Access *acc, int nacc, const Val *injective, int ninjective) {
+// Is write w of the loop shown to give each iteration its own elements?
+static Overlap self_overlap(const IndexLoop *lp, const Block *body, const Access *w) {
+  Overlap ov = index_overlap(lp, w->idx, w->idx, false);
+  if (!ov.proof && index_row_major(lp->def, lp->inside, body, w->idx, lp->i))
+    return (Overlap){PROOF_ROW_MAJOR, false, 0};
+  return ov;
+}
+
+Dep map_dependence(const IndexLoop *lp, const Block *body, const Access *acc, int nacc,
+                   const Val *injective, int ninjective) {
+  Node *const *def = lp->def;
   for (int w = 0; w < nacc; w++) {
     if (!acc[w].write) continue;
-    IndexForm f = index_form(def, inside, acc[w].idx, i);
-    if ((!f.affine || !f.coef) && !index_row_major(def, inside, body, acc[w].idx, i) &&
-        !asserted(acc[w].arr, injective, ninjective))
-      return (Dep){DEP_NOT_INJECTIVE, w, w};
+    bool user = asserted(acc[w].arr, injective, ninjective); // every access: the user's promise
+    Overlap ov = user ? (Overlap){PROOF_ASSERTED, false, 0} : self_overlap(lp, body, &acc[w]);
+    if (!ov.proof) return (Dep){DEP_NOT_INJECTIVE, w, w, ov};
     for (int r = 0; r < nacc; r++) {
       if (acc[r].arr != acc[w].arr || r == w) continue;
-      if (!index_same(def, acc[r].idx, acc[w].idx)) return (Dep){DEP_OTHER_INDEX, w, r};
-      if (!acc[r].write && !acc[r].initial && r > w) return (Dep){DEP_READ_BACK, w, r};
+      bool same = index_same(def, acc[r].idx, acc[w].idx); // (then the write's own verdict)
+      bool asked = acc[r].write && r < w; // (the pair of writes r, w was checked at r)
+      if (!user && !same && !asked &&
+          !(ov = index_overlap(lp, acc[w].idx, acc[r].idx, false)).proof)
+        return (Dep){DEP_ACROSS, w, r, ov};
+      if (acc[r].write || acc[r].initial || r < w) continue;
+      // a read from memory after the write: not of the element the write may have reached
+      ov = same ? (Overlap){PROOF_NONE, true, 0} : index_overlap(lp, acc[w].idx, acc[r].idx, true);
+      if (!ov.proof) return (Dep){DEP_READ_BACK, w, r, ov};
     }
   }
-  return (Dep){DEP_NONE, -1, -1};
+  return (Dep){DEP_NONE, -1, -1, {PROOF_NONE, false, 0}};
 }
 
 // ---- data dependence: which values a block computes from given ones ----

@@ -277,7 +277,7 @@ struct Node {
       Hist *hists;
       int nhists;
       const char *pragma; // the source pragma text, for comments
-      Val *injective;     // arrays the user asserts each iteration writes its own element of
+      Val *injective;     // arrays the user asserts each iteration touches its own elements of
       int ninjective;
     } par;
     struct {

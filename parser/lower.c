@@ -269,7 +269,7 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
   Val v = convert(L, rhs, et);
   b_write(&L->b, w.arr, at, v);
   par_note_access(L, w.arr, at, true, node_loc(L, lhs));
-  if (L->par && at == L->par->idx) fwd_push(L, w.arr, v, false, node_loc(L, lhs));
+  if (L->par) fwd_push(L, (FwdEntry){w.arr, at, v, 0, false, false});
 }
 
 // p = e, p += k, p -= k for a pointer variable p.
@@ -391,37 +391,74 @@ static bool lower_lib_call(Lower *L, TSNode call) {
 
 // ---- if / else: SSA merge of the variables the branches assign ----
 
-// The elements this iteration wrote in a branch of if n (fw: per side, the last value written
-// to arr[i] there): after the if, arr[i] reads as the if's out, the value of the side that
-// ran; a side that did not write it yields its value before the if (written earlier in the
-// iteration, or the element as the iteration found it, read before the if).  Unused outs
-// and reads go with dead code.
+// The elements this iteration wrote in a branch of if n (tf, ef: each side's entries): after
+// the if, arr[idx] reads as the if's out, the value of the side that ran.  A side that did
+// not write the element yields its value from before the if (written earlier in the
+// iteration; or at the loop index, the element as the iteration found it, read before the
+// if); where that would be a read at another index (which need not be valid where the branch
+// that wrote it ran), it yields nothing, and a flag out says where the value holds: a later
+// read takes the element from memory there.  An element a side may have written at another
+// index expression is merged as unknown (a later read is refused).  Unused outs and reads go
+// with dead code.
 static void merge_elements(Lower *L, Node *n, const Fwd *tf, const Fwd *ef) {
   ParCtx *p = L->par;
   if (!p) return;
-  for (int side = 0; side < 2; side++) {
-    const Fwd *w = side ? ef : tf;
-    for (int k = 0; k < w->n; k++) {
-      Val arr = w->arr[k], t = 0, e = 0;
-      if (side && fwd_find(tf, arr)) continue; // merged with the then side's
-      t = side ? 0 : w->val[k];
-      e = side ? w->val[k] : fwd_find(ef, arr);
-      Val before = 0;
-      bool initial = false; // the value is the element as the iteration found it
-      for (int i = p->nfwd - 1; i >= 0 && !before; i--)
-        if (p->fwd_arr[i] == arr) before = p->fwd_val[i], initial = p->fwd_initial[i];
-      if (!before) {
-        before = b_read(&L->b, arr, p->idx);
-        initial = true;
+  const Fwd *side[2] = {tf, ef};
+  FwdEntry *merged = ARENA_ARRAY(L->a, FwdEntry, tf->n + ef->n + 1);
+  int nm = 0;
+  for (int s = 0; s < 2; s++)
+    for (int k = 0; k < side[s]->n; k++) {
+      const FwdEntry *w = &side[s]->e[k];
+      bool seen = false; // (an element both sides wrote, or one side twice: merged once)
+      for (int j = 0; j < nm && !seen; j++)
+        seen = merged[j].arr == w->arr &&
+               index_here(L->fn, L->fn->defs, merged[j].idx, w->idx, p->idx, p->lo, p->hi) ==
+                   HERE_SAME;
+      if (seen) continue;
+      FwdEntry got[2] = {{0}, {0}}, m = {w->arr, w->idx, 0, 0, false, false};
+      FwdLook look[2];
+      bool unknown = false;
+      for (int q = 0; q < 2; q++) {
+        look[q] = fwd_look(L, side[q]->e, side[q]->n, p->fwd, p->nfwd, w->arr, w->idx, &got[q]);
+        unknown |= look[q] == FWD_BLOCKED || (look[q] == FWD_FOUND && !got[q].val);
       }
-      Type *ty = val_type(L->fn, side ? e : t);
-      block_yield(L->a, n->u.ifs.then, t ? t : before);
-      block_yield(L->a, n->u.ifs.els, e ? e : before);
-      Val out = fn_val(L->fn, ty, NULL);
-      n->u.ifs.outs[n->u.ifs.nouts++] = out;
-      fwd_push(L, arr, out, initial, n->loc);
+      merged[nm++] = m;
+      if (unknown) continue;
+      Type *ty = val_type(L->fn, look[0] == FWD_FOUND ? got[0].val : got[1].val);
+      bool at_i = index_here(L->fn, L->fn->defs, w->idx, p->idx, p->idx, p->lo, p->hi) == HERE_SAME;
+      bool flagged = false;
+      Val y[2], f[2];
+      for (int q = 0; q < 2; q++) {
+        if (look[q] == FWD_FOUND) {
+          y[q] = got[q].val;
+          m.initial |= got[q].initial;
+          m.stale |= got[q].stale;
+          flagged |= got[q].flag != 0;
+        } else if (at_i) { // the element at the loop index, read before the if
+          y[q] = b_read(&L->b, w->arr, p->idx);
+          if (fwd_lost(p, w->arr)) // (a nested loop's write may have reached it)
+            m.stale = true;
+          else
+            m.initial = true;
+        } else {
+          y[q] = ty_is_float(ty) ? b_const_f(&L->b, ty, 0) : b_const_i(&L->b, ty, 0);
+          flagged = true;
+        }
+      }
+      for (int q = 0; q < 2 && flagged; q++)
+        f[q] = look[q] == FWD_FOUND && got[q].flag ? got[q].flag
+               : b_const_i(&L->b, &ty_int, look[q] == FWD_FOUND || at_i);
+      block_yield(L->a, n->u.ifs.then, y[0]);
+      block_yield(L->a, n->u.ifs.els, y[1]);
+      m.val = n->u.ifs.outs[n->u.ifs.nouts++] = fn_val(L->fn, ty, NULL);
+      if (flagged) {
+        block_yield(L->a, n->u.ifs.then, f[0]);
+        block_yield(L->a, n->u.ifs.els, f[1]);
+        m.flag = n->u.ifs.outs[n->u.ifs.nouts++] = fn_val(L->fn, &ty_int, NULL);
+      }
+      merged[nm - 1] = m;
     }
-  }
+  for (int j = 0; j < nm; j++) fwd_push(L, merged[j]);
 }
 
 // Lowers one branch: the statement stmt, or (rest) stmt and every statement after it in its
@@ -442,16 +479,9 @@ static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nva
   L->b.blk = outer;
   if (L->par) { // the elements the branch wrote, for lower_if to merge
     ParCtx *p = L->par;
-    fw->n = 0;
-    fw->arr = ARENA_ARRAY(L->a, Val, p->nfwd - nfwd + 1);
-    fw->val = ARENA_ARRAY(L->a, Val, p->nfwd - nfwd + 1);
-    for (int i = p->nfwd - 1; i >= nfwd; i--) { // the last value written to each array
-      int k = 0;
-      while (k < fw->n && fw->arr[k] != p->fwd_arr[i]) k++;
-      if (k < fw->n) continue;
-      fw->arr[fw->n] = p->fwd_arr[i];
-      fw->val[fw->n++] = p->fwd_val[i];
-    }
+    fw->n = p->nfwd - nfwd;
+    fw->e = ARENA_ARRAY(L->a, FwdEntry, fw->n + 1);
+    if (fw->n) memcpy(fw->e, p->fwd + nfwd, sizeof(FwdEntry) * (size_t)fw->n);
     p->nfwd = nfwd;
   }
   var_pop(L, nvars); // drop the branch's declarations
@@ -545,7 +575,7 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   n->u.ifs.cond = cond;
   n->u.ifs.then = then;
   n->u.ifs.els = els;
-  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv + tf.n + ef.n);
+  n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv + 2 * (tf.n + ef.n)); // (merge_elements: value, flag)
   for (int i = 0; i < nv; i++) {
     if (tv[i] == before[i] && ev[i] == before[i]) continue;
     Var *v = &L->vars[i];

@@ -45,19 +45,29 @@ typedef struct {
   UT_hash_handle hh;
 } VarName;
 
+// An element this iteration wrote (store-to-load forwarding): after the write arr[idx] = val,
+// a read of the same element (the same index expression, or one equal to it) takes val.
+// After an if that wrote it in one branch, val is the if's out: the side that did not write
+// it yields the element as the iteration found it (read before the if: initial; stale when an
+// earlier write in a nested loop may have reached it), or, where that read would not be at
+// the loop's own index, nothing: flag (an int, 0: none) is then 1 where val holds the element
+// and 0 where memory does (a later read reads it there).  val 0: the element may have been
+// written, at this or another index expression, where forwarding cannot follow: a later read
+// goes to memory and is refused (map_dependence).
+typedef struct {
+  Val arr, idx, val, flag;
+  bool initial, stale;
+} FwdEntry;
+
 typedef struct ParCtx {
   struct ParCtx *up;
   Val idx;
   int var_base; // vars[0 .. var_base) are declared outside the loop
+  Val lo, hi;   // the loop's range
   Access *acc;
   int nacc, capacc;
   const char *pragma;
-  // store-to-load forwarding: the value this iteration last wrote to arr[i] (newest last;
-  // after an if that wrote it, the if's out); fwd_initial: the value is (in some branch) the
-  // element as the iteration found it, read before the if (a read of the array, noted when
-  // a later read takes it)
-  Val *fwd_arr, *fwd_val;
-  bool *fwd_initial;
+  FwdEntry *fwd; // the elements this iteration wrote so far on the path being lowered
   int nfwd, capfwd;
   Val *lost;        // arrays whose element this iteration may have written where forwarding
   int nlost, caplost; // cannot follow (in a sequential or nested loop): an unforwarded read
@@ -68,9 +78,9 @@ typedef struct ParCtx {
   const struct UserOp **hist_user;
 } ParCtx;
 
-// The elements a branch wrote at the loop index: the last value per array.
+// The elements a branch wrote: its entries, in order.
 typedef struct {
-  Val *arr, *val;
+  FwdEntry *e;
   int n;
 } Fwd;
 
@@ -191,9 +201,15 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc);
 void par_note_access(Lower *L, Val arr, Val idx, bool write, Loc loc);
 // a read of arr[idx] as the iteration found it, taken before the writes noted so far
 void par_note_initial(Lower *L, Val arr, Val idx, Loc loc);
-Val fwd_find(const Fwd *w, Val arr); // 0: not written
+// Looks arr[idx] up in the entries e[0 .. n) and then base[0 .. nbase), newest first: the
+// entry of the element (FWD_FOUND), or an entry at another index expression that may be the
+// same element (FWD_BLOCKED), or none (FWD_NONE).
+typedef enum { FWD_NONE, FWD_FOUND, FWD_BLOCKED } FwdLook;
+FwdLook fwd_look(Lower *L, const FwdEntry *e, int n, const FwdEntry *base, int nbase, Val arr,
+                 Val idx, FwdEntry *found);
+bool fwd_lost(const ParCtx *p, Val arr);
 void fwd_lose(Lower *L, ParCtx *p, Val arr);
-void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc);
+void fwd_push(Lower *L, FwdEntry e);
 
 // ---- lower_ptr.c ----
 // A pointer value: an array and an offset into it, or a reference to a local variable.

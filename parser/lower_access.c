@@ -1,15 +1,9 @@
 // parser/lower_access.c: the array accesses of the parallel loops being lowered: each noted
-// for the map check (lower_loop.c), and the element an iteration wrote at its own index
-// forwarded to the reads after the write (store to load).
+// for the map check (lower_loop.c), and the elements an iteration wrote forwarded to the reads
+// of the same element after the write (store to load), at any index expression.
 #include <string.h>
 
 #include "lower.h"
-
-Val fwd_find(const Fwd *w, Val arr) {
-  for (int k = 0; k < w->n; k++)
-    if (w->arr[k] == arr) return w->val[k];
-  return 0;
-}
 
 void fwd_lose(Lower *L, ParCtx *p, Val arr) {
   for (int i = 0; i < p->nlost; i++)
@@ -23,26 +17,44 @@ void fwd_lose(Lower *L, ParCtx *p, Val arr) {
   p->lost[p->nlost++] = arr;
 }
 
-static bool fwd_lost(const ParCtx *p, Val arr) {
+bool fwd_lost(const ParCtx *p, Val arr) {
   for (int i = 0; i < p->nlost; i++)
     if (p->lost[i] == arr) return true;
   return false;
 }
 
-// Records that this iteration's arr[i] now holds v.
-void fwd_push(Lower *L, Val arr, Val v, bool initial, Loc loc) {
+// Records what this iteration's element e.arr[e.idx] now holds.
+void fwd_push(Lower *L, FwdEntry e) {
   ParCtx *p = L->par;
-  (void)loc;
   if (p->nfwd == p->capfwd) {
     int cap = p->capfwd ? 2 * p->capfwd : 16;
-    Val *a = ARENA_ARRAY(L->a, Val, cap), *w = ARENA_ARRAY(L->a, Val, cap);
-    bool *in = ARENA_ARRAY(L->a, bool, cap);
-    for (int i = 0; i < p->nfwd; i++) a[i] = p->fwd_arr[i], w[i] = p->fwd_val[i], in[i] = p->fwd_initial[i];
-    p->fwd_arr = a, p->fwd_val = w, p->fwd_initial = in, p->capfwd = cap;
+    FwdEntry *a = ARENA_ARRAY(L->a, FwdEntry, cap);
+    if (p->nfwd) memcpy(a, p->fwd, sizeof(FwdEntry) * (size_t)p->nfwd);
+    p->fwd = a, p->capfwd = cap;
   }
-  p->fwd_arr[p->nfwd] = arr;
-  p->fwd_val[p->nfwd] = v;
-  p->fwd_initial[p->nfwd++] = initial;
+  p->fwd[p->nfwd++] = e;
+}
+
+// Two index expressions of the iteration being lowered, at one point of it.
+static IndexHere here(Lower *L, Val a, Val b) {
+  const ParCtx *p = L->par;
+  return index_here(L->fn, L->fn->defs, a, b, p->idx, p->lo, p->hi);
+}
+
+FwdLook fwd_look(Lower *L, const FwdEntry *e, int n, const FwdEntry *base, int nbase, Val arr,
+                 Val idx, FwdEntry *found) {
+  for (int seg = 0; seg < 2; seg++) {
+    const FwdEntry *s = seg ? base : e;
+    for (int k = (seg ? nbase : n) - 1; k >= 0; k--) {
+      if (s[k].arr != arr) continue;
+      switch (here(L, s[k].idx, idx)) {
+      case HERE_SAME: *found = s[k]; return FWD_FOUND;
+      case HERE_MAYBE: return FWD_BLOCKED; // (a write that may be this element comes later)
+      case HERE_DIFFER: break;
+      }
+    }
+  }
+  return FWD_NONE;
 }
 
 static void note_access(Lower *L, ParCtx *p, Val arr, Val idx, bool write, bool initial, Loc loc) {
@@ -76,18 +88,39 @@ Val read_element(Lower *L, Val arr, Val idx, Loc loc) {
         diag_error(loc, "a histogram may only be updated in its loop (h[k] OP= e)",
                    "histogram '%s' is read in the loop body", L->fn->vals[arr].hint);
   ParCtx *p = L->par;
-  if (p && idx == p->idx) {
-    for (int i = p->nfwd - 1; i >= 0; i--)
-      if (p->fwd_arr[i] == arr) {
-        if (p->fwd_initial[i]) par_note_initial(L, arr, idx, loc);
-        return p->fwd_val[i];
-      }
-  }
+  FwdEntry e = {0};
+  FwdLook look = p ? fwd_look(L, p->fwd, p->nfwd, NULL, 0, arr, idx, &e) : FWD_NONE;
   L->b.loc = loc;
+  if (look == FWD_FOUND && e.val) {
+    if (e.initial) par_note_initial(L, arr, idx, loc);
+    if (e.stale) par_note_access(L, arr, idx, false, loc); // (read after a nested loop's write)
+    if (!e.flag) return e.val;
+    // the value where a write on the path reached the element, else the element in memory
+    // (no write of the iteration reached it: as the iteration found it)
+    Node *n = node_new(L->a, IR_IF, loc);
+    n->u.ifs.cond = e.flag;
+    n->u.ifs.then = block_new(L->a);
+    n->u.ifs.els = block_new(L->a);
+    block_yield(L->a, n->u.ifs.then, e.val);
+    Block *outer = L->b.blk;
+    L->b.blk = n->u.ifs.els;
+    Val m = b_read(&L->b, arr, idx);
+    L->b.blk = outer;
+    block_yield(L->a, n->u.ifs.els, m);
+    n->u.ifs.nouts = 1;
+    n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+    n->u.ifs.outs[0] = fn_val(L->fn, val_type(L->fn, m), NULL);
+    b_push(&L->b, n);
+    if (fwd_lost(p, arr))
+      par_note_access(L, arr, idx, false, loc);
+    else
+      par_note_initial(L, arr, idx, loc);
+    return n->u.ifs.outs[0];
+  }
   Val v = b_read(&L->b, arr, idx);
-  if (p && idx == p->idx && !fwd_lost(p, arr)) // no write on this path: the element as found
+  if (p && look == FWD_NONE && !fwd_lost(p, arr)) // no write on this path: the element as found
     par_note_initial(L, arr, idx, loc); // (one in the other branch of an if is not on it)
-  else
+  else // after a write that may be this element, and that forwarding cannot follow
     par_note_access(L, arr, idx, false, loc);
   return v;
 }

@@ -447,7 +447,7 @@ static void check_scan_contributions(Lower *L, const Pragma *pr, const Node *n) 
 }
 
 // The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
-// dependence is an error at the access that shows it.
+// dependence is an error at the access that shows it, with a note at the other one.
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
@@ -458,7 +458,11 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
   for (int k = 0; k < p->nacc; k++)
     if (!inside[p->acc[k].arr]) p->acc[n++] = p->acc[k];
   p->nacc = n;
-  Dep d = map_dependence(def, inside, body, p->idx, p->acc, p->nacc, par->u.par.injective,
+  for (int k = 0; k < par->u.par.nscans; k++) // (so does a scan's exclusive value)
+    for (int f = 0; f < par->u.par.scans[k].nf; f++) inside[par->u.par.scans[k].excl[f]] = 1;
+  IndexLoop lp;
+  index_loop(&lp, L->a, L->fn, def, inside, body, p->idx, par->u.par.lo, par->u.par.hi);
+  Dep d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective,
                          par->u.par.ninjective);
   if (d.kind == DEP_NONE) return;
   const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
@@ -470,17 +474,34 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
                "if yours does (y[perm[i]] with perm a permutation), say so with "
                "injective(y) on the pragma",
                "cannot show that the iterations write different elements of '%s'", name);
-  case DEP_OTHER_INDEX:
+  case DEP_ACROSS: {
     diag_note(w->loc, "'%s' is written here", name);
-    diag_error(r->loc, "access the array with the same index expression everywhere in the "
-               "loop, or split the loop in two",
-               "iterations of the parallel loop may depend on each other: '%s' is %s at "
-               "another index expression than the one it is written at (this version compares "
-               "one index expression per array)", name, r->write ? "written again" : "read");
+    const char *i = L->fn->vals[p->idx].hint ? L->fn->vals[p->idx].hint : "i";
+    const char *how = d.ov.meet ? arena_printf(L->a, "iterations %s and %s + %lld touch the "
+                                               "same element", i, i, d.ov.dist)
+                                : "the dependence test cannot show that they never do";
+    if (d.ov.meet)
+      diag_error(r->loc, "split the loop in two, or write the new values to another array",
+                 "iterations of the parallel loop depend on each other: this %s of '%s' "
+                 "reaches an element that another iteration writes at %u:%u (%s)",
+                 r->write ? "write" : "read", name, w->loc.line, w->loc.col, how);
+    diag_error(r->loc, arena_printf(L->a, "if no element of '%s' that one iteration reads or "
+               "writes is written by another, say so with injective(%s) on the pragma; or "
+               "split the loop in two", name, name),
+               "iterations of the parallel loop may depend on each other: this %s of '%s' may "
+               "reach an element that another iteration writes at %u:%u (%s)",
+               r->write ? "write" : "read", name, w->loc.line, w->loc.col, how);
+  }
   case DEP_READ_BACK:
+    if (index_same(def, w->idx, r->idx))
+      diag_error(r->loc, "keep the value in a local variable, and write the element once "
+                 "at the end of the body", "reading '%s[...]' back after writing it in the "
+                 "same iteration is not supported here", name);
+    diag_note(w->loc, "'%s' is written here", name);
     diag_error(r->loc, "keep the value in a local variable, and write the element once "
-               "at the end of the body", "reading '%s[...]' back after writing it in the "
-               "same iteration is not supported here", name);
+               "at the end of the body; or read it before the write",
+               "reading '%s[...]' after a write in the same iteration that may reach the same "
+               "element (at %u:%u) is not supported here", name, w->loc.line, w->loc.col);
   case DEP_NONE: break;
   }
 }
@@ -684,8 +705,7 @@ typedef struct {
   int nv;           // variables in scope at the loop: the candidates for carrying
   Val *init, *param;
   int nfwd;         // the parallel loop's forwarded elements before this loop
-  Val *farr, *fval;
-  bool *finit;
+  FwdEntry *before; // (their values before the loop)
 } Seq;
 
 static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int stripmine) {
@@ -708,12 +728,10 @@ static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int st
   ParCtx *p = L->par;
   q->nfwd = p ? p->nfwd : 0;
   if (p) {
-    q->farr = ARENA_ARRAY(L->a, Val, q->nfwd + 1), q->fval = ARENA_ARRAY(L->a, Val, q->nfwd + 1);
-    q->finit = ARENA_ARRAY(L->a, bool, q->nfwd + 1);
-    for (int i = 0; i < q->nfwd; i++) {
-      q->farr[i] = p->fwd_arr[i], q->fval[i] = p->fwd_val[i], q->finit[i] = p->fwd_initial[i];
-      fwd_lose(L, p, p->fwd_arr[i]); // read inside: not the value before the loop
-    }
+    q->before = ARENA_ARRAY(L->a, FwdEntry, q->nfwd + 1);
+    if (q->nfwd) memcpy(q->before, p->fwd, sizeof(FwdEntry) * (size_t)q->nfwd);
+    for (int i = 0; i < q->nfwd; i++) // read inside: not the value before the loop
+      fwd_lose(L, p, p->fwd[i].arr);
     p->nfwd = 0;
   }
 }
@@ -726,8 +744,8 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
   if (p) {
     p->nfwd = 0;
     for (int i = 0; i < q->nfwd; i++)
-      if (ir_writes(n->u.loop.body, q->farr[i])) fwd_lose(L, p, q->farr[i]);
-      else fwd_push(L, q->farr[i], q->fval[i], q->finit[i], loc);
+      if (ir_writes(n->u.loop.body, q->before[i].arr)) fwd_lose(L, p, q->before[i].arr);
+      else fwd_push(L, q->before[i]);
     for (int i = 0; i < p->nacc; i++)
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }
@@ -965,7 +983,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Block *outer = L->b.blk;
   n->u.par.body = L->b.blk = block_new(L->a);
   Val index = c.plain ? n->u.par.idx : canon_index(L, &c, n->u.par.idx);
-  ParCtx ctx = {L->par, index, 0};
+  ParCtx ctx = {L->par, n->u.par.idx, 0, n->u.par.lo, n->u.par.hi};
   ctx.inline_base = L->inline_depth;
   ctx.pragma = pr->text;
   int nv_before_reds = L->nvars;

@@ -215,8 +215,8 @@ static void parse_operator(Lex *lx, Pragma *p) {
                "neutral((Lin){1.0, 0.0})", "operator pragma without neutral(...)");
 }
 
-// injective(y, ...): the user asserts that the loop writes each listed array through an index
-// that takes a different value in every iteration (y[perm[i]] with perm a permutation).
+// injective(y, ...): the user asserts the map promise for each listed array: no element that
+// one iteration reads or writes is written by another (y[perm[i]] with perm a permutation).
 static void parse_injective(Lex *lx, Pragma *p) {
   const char *hint = "write injective(y, ...) with the arrays the loop writes";
   p->inj_loc = lx->tok_loc;

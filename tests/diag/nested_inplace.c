@@ -1,6 +1,6 @@
 // An in-place update in a nested loop (A[i*m + j] = f(A[i*m + j])): the reverse sweep would
-// need the old elements, and they are saved only for writes at the loop index. Refused (it
-// was silently wrong before: the save covered A[0:n]).
+// need the old elements, and they are saved only for writes that run once per iteration (not
+// in a nested loop). Refused (it was silently wrong before: the save covered A[0:n]).
 #include <math.h>
 #pragma adsoac grad
 void nw_outer(int n, int m, const double *x, const double *y, double *A) {

@@ -1,6 +1,7 @@
 // Affine indices (issue 4's index analysis): writes at 2*i + 1 and i + k, a reversed read
 // x[n - 1 - i] (one injective index: plain adjoint updates), two reads x[2*j] and x[2*j + 1]
-// of one array at different indices (atomic adjoint updates), an index through a cast, an
+// of one array at different indices (disjoint, issue 18: plain adjoint updates; with x[2*i]
+// and x[n - 1 - i] in the first loop, atomic ones), an index through a cast, an
 // in-place update after an earlier loop wrote the array at other indices.
 // e2e: sizes n=1,2,5,9 m=0,1,2,4
 // e2e: int k = 3
