@@ -45,6 +45,7 @@ typedef struct {
   bool moving;
   Val pf, psub, psub_at;
   bool psub_last;
+  Val shift;        // vjp: added to the first element (0: none)
   Val itape, post;  // vjp: the first elements per iteration; at the function's level, the
                     // section's elements after the loop (the outputs, put back at the end)
 } Region;

@@ -173,15 +173,12 @@ static void written_arrays(const Block *b, Val *arrs, int *n) {
 // loop index psub taken as psub_at, or psub_at - 1 with last), recomputed in each iteration.
 static void add_moving(Rev *R, Region *reg, int *nreg, Val arr, Val pf, Val psub, Val psub_at,
                        bool last, Val vn, Loc loc) {
-  for (int r = 0; r < *nreg; r++) {
-    if (reg[r].arr != arr) continue;
-    if (reg[r].moving && index_same(R->def, reg[r].pf, pf) && reg[r].psub == psub &&
-        reg[r].psub_last == last)
+  // (several sections of one array, moving or not, may overlap: each is saved at the
+  // iteration's start and restored as it was then, so any order of restoring gives that state)
+  for (int r = 0; r < *nreg; r++)
+    if (reg[r].arr == arr && reg[r].moving && index_same(R->def, reg[r].pf, pf) &&
+        reg[r].psub == psub && reg[r].psub_last == last)
       return;
-    diag_error(loc, "write the array at one index expression in the loop, or split the loop",
-               "a sequential loop overwrites elements of '%s' that move with its index and "
-               "others: checkpointing both is not supported", R->pf->vals[arr].hint);
-  }
   if (*nreg == MAX_REGIONS)
     diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
                "array sections", MAX_REGIONS);
@@ -205,11 +202,6 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
     add_moving(R, reg, nreg, arr, lo, 0, 0, false, b_const_i(&R->b, &ty_long, 1), loc);
     return;
   }
-  for (int r = 0; r < *nreg; r++)
-    if (reg[r].arr == arr && reg[r].moving)
-      diag_error(loc, "write the array at one index expression in the loop, or split the loop",
-                 "a sequential loop overwrites elements of '%s' that move with its index and "
-                 "others: checkpointing both is not supported", R->pf->vals[arr].hint);
   for (int r = 0; r < *nreg && !cond; r++) // the same section again
     if (reg[r].arr == arr && !reg[r].guarded && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
         (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
@@ -229,44 +221,90 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
   reg[(*nreg)++] = (Region){arr, lo, hi, vlo, vn, 0, false, cond != 0};
 }
 
+#define MAX_WRITE_EXPRS 8
+
 typedef struct {
   Node *const *def;
-  Val arr, idx; // the array, the index of its first write
-  bool other;   // a write at another index expression
+  Val arr;
+  Val idx[MAX_WRITE_EXPRS]; // the different index expressions of its writes
+  int n;
+  bool over; // more of them, or a write in a loop nested in the body
 } WriteIndex;
 
 static WalkNext write_index_of(Node *n, void *ctx) {
   WriteIndex *w = ctx;
+  if (n->kind == IR_LOOP || n->kind == IR_PAR) { // (runs several times per iteration)
+    w->over |= ir_writes(&(Block){&n, 1, 1, NULL, 0}, w->arr);
+    return WALK_SKIP;
+  }
   if (n->kind == IR_WRITE && n->u.mem.arr == w->arr) {
-    if (!w->idx) w->idx = n->u.mem.idx;
-    else if (!index_same(w->def, w->idx, n->u.mem.idx)) w->other = true;
+    int k = 0;
+    while (k < w->n && !index_same(w->def, w->idx[k], n->u.mem.idx)) k++;
+    if (k == w->n) {
+      if (w->n == MAX_WRITE_EXPRS) w->over = true;
+      else w->idx[w->n++] = n->u.mem.idx;
+    }
   }
   return WALK_INTO;
 }
 
-// Parallel loop n (in a sequential loop) writes arr at a*i + b, not at its index i itself
-// (y[2*i], the second half of a state vector at an offset b that may move with the
-// iterations): the section [a*lo + b, a*(hi-1) + b] (a > 0; reversed for a < 0), of a size
-// that every iteration shares.
+// A polynomial of values from outside the loop (poly_of), computed at the builder's point.
+static Val poly_value(Rev *R, const Poly *p) {
+  Builder *b = &R->b;
+  Val sum = b_const_i(b, &ty_long, 0);
+  for (int k = 0; k < p->n; k++) {
+    if (!p->t[k].c) continue; // (a term that the difference cancelled)
+    Val term = b_const_i(b, &ty_long, p->t[k].c);
+    for (int d = 0; d < POLY_DEG && p->t[k].v[d]; d++)
+      term = b_binop(b, BIN_MUL, term, b_cast(b, &ty_long, P(p->t[k].v[d])));
+    sum = b_binop(b, BIN_ADD, sum, term);
+  }
+  return sum;
+}
+
+// Parallel loop n (in a sequential loop) writes arr at a*i + b_k, not at its index i itself
+// (y[2*i], the halves of a state vector at offsets that may move with the iterations): the
+// section from the least to the greatest element its writes reach, of a size that every
+// iteration shares: the writes share a, and the b_k differ by values from outside the loop.
 static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *inside, Val *memo,
                        Region *reg, int *nreg, Val cond) {
-  WriteIndex wi = {R->def, arr, 0, false};
+  WriteIndex wi = {R->def, arr, {0}, 0, false};
   ir_walk(n->u.par.body, &(Walker){.pre = write_index_of, .ctx = &wi});
-  Val wx = wi.idx;
   const char *name = R->pf->vals[arr].hint;
   unsigned char *in_par = SCRATCH(unsigned char, R->pf->nvals);
   ir_inside(n->u.par.body, in_par);
   in_par[n->u.par.idx] = 1;
-  IndexForm f = wx && !wi.other ? index_form(R->def, in_par, wx, n->u.par.idx) : (IndexForm){0};
   Val i = n->u.par.idx, t = R->region_idx, both[2] = {i, t};
-  bool bounds = can_materialize(R, n->u.par.lo, inside, NULL, 0) &&
-                can_materialize(R, n->u.par.hi, inside, NULL, 0);
-  if (!f.affine || !f.coef || !bounds || !can_materialize(R, wx, inside, both, t ? 2 : 1))
-    diag_error(n->loc, "write the array at the loop index itself (y[i] = ...) or at a*i + b with "
-               "a and b computed before the loop (b may move with the sequential loop's index), "
-               "or write the new values to another array",
-               "this loop, in a sequential loop, writes '%s' at an index that checkpointing "
-               "does not follow", name);
+  const char *hint = "write the array at the loop index itself (y[i] = ...) or at a*i + b with "
+                     "a and b computed before the loop (b may move with the sequential loop's "
+                     "index), or write the new values to another array";
+  bool ok = !wi.over && wi.n > 0 && can_materialize(R, n->u.par.lo, inside, NULL, 0) &&
+            can_materialize(R, n->u.par.hi, inside, NULL, 0);
+  IndexForm f = ok ? index_form(R->def, in_par, wi.idx[0], i) : (IndexForm){0};
+  ok &= f.affine && f.coef && can_materialize(R, wi.idx[0], inside, both, t ? 2 : 1);
+  // the other expressions: the first plus a difference d_k from outside the loop
+  Poly p0 = ok ? poly_of(R->pf, R->def, wi.idx[0]) : (Poly){0};
+  Poly d[MAX_WRITE_EXPRS];
+  for (int k = 1; ok && k < wi.n; k++) {
+    IndexForm g = index_form(R->def, in_par, wi.idx[k], i);
+    Poly pk = poly_of(R->pf, R->def, wi.idx[k]);
+    ok &= g.affine && g.coef == f.coef && p0.ok && pk.ok;
+    d[k] = pk;
+    for (int q = 0; ok && q < p0.n; q++) { // d_k = pk - p0
+      Mono m = p0.t[q];
+      int j = 0;
+      while (j < d[k].n && memcmp(d[k].t[j].v, m.v, sizeof m.v)) j++;
+      if (j < d[k].n) d[k].t[j].c -= m.c;
+      else if (d[k].n < POLY_TERMS) d[k].t[d[k].n] = m, d[k].t[d[k].n++].c = -m.c;
+      else ok = false;
+    }
+    for (int q = 0; ok && q < d[k].n; q++)
+      for (int v = 0; v < POLY_DEG && d[k].t[q].v[v]; v++)
+        ok &= !d[k].t[q].c || !inside[d[k].t[q].v[v]];
+  }
+  if (!ok)
+    diag_error(n->loc, hint, "this loop, in a sequential loop, writes '%s' at an index that "
+               "checkpointing does not follow", name);
   if (cond)
     diag_error(n->loc, "move the if into the loop's body", "a parallel loop in a sequential loop "
                "writes '%s' at a*i + b under an if: checkpointing it is not supported", name);
@@ -275,22 +313,31 @@ static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *insi
   Val lo = b_cast(b, &ty_long, materialize(R, n->u.par.lo, inside, memo, n->loc));
   Val hi = b_cast(b, &ty_long, materialize(R, n->u.par.hi, inside, memo, n->loc));
   Val one = b_const_i(b, &ty_long, 1), zero = b_const_i(b, &ty_long, 0);
+  Val dmin = zero, dmax = zero; // the least and greatest d_k (d_0 = 0)
+  for (int k = 1; k < wi.n; k++) {
+    Val dk = poly_value(R, &d[k]);
+    dmin = b_select(b, b_binop(b, BIN_LT, dk, dmin), dk, dmin);
+    dmax = b_select(b, b_binop(b, BIN_GT, dk, dmax), dk, dmax);
+  }
   Val span = b_binop(b, BIN_ADD, b_binop(b, BIN_MUL, b_binop(b, BIN_SUB, b_binop(b, BIN_SUB, hi, lo), one),
                                          b_const_i(b, &ty_long, a)), one);
+  span = b_binop(b, BIN_ADD, span, b_binop(b, BIN_SUB, dmax, dmin));
   Val vn = b_select(b, b_binop(b, BIN_GT, hi, lo), span, zero);
   Val at = f.coef > 0 ? n->u.par.lo : n->u.par.hi;
-  if (can_materialize(R, wx, inside, &i, 1)) { // the same section in every iteration
+  if (can_materialize(R, wi.idx[0], inside, &i, 1)) { // the same section in every iteration
     Val *m2 = SCRATCH(Val, R->pf->nvals);
     Val x = materialize(R, at, inside, memo, n->loc);
     m2[i] = f.coef > 0 ? x : b_binop(b, BIN_SUB, x, b_const_i(b, val_type(R->f, x), 1));
-    Val vlo = b_cast(b, &ty_long, materialize(R, wx, inside, m2, n->loc));
+    Val vlo = b_cast(b, &ty_long, materialize(R, wi.idx[0], inside, m2, n->loc));
+    vlo = b_binop(b, BIN_ADD, vlo, dmin);
     if (*nreg == MAX_REGIONS)
       diag_error(n->loc, "split the sequential loop", "a sequential loop overwrites more than %d "
                  "array sections", MAX_REGIONS);
     reg[(*nreg)++] = (Region){arr, 0, 0, vlo, vn, 0, false, false};
     return;
   }
-  add_moving(R, reg, nreg, arr, wx, i, at, f.coef < 0, vn, n->loc);
+  add_moving(R, reg, nreg, arr, wi.idx[0], i, at, f.coef < 0, vn, n->loc);
+  reg[*nreg - 1].shift = dmin;
 }
 
 // What the statements of b (in a sequential loop) overwrite, as regions.
@@ -498,7 +545,8 @@ static Val moving_first(Rev *R, const Node *n, const Region *g, Val t) {
     Val x = materialize(R, g->psub_at, inside, memo, n->loc);
     memo[g->psub] = g->psub_last ? b_binop(b, BIN_SUB, x, b_const_i(b, val_type(R->f, x), 1)) : x;
   }
-  return b_cast(b, &ty_long, materialize(R, g->pf, inside, memo, n->loc));
+  Val first = b_cast(b, &ty_long, materialize(R, g->pf, inside, memo, n->loc));
+  return g->shift ? b_binop(b, BIN_ADD, first, g->shift) : first;
 }
 
 void fwd_seq_loop(Rev *R, const Node *n, bool top) {

@@ -407,15 +407,16 @@ void emit_save(Rev *R, Save *s) {
 // After the forward run of the loop at statement k: where the moving sections' outputs are.
 void moving_saved(Rev *R, const Node *loop, Save *saves, int n) {
   LoopAux *x = loop_aux_of(R, loop);
+  int r = 0; // (plan_saves listed the loop's regions in their order)
   for (int i = 0; i < n; i++) {
     if (!saves[i].moving) continue;
-    for (int r = 0; r < x->nreg; r++)
-      if (x->reg[r].moving && x->reg[r].arr == saves[i].arr) {
-        saves[i].save = x->reg[r].post;
-        saves[i].itape = x->reg[r].itape;
-        saves[i].vn = x->reg[r].vn;
-        saves[i].T = x->T;
-      }
+    while (r < x->nreg && !x->reg[r].moving) r++;
+    IR_ASSERT(r < x->nreg && x->reg[r].arr == saves[i].arr);
+    saves[i].save = x->reg[r].post;
+    saves[i].itape = x->reg[r].itape;
+    saves[i].vn = x->reg[r].vn;
+    saves[i].T = x->T;
+    r++;
   }
 }
 

@@ -291,6 +291,13 @@ static void check_stray_pragmas(Arena *a, const Src *src, TSNode n, bool in_fn) 
   ts_walk(n, check_stray_pragma, &w);
 }
 
+// (a function of its own: a local of parse_program would live across pthread_cleanup_push's
+// setjmp)
+static void warn_unmarked(const Prog *p) {
+  diag_warn((Loc){p->src.path, 0, 0}, "mark a function with #pragma adsoac grad",
+            "no function is marked for differentiation");
+}
+
 Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
   MacroTable *macros = macro_table_new(a, src, opt);
   diag_set_source(src);
@@ -377,9 +384,7 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
                 ts_node_end_byte(n) <= p->marked[i].end_byte;
     if (!marked) check_stray_pragmas(a, &p->text, n, false);
   }
-  if (!p->nmarked)
-    diag_warn((Loc){src->path, 0, 0}, "mark a function with #pragma adsoac grad",
-              "no function is marked for differentiation");
   pthread_cleanup_pop(1); // ts_release
+  if (!p->nmarked) warn_unmarked(p);
   return p;
 }

@@ -13,7 +13,27 @@
 void strided(int n, int m, double *y) {
   for (int t = 0; t < m; t++) {
 #pragma adsoac map
-    for (int i = 0; i < n; i++) y[2 * i] = y[2 * i] * 0.5 + sin(y[2 * i]);
+    for (int i = 0; i < n; i++) y[2 * i] = y[2 * i] * 0.5 + sin(y[2 * i + 1]);
+  }
+}
+
+static void cell(int n, const double *w, const double *in, double *h, double *c) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double f = 1.0 / (1.0 + exp(-(w[i] * in[i] + w[n + i])));
+    c[i] = c[i] * f + (1.0 - f) * tanh(w[2 * n + i] * h[i]);
+    h[i] = tanh(c[i]) * w[3 * n + i];
+  }
+}
+
+// the state of step t is s[2*n*t : 2*n*(t+1)] (h, then c); step t + 1 starts from a copy
+#pragma adsoac grad
+void layers(int n, int m, const double *w, double *s) {
+  for (int t = 0; t < m; t++) {
+    double *h = &s[2 * n * (t + 1)], *c = h + n;
+#pragma adsoac map
+    for (int i = 0; i < 2 * n; i++) s[2 * n * (t + 1) + i] = s[2 * n * t + i];
+    cell(n, w, &s[2 * n * t], h, c);
   }
 }
 
