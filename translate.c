@@ -110,9 +110,11 @@ static void pass_fuse(const Pipe *p, Unit *u) {
 // What fusion made constant or unused goes (no set-but-unused variables in the output).
 static void pass_simplify(const Pipe *p, Unit *u) {
   (void)p;
-  fold_dce(u->m->primal);
-  fold_dce(u->m->vjp);
-  fold_dce(u->m->jvp);
+  Fn *fns[3] = {u->m->primal, u->m->vjp, u->m->jvp};
+  for (int k = 0; k < 3; k++) {
+    fold_dce(fns[k]);
+    simplify_dead_arrays(fns[k]); // (a local array whose reads were all forwarded)
+  }
 }
 
 static const Pass passes[] = {

@@ -55,6 +55,10 @@ static void rev_read(Rev *R, const Node *n) {
     return;
   }
   Val idx = n->u.mem.idx;
+  if (R->priv[n->u.mem.arr]) { // an array of the iteration's own (of the thread's)
+    b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    return;
+  }
   if (row_of_top(R, n->u.mem.arr)) { // a row of the thread's own
     b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
     return;
@@ -244,39 +248,64 @@ static void rev_block(Rev *R, const Block *b) {
 // The forward and reverse sweeps over the statements of a host-level block: the function's
 // body (top; returns the returned value), or a sequential loop's body in one iteration of
 // its reverse.
-static Val sweep_block(Rev *R, const Block *body, bool top) {
+// The state of the sweeps over a block between its forward and its reverse sweep.
+typedef struct Sweep {
+  Save *saves;
+  int *save_at, nsaves;
+  Val ret;
+} Sweep;
+
+// The forward sweep over the statements of a block (see sweep_block).  Inside a parallel
+// loop's reverse (R->par: its body, or the body of a sequential loop in it being reversed)
+// the block's writes go only to the loop's own arrays (the iteration's, R->in_par: the other
+// arrays are as the primal left them), a sequential loop that writes those arrays keeps
+// checkpoints (fwd_seq_loop), the others are re-run in their reverse.
+static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
   const Fn *pf = R->pf;
-  Save *saves = SCRATCH(Save, body->n * (pf->nparams + MAX_REGIONS) + 1);
-  int *save_at = SCRATCH(int, body->n + 1), nsaves = 0;
-  Val ret = 0;
+  bool in_par = R->par && !top;
+  int narr;
+  user_arrays(R, &narr);
+  sw->saves = SCRATCH(Save, body->n * (narr + MAX_REGIONS) + 1);
+  sw->save_at = SCRATCH(int, body->n + 1);
+  sw->nsaves = 0;
+  sw->ret = 0;
+  Save *saves = sw->saves;
   for (int k = 0; k < body->n; k++) {
     const Node *n = body->stmts[k];
     R->b.loc = n->loc;
     int ns;
-    plan_saves(R, body, k, top, saves + nsaves, &ns);
-    for (int s = 0; s < ns; s++) emit_save(R, &saves[nsaves + s]);
-    save_at[k] = ns;
-    nsaves += ns;
+    if (in_par)
+      plan_private_saves(R, body, k, saves + sw->nsaves, &ns);
+    else
+      plan_saves(R, body, k, top, saves + sw->nsaves, &ns);
+    for (int s = 0; s < ns; s++) emit_save(R, &saves[sw->nsaves + s]);
+    sw->save_at[k] = ns;
+    sw->nsaves += ns;
     if (n->kind == IR_RETURN) {
-      ret = n->u.ret.v;
+      sw->ret = n->u.ret.v;
       continue;
     }
     if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
-    if (n->kind == IR_LOOP && !n->u.loop.exit) { // (an exit: a counting run, cloned below)
-      fwd_seq_loop(R, n, top);
-      if (top) moving_saved(R, n, saves + nsaves - ns, ns);
+    if (n->kind == IR_LOOP && !n->u.loop.exit && (!in_par || writes_own_arrays(R, n))) {
+      fwd_seq_loop(R, n, top); // (an exit: a counting run, cloned below)
+      if (top) moving_saved(R, n, saves + sw->nsaves - ns, ns);
       continue;
     }
-    hist_save(R, n, false);
-    clone_block(&R->b, pf, &(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, R->pv, false);
-    if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
-      tape_saves(R, R->b.blk->stmts[R->b.blk->n - 1], saves + nsaves - ns, ns);
-    hist_save(R, n, true);
+    Block one = {(Node **)&body->stmts[k], 1, 1, NULL, 0};
+    if (in_par) {
+      clone_block_keep(&R->b, pf, &one, R->pv, R->in_par);
+    } else {
+      hist_save(R, n, false);
+      clone_block(&R->b, pf, &one, R->pv, false);
+      if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
+        tape_saves(R, R->b.blk->stmts[R->b.blk->n - 1], saves + sw->nsaves - ns, ns);
+      hist_save(R, n, true);
+    }
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
       R->abar[n->out] = scan_alloc(&R->b, pf->vals[n->out].type->elem, P(n->u.alloc.n),
                                    arena_printf(R->a, "%s_bar", pf->vals[n->out].hint));
-    Node *c = n->kind == IR_PAR ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
-    if (n->kind == IR_PAR) // reduce(*), min, max: what the reverse needs, in the same loop
+    Node *c = n->kind == IR_PAR && !in_par ? R->b.blk->stmts[R->b.blk->n - 1] : NULL; // n's clone
+    if (c) // reduce(*), min, max: what the reverse needs, in the same loop
       for (int r = 0; r < n->u.par.nreds; r++) {
         const Red *red = &n->u.par.reds[r];
         if (red->nf != 1 || !R->varied[red->out[0]]) continue;
@@ -286,10 +315,15 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
           R->winner[red->out[0]] = lift_argext(&R->b, c, r);
       }
   }
+}
 
-  // reverse sweep
-  if (top && ret && ty_is_float(pf->ret) && R->varied[ret])
-    R->adj[ret] = R->f->params[R->f->nparams - 1].val;
+// The reverse sweep and the epilogue (see sweep_block); returns the returned value.
+static Val sweep_rev(Rev *R, const Block *body, bool top, Sweep *sw) {
+  const Fn *pf = R->pf;
+  Save *saves = sw->saves;
+  int *save_at = sw->save_at, nsaves = sw->nsaves;
+  if (top && sw->ret && ty_is_float(pf->ret) && R->varied[sw->ret])
+    R->adj[sw->ret] = R->f->params[R->f->nparams - 1].val;
   int si = nsaves;
   for (int k = body->n - 1; k >= 0; k--) {
     R->b.loc = body->stmts[k]->loc;
@@ -309,7 +343,27 @@ static Val sweep_block(Rev *R, const Block *body, bool top) {
     scan_free(&R->b, P(n->u.copy.dst));
     if (R->abar[n->u.copy.dst]) scan_free(&R->b, R->abar[n->u.copy.dst]);
   }
-  return ret;
+  return sw->ret;
+}
+
+// The forward and reverse sweeps over the statements of a block: the function's body (top;
+// returns the returned value), a sequential loop's body in one iteration of its reverse, or
+// (R->par) the body of a parallel loop that has arrays of its own.
+static Val sweep_block(Rev *R, const Block *body, bool top) {
+  Sweep sw;
+  sweep_fwd(R, body, top, &sw);
+  return sweep_rev(R, body, top, &sw);
+}
+
+// (rev_map.c's entry: the two halves apart, the reduction operands' adjoints between them)
+static struct Sweep *sweep_begin(Rev *R, const Block *body) {
+  Sweep *sw = SCRATCH(Sweep, 1);
+  sweep_fwd(R, body, false, sw);
+  return sw;
+}
+
+static void sweep_end(Rev *R, const Block *body, struct Sweep *sw) {
+  sweep_rev(R, body, false, sw);
 }
 
 // ---- the function ----
@@ -351,6 +405,9 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   R->general = cx->general;
   R->block = rev_block;
   R->sweep = sweep_block;
+  R->sweep_begin = sweep_begin;
+  R->sweep_end = sweep_end;
+  R->priv = private_arrays(R);
   int nv = pf->nvals;
   R->pv = SCRATCH(Val, nv);
   R->adj = SCRATCH(Val, nv);

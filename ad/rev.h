@@ -105,6 +105,9 @@ typedef struct Rev {
   // recurses through these, so that no rule file calls the dispatcher's file
   void (*block)(struct Rev *R, const Block *b);
   Val (*sweep)(struct Rev *R, const Block *body, bool top);
+  struct Sweep *(*sweep_begin)(struct Rev *R, const Block *body); // the forward half of sweep
+  void (*sweep_end)(struct Rev *R, const Block *body, struct Sweep *sw); // the reverse half
+  unsigned char *priv; // arrays allocated in a parallel loop's body (each iteration's own)
 } Rev;
 
 #define P(v) (R->pv[v])
@@ -212,6 +215,9 @@ void rev_update(Rev *R, const Node *n);
 
 // ---- rev_save.c ----
 const Val *user_arrays(Rev *R, int *n);
+unsigned char *private_arrays(Rev *R);
+bool writes_own_arrays(Rev *R, const Node *n);
+void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout);
 void emit_save(Rev *R, Save *s);
 void tape_saves(Rev *R, Node *clone, const Save *s, int ns); // (into the cloned loop)
 void free_save(Rev *R, const Save *s);

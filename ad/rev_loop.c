@@ -193,6 +193,19 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
                        const unsigned char *inside, Val *memo, Loc loc, Val cond) {
   if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
   Val t = R->region_idx;
+  const Node *al = R->def[arr];
+  if (al && al->kind == IR_ALLOC && !can_materialize(R, lo, inside, &t, t ? 1 : 0)) {
+    // an array of the function's own written where the section cannot be followed (in a
+    // nested loop): saved whole
+    for (int r = 0; r < *nreg; r++)
+      if (reg[r].arr == arr && !reg[r].plo && !reg[r].moving && !reg[r].guarded) return;
+    if (*nreg == MAX_REGIONS)
+      diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+                 "array sections", MAX_REGIONS);
+    Val n = b_cast(&R->b, &ty_long, materialize(R, al->u.alloc.n, inside, memo, loc));
+    reg[(*nreg)++] = (Region){arr, 0, 0, b_const_i(&R->b, &ty_long, 0), n, 0, false, false};
+    return;
+  }
   if (t && !hi && !can_materialize(R, lo, inside, NULL, 0) &&
       can_materialize(R, lo, inside, &t, 1)) { // y[t]: an element that moves with t
     if (cond)
@@ -405,6 +418,19 @@ static void loop_inside(const Node *n, unsigned char *inside) {
 
 // The regions of loop n, bounds computed at the builder's point (before the loop).
 int regions_of(Rev *R, const Node *n, Region *reg) {
+  if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes, whole
+    Val arrs[MAX_REGIONS];
+    int na = 0, nreg = 0;
+    written_arrays(n->u.loop.body, arrs, &na);
+    for (int k = 0; k < na; k++) {
+      if (!R->in_par[arrs[k]] || !R->varied[arrs[k]]) continue;
+      const Node *a = R->def[arrs[k]];
+      IR_ASSERT(a && a->kind == IR_ALLOC);
+      reg[nreg++] = (Region){arrs[k], 0, 0, b_const_i(&R->b, &ty_long, 0),
+                             b_cast(&R->b, &ty_long, P(a->u.alloc.n)), 0, false, false};
+    }
+    return nreg;
+  }
   unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
   loop_inside(n, inside);
   Val *memo = SCRATCH(Val, R->pf->nvals);
@@ -456,7 +482,7 @@ static void mark_once(Rev *R, const Node *n, Region *reg, int nreg) {
 static Val tape_alloc(Rev *R, Type *elem, Val n, const char *hint) {
   Node *al = node_new(R->a, IR_ALLOC, R->b.loc);
   al->u.alloc.n = n;
-  al->u.alloc.tape = true;
+  al->u.alloc.tape = !R->par;
   al->out = fn_val(R->f, ty_ptr(R->a, elem, false), arena_printf(R->a, "%s_ckpt", hint ? hint : "carried"));
   b_push(&R->b, al);
   return al->out;
@@ -465,8 +491,8 @@ static Val tape_alloc(Rev *R, Type *elem, Val n, const char *hint) {
 static void tape_free(Rev *R, Val tape, Val n) {
   Node *fr = node_new(R->a, IR_FREE, R->b.loc);
   fr->u.copy.dst = tape;
-  fr->u.copy.n = n;
-  fr->u.copy.tape = true;
+  fr->u.copy.n = R->par ? 0 : n; // (an iteration's tapes are not counted: adsoac.h)
+  fr->u.copy.tape = !R->par;
   b_push(&R->b, fr);
 }
 
@@ -604,7 +630,10 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   }
   for (int k = 0; k < nc; k++)
     if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
-  clone_block(b, R->pf, n->u.loop.body, R->pv, false);
+  if (R->par) // (in a parallel loop's reverse: only the iteration's arrays are written)
+    clone_block_keep(b, R->pf, n->u.loop.body, R->pv, R->in_par);
+  else
+    clone_block(b, R->pf, n->u.loop.body, R->pv, false);
   for (int k = 0; k < nc; k++) block_yield(R->a, m->u.loop.body, P(n->u.loop.body->yields[k]));
   b->blk = outer;
   for (int k = 0; k < nc; k++) m->u.loop.outs[k] = clone_val(R->f, R->pf, n->u.loop.outs[k], R->pv);

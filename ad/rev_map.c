@@ -372,6 +372,16 @@ static bool rev_scan_loop(Rev *R, const Node *n) {
   return true;
 }
 
+static WalkNext alloc_in(Node *n, void *ctx) {
+  (void)ctx;
+  return n->kind == IR_ALLOC ? WALK_STOP : n->kind == IR_PAR ? WALK_SKIP : WALK_INTO;
+}
+
+// Does the body of n allocate arrays (of each iteration: local arrays, privatized scratch)?
+static bool has_own_arrays(const Node *n) {
+  return ir_walk(n->u.par.body, &(Walker){.pre = alloc_in}) != NULL;
+}
+
 // The reverse of parallel loop n: a scan by its rule, anything else by map's, its reduce and
 // hist clauses by theirs (rev_reduce.c, rev_hist.c).
 void rev_par(Rev *R, const Node *n) {
@@ -405,9 +415,15 @@ void rev_par(Rev *R, const Node *n) {
   plan_offsets(R, n);
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
   m->u.par.body = R->b.blk = block_new(R->a);
-  clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
-  red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
-  R->block(R, n->u.par.body);
+  if (has_own_arrays(n)) { // the iteration's arrays: written again, checkpointed (rev.c)
+    struct Sweep *sw = R->sweep_begin(R, n->u.par.body);
+    red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
+    R->sweep_end(R, n->u.par.body, sw);
+  } else {
+    clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
+    red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
+    R->block(R, n->u.par.body);
+  }
 
   // adjoints of values from outside the loop: summed over the iterations
   Val *total = SCRATCH(Val, nv);

@@ -442,3 +442,82 @@ void emit_swap(Rev *R, const Save *s, bool epilogue) {
   sw->u.copy.swap = true;
   b_push(&R->b, sw);
 }
+
+// ---- the arrays of a parallel loop's iterations ----
+
+typedef struct {
+  unsigned char *priv;
+  int par; // parallel loops around the statement walked
+} PrivWalk;
+
+static WalkNext priv_pre(Node *n, void *ctx) {
+  PrivWalk *w = ctx;
+  if (n->kind == IR_ALLOC && w->par) w->priv[n->out] = 1;
+  if (n->kind == IR_PAR) w->par++;
+  return WALK_INTO;
+}
+
+static void priv_post(Node *n, void *ctx) {
+  if (n->kind == IR_PAR) ((PrivWalk *)ctx)->par--;
+}
+
+unsigned char *private_arrays(Rev *R) {
+  PrivWalk w = {SCRATCH(unsigned char, R->pf->nvals), 0};
+  ir_walk(R->pf->body, &(Walker){.pre = priv_pre, .post = priv_post, .ctx = &w});
+  return w.priv;
+}
+
+static WalkNext own_write(Node *n, void *ctx) {
+  Rev *R = ctx;
+  return n->kind == IR_WRITE && R->in_par[n->u.mem.arr] ? WALK_STOP : WALK_INTO;
+}
+
+// Does n write an array of the iterations of the parallel loop being reversed (R->par)?
+bool writes_own_arrays(Rev *R, const Node *n) {
+  return ir_walk_node(n, &(Walker){.pre = own_write, .ctx = R}) != NULL;
+}
+
+typedef struct {
+  Val arr;
+  bool loops; // only reads inside loops (which re-read in their reverse)
+} ReadWalk;
+
+static WalkNext read_pre(Node *n, void *ctx) {
+  ReadWalk *w = ctx;
+  if (n->kind == IR_READ && n->u.mem.arr == w->arr) return WALK_STOP;
+  if (w->loops && n->kind != IR_LOOP && n->kind != IR_PAR && n->kind != IR_IF) return WALK_SKIP;
+  return WALK_INTO;
+}
+
+static WalkNext loop_pre(Node *n, void *ctx) {
+  ReadWalk *w = ctx;
+  if ((n->kind == IR_LOOP || n->kind == IR_PAR) &&
+      ir_walk_node(n, &(Walker){.pre = read_pre, .ctx = &(ReadWalk){w->arr, false}}))
+    return WALK_STOP;
+  return n->kind == IR_IF ? WALK_INTO : WALK_SKIP;
+}
+
+// Does n hold a loop (or is one) that reads arr?
+static bool loop_reads(const Node *n, Val arr) {
+  return ir_walk_node(n, &(Walker){.pre = loop_pre, .ctx = &(ReadWalk){arr, true}}) != NULL;
+}
+
+// In the body of a parallel loop being reversed: before statement k, the iteration's arrays it
+// overwrites that a loop at or before it reads (re-reads in its reverse), saved whole.  A
+// sequential loop that writes them restores them itself (its checkpoints).
+void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout) {
+  const Node *n = body->stmts[k];
+  *nout = 0;
+  if (n->kind == IR_LOOP) return;
+  for (int v = 1; v < R->pf->nvals; v++) {
+    if (!R->in_par[v] || !R->priv[v] || !R->varied[v]) continue;
+    if (!ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, v)) continue;
+    bool needed = loop_reads(n, v);
+    for (int j = 0; j < k && !needed; j++) needed = loop_reads(body->stmts[j], v);
+    if (!needed) continue;
+    const Node *a = R->def[v];
+    IR_ASSERT(a && a->kind == IR_ALLOC);
+    Builder *b = &R->b;
+    out[(*nout)++] = (Save){v, 0, 0, 0, b_const_i(b, &ty_long, 0), b_cast(b, &ty_long, P(a->u.alloc.n))};
+  }
+}

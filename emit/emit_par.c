@@ -551,8 +551,8 @@ static const char *count(Emit *e, Val n) {
 // An iteration's own array: on its stack, or on the heap (set to NULL at the body's start).
 static void emit_private(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
-  const Type *t = e->f->vals[n->out].type;
-  const char *name = ref(e, n->out);
+  const Type *t = n->out ? e->f->vals[n->out].type : NULL;
+  const char *name = n->out ? ref(e, n->out) : NULL;
   switch (n->kind) {
   case IR_ALLOC:
     if (alloc_on_stack(e, n)) {

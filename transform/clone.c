@@ -10,6 +10,11 @@ Val clone_val(Fn *dst, const Fn *src, Val v, Val *map) {
   return n;
 }
 
+// The writes a clone leaves out (a re-execution): all, but those of keep[arr] (non-NULL).
+typedef struct {
+  const unsigned char *keep;
+} Drop;
+
 static Val M(const Val *map, Val v) {
   if (!v) return 0;
   IR_ASSERT(map[v]);
@@ -22,10 +27,16 @@ static Val *clone_vals(Arena *a, Fn *dst, const Fn *src, const Val *vs, int n, V
   return out;
 }
 
-static Block *clone_sub(Builder *b, const Fn *sf, const Block *src, Val *map, bool drop) {
+static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const Drop *drop);
+
+static void clone_stmts(Builder *b, const Fn *sf, const Block *src, Val *map, const Drop *drop) {
+  for (int i = 0; i < src->n; i++) clone_node(b, sf, src->stmts[i], map, drop);
+}
+
+static Block *clone_sub(Builder *b, const Fn *sf, const Block *src, Val *map, const Drop *drop) {
   Block *outer = b->blk, *blk = block_new(b->fn->arena);
   b->blk = blk;
-  clone_block(b, sf, src, map, drop);
+  clone_stmts(b, sf, src, map, drop);
   for (int i = 0; i < src->nyields; i++) block_yield(b->fn->arena, blk, M(map, src->yields[i]));
   b->blk = outer;
   return blk;
@@ -44,13 +55,15 @@ Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
   c->nf = l->nf;
   c->pa = clone_vals(a, b->fn, sf, l->pa, l->nf, map);
   c->pb = clone_vals(a, b->fn, sf, l->pb, l->nf, map);
-  c->body = clone_sub(b, sf, l->body, map, false);
+  c->body = clone_sub(b, sf, l->body, map, NULL);
   return c;
 }
 
-static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool drop) {
+static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const Drop *drop) {
   Arena *a = b->fn->arena;
-  if (drop && (s->kind == IR_WRITE || s->kind == IR_UPDATE)) return;
+  if (drop && (s->kind == IR_WRITE || s->kind == IR_UPDATE) &&
+      !(drop->keep && drop->keep[s->u.mem.arr]))
+    return;
   Node *n = node_new(a, s->kind, s->loc);
   n->u = s->u;
   switch (s->kind) {
@@ -147,5 +160,12 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, bool d
 }
 
 void clone_block(Builder *b, const Fn *sf, const Block *src, Val *map, bool drop_writes) {
-  for (int i = 0; i < src->n; i++) clone_node(b, sf, src->stmts[i], map, drop_writes);
+  Drop d = {NULL};
+  clone_stmts(b, sf, src, map, drop_writes ? &d : NULL);
+}
+
+void clone_block_keep(Builder *b, const Fn *sf, const Block *src, Val *map,
+                      const unsigned char *keep) {
+  Drop d = {keep};
+  clone_stmts(b, sf, src, map, &d);
 }

@@ -167,6 +167,65 @@ static bool sweep(Block *b, int *uses) {
   return changed;
 }
 
+// ---- arrays written and never read: an allocation, its writes and its free go ----
+
+typedef struct {
+  unsigned char *alloc, *read; // alloc[v]: v is allocated here; read[v]: something reads it
+} ArrayUse;
+
+static WalkNext array_use(Node *n, void *ctx) {
+  ArrayUse *u = ctx;
+  switch (n->kind) {
+  case IR_ALLOC: u->alloc[n->out] = 1; break;
+  case IR_READ: u->read[n->u.mem.arr] = 1; break;
+  case IR_COPY:
+    u->read[n->u.copy.src] = 1;
+    if (n->u.copy.swap) u->read[n->u.copy.dst] = 1;
+    break;
+  case IR_SORT: u->read[n->u.copy.src] = 1, u->read[n->u.copy.dst] = 1; break;
+  case IR_PAR: // a histogram's section is read back after the loop
+    for (int h = 0; h < n->u.par.nhists; h++) u->read[n->u.par.hists[h].arr] = 1;
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_WRITE:
+  case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_FREE: case IR_RETURN: break;
+  }
+  return WALK_INTO;
+}
+
+// Does n only write (allocate, free) an array that nothing reads?
+static bool dead_write(const Node *n, const ArrayUse *u) {
+  Val a = 0;
+  switch (n->kind) {
+  case IR_WRITE: case IR_ACC: a = n->u.mem.arr; break;
+  case IR_ALLOC: a = n->out; break;
+  case IR_FREE: case IR_COPY: a = n->u.copy.dst; break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_SORT: case IR_RETURN: break;
+  }
+  if (n->kind == IR_COPY && n->u.copy.swap) return false;
+  return a && u->alloc[a] && !u->read[a];
+}
+
+static void drop_dead_writes(Block *b, void *ctx) {
+  int k = 0;
+  for (int i = 0; i < b->n; i++)
+    if (!dead_write(b->stmts[i], ctx)) b->stmts[k++] = b->stmts[i];
+  b->n = k;
+}
+
+// Removes the arrays that a function allocates and never reads (a local array whose
+// elements were forwarded where they were read), with their writes; true if any went.
+static bool dead_arrays(Fn *f) {
+  ArrayUse u = {calloc((size_t)f->nvals, 1), calloc((size_t)f->nvals, 1)};
+  ir_walk(f->body, &(Walker){.pre = array_use, .lambdas = true, .ctx = &u});
+  bool any = false;
+  for (int v = 1; v < f->nvals; v++) any |= u.alloc[v] && !u.read[v];
+  if (any) ir_walk(f->body, &(Walker){.block = drop_dead_writes, .ctx = &u});
+  free(u.alloc);
+  free(u.read);
+  return any;
+}
+
 void simplify_dce(Fn *f) {
   int *uses = calloc((size_t)f->nvals, sizeof(int));
   for (bool changed = true; changed;) {
@@ -175,6 +234,11 @@ void simplify_dce(Fn *f) {
     changed = sweep(f->body, uses);
   }
   free(uses);
+}
+
+// After differentiation (the prefixes of a scan are read by its derivative only).
+void simplify_dead_arrays(Fn *f) {
+  while (dead_arrays(f)) simplify_dce(f);
 }
 
 // Casts of constants become constants: (double)0 -> 0.0; integer comparisons of a value

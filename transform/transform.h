@@ -8,6 +8,9 @@
 // (map[old] = new; unmapped values that are used must already be mapped).  With
 // drop_writes, IR_WRITE statements are left out (re-execution in a reverse sweep).
 void clone_block(Builder *b, const Fn *src_fn, const Block *src, Val *map, bool drop_writes);
+// ... leaving out the writes but those to the arrays keep[arr] (an iteration's own arrays).
+void clone_block_keep(Builder *b, const Fn *src_fn, const Block *src, Val *map,
+                      const unsigned char *keep);
 Val clone_val(Fn *dst, const Fn *src, Val v, Val *map); // fresh value of the same type
 Lambda *clone_lambda(Builder *b, const Fn *src_fn, const Lambda *l, Val *map);
 
@@ -46,6 +49,8 @@ void fuse_loops(Fn *f);
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0
+// Arrays allocated and never read go, with their writes (after differentiation).
+void simplify_dead_arrays(Fn *f);
 
 // ---- counted.c ----
 bool has_exit_loops(const Fn *f); // a loop that ends on a flag (while, do, break)
