@@ -39,6 +39,7 @@ static void lower_ptr_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Typ
   L->decl_ptr = s, L->decl_elem = t;
   bool alloc = lower_alloc(L, value, t, &v);
   L->decl_ptr = NULL;
+  if (alloc) L->fn->vals[v.arr].hint = s; // (the array's name: the pointer's)
   if (!alloc) v = view_expr(L, value, "the initial value");
   if (v.ref < 0 && v.type->elem->kind != t->kind)
     diag_error(node_loc(L, value), NULL, "'%s' points to '%s', not to '%s'", s,
@@ -278,7 +279,10 @@ static void assign_pointer(Lower *L, Var *p, TSNode asg, const char *op) {
   Loc loc = node_loc(L, asg);
   View v;
   if (!strcmp(op, "=")) {
-    if (!lower_alloc(L, rhs, p->type->elem, &v)) v = view_expr(L, rhs, "the value");
+    if (lower_alloc(L, rhs, p->type->elem, &v))
+      L->fn->vals[v.arr].hint = p->name;
+    else
+      v = view_expr(L, rhs, "the value");
   } else if (!strcmp(op, "+=") || !strcmp(op, "-=")) {
     v = var_view(L, p, loc);
     Val k = lower_expr(L, rhs);

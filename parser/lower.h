@@ -151,6 +151,8 @@ typedef struct Lower {
   int alloc_pos;
   Val *allocs;
   int nallocs, capallocs;
+  struct Pending *pending; // arrays of the function that parallel loops may privatize
+  int npending, cappending;
   const char *decl_ptr; // the pointer variable being declared (T *p = malloc(n * sizeof *p))
   Type *decl_elem;      // its element type
   int var_floor;      // var_find sees vars[var_floor ..] only (an inlined body's scope)
@@ -266,6 +268,19 @@ Lambda *make_inverse_lambda(Lower *L, const UserOp *u);
 TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, TSNode asg,
                       const char *aop);
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);
+
+// ---- lower_priv.c ----
+// An array the function allocates, written by a parallel loop's iterations at elements that
+// are not their own: scratch that each iteration may have a copy of, if it writes every
+// element it reads (an OpenMP private array).  Decided when the whole function is lowered.
+typedef struct Pending {
+  Node *par;
+  Val arr;
+  Loc w, r;          // the two accesses that showed the dependence (r: 0 line: none)
+  bool meet;         // shown to touch one element in two iterations
+} Pending;
+void pending_private(Lower *L, Node *par, Val arr, Loc w, Loc r, bool meet);
+void privatize(Lower *L); // every pending one: privatized, or the dependence reported
 
 // ---- lower_loop.c ----
 // A for, while or do statement; pragma: its adsoac pragma, or NULL.

@@ -462,9 +462,22 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
     for (int f = 0; f < par->u.par.scans[k].nf; f++) inside[par->u.par.scans[k].excl[f]] = 1;
   IndexLoop lp;
   index_loop(&lp, L->a, L->fn, def, inside, body, p->idx, par->u.par.lo, par->u.par.hi);
-  Dep d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective,
-                         par->u.par.ninjective);
-  if (d.kind == DEP_NONE) return;
+  Dep d;
+  for (;;) {
+    d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective, par->u.par.ninjective);
+    if (d.kind == DEP_NONE) return;
+    // an array the function allocated: each iteration may have its own (privatize, later)
+    Val arr = p->acc[d.w].arr;
+    const Node *a = def[arr];
+    if (!a || a->kind != IR_ALLOC) break;
+    pending_private(L, (Node *)par, arr, p->acc[d.w].loc,
+                    d.kind == DEP_NOT_INJECTIVE ? (Loc){0} : p->acc[d.other].loc,
+                    d.kind == DEP_ACROSS && d.ov.meet);
+    int m = 0;
+    for (int k = 0; k < p->nacc; k++)
+      if (p->acc[k].arr != arr) p->acc[m++] = p->acc[k];
+    p->nacc = m;
+  }
   const Access *w = &p->acc[d.w], *r = &p->acc[d.other];
   const char *name = L->fn->vals[w->arr].hint;
   switch (d.kind) {
@@ -759,9 +772,10 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
   for (int i = L->var_floor; i < nv; i++) {
     Var *v = &L->vars[i];
     if (!q->param[i]) {
-      if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val)
-        diag_error(v->loc, "initialise the variable before the loop",
-                   "'%s' is assigned in a loop but has no value before it", v->name);
+      // assigned in the body but without a value before the loop: the body reads it only after
+      // it assigned it (an earlier read was refused), so no iteration sees another's value
+      // (C's `int j; for (...) for (j = 0; ...)`); after the loop it has none either
+      if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val) v->val = 0;
       continue;
     }
     if (v->val == q->param[i] && v != ev) { // not carried

@@ -30,6 +30,8 @@ Val view_index(Lower *L, const View *v, Val idx) {
 }
 
 static Val add_offset(Lower *L, Val off, Val k, bool minus) {
+  const Node *kd = L->fn->defs[k];
+  if (kd && kd->kind == IR_CONST && kd->u.cst.i == 0) return off; // (&x[0], p + 0)
   if (!off && !minus) return k;
   if (!off) off = b_const_i(&L->b, val_type(L->fn, k), 0);
   Type *t = common_type(val_type(L->fn, off), val_type(L->fn, k));

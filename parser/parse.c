@@ -205,6 +205,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.alloc_blk = L.fn->body;
   lower_block(&L, ts_field(def, "body"));
   if (!L.returned) free_allocs(&L, 0);
+  privatize(&L);
   if (L.fn->ret->kind != TY_VOID && !L.returned)
     diag_error(ts_loc(src, def), NULL, "function '%s' does not end with a return", L.fn->name);
   set_activity(&L, pr);

@@ -439,11 +439,17 @@ def run_c(args, name):
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
     ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
     sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
+    # the program's other functions (legacy helpers are not static) are in adsoac's output
+    # too: the references keep only their renamed marked functions global
+    sh(["objcopy"] + ["--keep-global-symbol=%s_ref" % f.name for f in funcs] + [o("ref.o")],
+       "localizing the reference's other symbols")
     objs = [o("driver.o"), o("grad.o"), o("ref.o")] + extra_objs
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
         sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
            "compiling the double reference")
+        sh(["objcopy"] + ["--keep-global-symbol=%s_ref64" % f.name for f in funcs] + [o("ref64.o")],
+           "localizing the double reference's other symbols")
         objs.append(o("ref64.o"))
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
