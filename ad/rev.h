@@ -93,6 +93,7 @@ typedef struct Rev {
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
   LoopAux *laux;         // per sequential loop run with checkpoints: where they are
   Val region_idx;        // the index of the loop whose regions are being found (0: none)
+  const Node *region_loop; // that loop
   Val *arrays;           // the function's arrays: pointer parameters, allocations (user_arrays)
   int narrays;
   // reads_injective's answers, per loop and array

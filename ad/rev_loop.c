@@ -169,6 +169,117 @@ static void written_arrays(const Block *b, Val *arrs, int *n) {
   }
 }
 
+// ---- the elements that writes in nested loops reach: intervals ----
+
+typedef struct {
+  const unsigned char *inside;
+  const Node **loops; // loops[i]: the loop (nested in the one whose regions are found) of index i
+  Val *lo, *hi;       // memo (vjp values, long)
+  Val nonempty;       // the nested loops the bounds used all run (vjp int), 0: none used
+  int budget;
+} Bounds;
+
+static void note_nested(const Block *b, const Node **loops) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_IF) note_nested(n->u.ifs.then, loops), note_nested(n->u.ifs.els, loops);
+    if (n->kind == IR_LOOP) loops[n->u.loop.idx] = n, note_nested(n->u.loop.body, loops);
+    if (n->kind == IR_PAR) loops[n->u.par.idx] = n, note_nested(n->u.par.body, loops);
+  }
+}
+
+// The least and greatest value of primal integer v over the iterations of the loops nested in
+// the sequential loop (from values outside it, as long values at the builder's point); false
+// where v depends on the loop's own index or on anything but +, -, *, integer casts, constants
+// and nested loops' indices.  The interval holds v only where those loops run: bd->nonempty.
+static bool bounds_of(Rev *R, Bounds *bd, Val v, Val *lo, Val *hi) {
+  Builder *b = &R->b;
+  if (--bd->budget < 0) return false;
+  if (!bd->inside[v]) {
+    if (!ty_is_int(R->pf->vals[v].type)) return false;
+    *lo = *hi = b_cast(b, &ty_long, P(v));
+    return true;
+  }
+  if (bd->lo[v]) {
+    *lo = bd->lo[v], *hi = bd->hi[v];
+    return true;
+  }
+  if (!bd->loops[v] && can_materialize(R, v, bd->inside, NULL, 0)) { // the same in every iteration
+    Val *memo = SCRATCH(Val, R->pf->nvals);
+    *lo = *hi = bd->lo[v] = bd->hi[v] =
+        b_cast(b, &ty_long, materialize(R, v, bd->inside, memo, R->b.loc));
+    return true;
+  }
+  const Node *lp = bd->loops[v];
+  if (lp) { // a nested loop's index: [lo, hi - 1], where it runs
+    Val llo = lp->kind == IR_LOOP ? lp->u.loop.lo : lp->u.par.lo;
+    Val lhi = lp->kind == IR_LOOP ? lp->u.loop.hi : lp->u.par.hi;
+    if (lp->kind == IR_LOOP && lp->u.loop.exit) return false;
+    Val a, c, d, e;
+    if (!bounds_of(R, bd, llo, &a, &c) || !bounds_of(R, bd, lhi, &d, &e)) return false;
+    *lo = a;
+    *hi = b_binop(b, BIN_SUB, e, b_const_i(b, &ty_long, 1));
+    Val runs = b_binop(b, BIN_LT, c, d); // (the least hi above the greatest lo: it always runs)
+    bd->nonempty = bd->nonempty ? b_binop(b, BIN_BAND, bd->nonempty, runs) : runs;
+  } else {
+    const Node *d = R->def[v];
+    if (!d || !ty_is_int(R->pf->vals[v].type)) return false;
+    Val a, c, e, f;
+    switch (d->kind) {
+    case IR_CONST: *lo = *hi = b_const_i(b, &ty_long, d->u.cst.i); break;
+    case IR_CAST:
+      if (!ty_is_int(R->pf->vals[d->u.cast.a].type) || !bounds_of(R, bd, d->u.cast.a, lo, hi))
+        return false;
+      break;
+    case IR_BINOP:
+      if ((d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) ||
+          !bounds_of(R, bd, d->u.bin.a, &a, &c) || !bounds_of(R, bd, d->u.bin.b, &e, &f))
+        return false;
+      if (d->u.bin.op == BIN_ADD) {
+        *lo = b_add(b, a, e), *hi = b_add(b, c, f);
+      } else if (d->u.bin.op == BIN_SUB) {
+        *lo = b_sub(b, a, f), *hi = b_sub(b, c, e);
+      } else { // the least and the greatest of the four corner products
+        Val p[4] = {b_mul(b, a, e), b_mul(b, a, f), b_mul(b, c, e), b_mul(b, c, f)};
+        *lo = *hi = p[0];
+        for (int k = 1; k < 4; k++) {
+          *lo = b_select(b, b_binop(b, BIN_LT, p[k], *lo), p[k], *lo);
+          *hi = b_select(b, b_binop(b, BIN_GT, p[k], *hi), p[k], *hi);
+        }
+      }
+      break;
+    case IR_UNOP: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+    case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
+    case IR_FREE: case IR_RETURN:
+      return false;
+    }
+  }
+  bd->lo[v] = *lo, bd->hi[v] = *hi;
+  return true;
+}
+
+// The section [least, greatest] of the elements a write at primal index v (in loops nested in
+// the sequential loop n) reaches, as a region (no elements where those loops do not run):
+// false where bounds_of cannot tell.
+static bool interval_region(Rev *R, const Node *n, Val arr, Val v, const unsigned char *inside,
+                            Region *reg, int *nreg, Loc loc) {
+  Bounds bd = {inside, SCRATCH(const Node *, R->pf->nvals), SCRATCH(Val, R->pf->nvals),
+               SCRATCH(Val, R->pf->nvals), 0, WALK_BUDGET};
+  note_nested(n->u.loop.body, bd.loops);
+  Builder *b = &R->b;
+  Val lo, hi;
+  if (!bounds_of(R, &bd, v, &lo, &hi)) return false;
+  Val one = b_const_i(b, &ty_long, 1), zero = b_const_i(b, &ty_long, 0);
+  Val cnt = b_binop(b, BIN_ADD, b_binop(b, BIN_SUB, hi, lo), one);
+  Val ok = b_binop(b, BIN_GT, cnt, zero);
+  if (bd.nonempty) ok = b_binop(b, BIN_BAND, ok, bd.nonempty);
+  if (*nreg == MAX_REGIONS)
+    diag_error(loc, "split the sequential loop", "a sequential loop overwrites more than %d "
+               "array sections", MAX_REGIONS);
+  reg[(*nreg)++] = (Region){arr, 0, 0, lo, b_select(b, ok, cnt, zero), 0, false, false};
+  return true;
+}
+
 // A moving section of arr: vn elements from the primal expression pf (with the parallel
 // loop index psub taken as psub_at, or psub_at - 1 with last), recomputed in each iteration.
 static void add_moving(Rev *R, Region *reg, int *nreg, Val arr, Val pf, Val psub, Val psub_at,
@@ -215,6 +326,9 @@ static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
     add_moving(R, reg, nreg, arr, lo, 0, 0, false, b_const_i(&R->b, &ty_long, 1), loc);
     return;
   }
+  if (!cond && !hi && R->region_loop && !can_materialize(R, lo, inside, NULL, 0) &&
+      interval_region(R, R->region_loop, arr, lo, inside, reg, nreg, loc))
+    return; // (in nested loops: the elements they reach)
   for (int r = 0; r < *nreg && !cond; r++) // the same section again
     if (reg[r].arr == arr && !reg[r].guarded && reg[r].plo && index_same(R->def, reg[r].plo, lo) &&
         (hi ? reg[r].phi && index_same(R->def, reg[r].phi, hi) : !reg[r].phi))
@@ -314,6 +428,12 @@ static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *insi
     for (int q = 0; ok && q < d[k].n; q++)
       for (int v = 0; v < POLY_DEG && d[k].t[q].v[v]; v++)
         ok &= !d[k].t[q].c || !inside[d[k].t[q].v[v]];
+  }
+  if (!ok && !wi.over && !cond && R->region_loop) { // nested in loops: the elements reached
+    bool all = wi.n > 0;
+    for (int k = 0; all && k < wi.n; k++)
+      all = interval_region(R, R->region_loop, arr, wi.idx[k], inside, reg, nreg, n->loc);
+    if (all) return;
   }
   if (!ok)
     diag_error(n->loc, hint, "this loop, in a sequential loop, writes '%s' at an index that "
@@ -436,9 +556,12 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
   Val *memo = SCRATCH(Val, R->pf->nvals);
   int nreg = 0;
   Val outer = R->region_idx;
+  const Node *outer_loop = R->region_loop;
   R->region_idx = n->u.loop.idx;
+  R->region_loop = n;
   loop_regions(R, n->u.loop.body, inside, memo, reg, &nreg, 0);
   R->region_idx = outer;
+  R->region_loop = outer_loop;
   return nreg;
 }
 

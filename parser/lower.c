@@ -32,8 +32,10 @@ static void lower_ptr_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Typ
   TSNode parent = ts_node_parent(decl);
   bool moves = assigned_in(L, ts_is(parent, "compound_statement") ? parent : decl, s);
   View v;
+  Val cands[MAX_BASES];
+  int nc = moves ? ptr_candidates(L, ts_is(parent, "compound_statement") ? parent : decl, s, cands) : 0;
   if (ts_node_is_null(value)) {
-    ptr_var_push(L, s, pt, NULL, true, loc);
+    ptr_var_push_bases(L, s, pt, NULL, true, cands, nc, loc);
     return;
   }
   L->decl_ptr = s, L->decl_elem = t;
@@ -47,7 +49,7 @@ static void lower_ptr_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Typ
   if (v.ref < 0 && v.type->elem_const && !is_const)
     diag_error(node_loc(L, value), "declare the pointer const T *", "'%s' points to const elements",
                s);
-  ptr_var_push(L, s, v.ref >= 0 ? v.type : pt, &v, moves, loc);
+  ptr_var_push_bases(L, s, v.ref >= 0 ? v.type : pt, &v, moves, cands, nc, loc);
 }
 
 static void lower_declaration(Lower *L, TSNode decl) {

@@ -5,6 +5,7 @@
 #include "../ir/hash.h"
 
 #define MAX_DIMS 4 // extents of an array of arrays, after the first
+#define MAX_BASES 4 // the arrays one pointer variable may point into
 
 typedef enum {
   VAR_SCALAR, // a C scalar variable; val is its current SSA value (0 = not yet assigned)
@@ -36,6 +37,12 @@ typedef struct {
   int ref;       // VAR_REF: the variable referred to (its index in Lower.vars)
   int ndim;      // VAR_ARRAY of arrays (double q[3][4]): the extents after the first (4)
   Val dims[MAX_DIMS];
+  // VAR_ARRAY that points into one of several arrays (double *xp = x2; ... xp = &s[i];): the
+  // arrays, and the hidden variable holding the index of the one it points into now
+  int nbase;
+  Val bases[MAX_BASES];
+  const char *sel;
+  const char *offs[MAX_BASES]; // (and the offset into each: off is unused)
 } Var;
 
 // Lower.var_names: the newest variable of each name, vars[newest] (-1: none in scope now).
@@ -222,13 +229,23 @@ typedef struct {
   int ref;    // a reference to L->vars[ref] (-1: none)
   int ndim;   // a pointer to arrays (a row of double q[3][4] is q[i]): their extents
   Val dims[MAX_DIMS];
+  int nbase;  // > 1: a pointer into one of bases[], the one sel (an int value) says, at
+  Val bases[MAX_BASES]; // offs[k] into bases[k] (off is unused)
+  Val sel, offs[MAX_BASES];
 } View;
 bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
 View view_expr(Lower *L, TSNode e, const char *what); // an error when e is not one
 View var_view(Lower *L, Var *v, Loc loc);
 Val view_index(Lower *L, const View *v, Val idx); // the array index of element idx
 Val view_read(Lower *L, const View *v, Val idx, Loc loc);
+void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc);
 int ptr_var_push(Lower *L, const char *name, Type *t, const View *v, bool assigned, Loc loc);
+// ... that may also point into the arrays cands[0 .. ncands) (a pointer assigned views of
+// several arrays: its reads and writes go to the one it points into now)
+int ptr_var_push_bases(Lower *L, const char *name, Type *t, const View *v, bool assigned,
+                       const Val *cands, int ncands, Loc loc);
+// The arrays the assignments to pointer name in scope give it (their right-hand sides).
+int ptr_candidates(Lower *L, TSNode scope, const char *name, Val *out);
 void ptr_assign(Lower *L, Var *p, const View *v, Loc loc);
 bool assigned_in(Lower *L, TSNode n, const char *name);
 bool lower_alloc(Lower *L, TSNode e, Type *t, View *out);

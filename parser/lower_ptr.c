@@ -29,6 +29,16 @@ Val view_index(Lower *L, const View *v, Val idx) {
   return b_binop(&L->b, BIN_ADD, convert(L, v->off, t), convert(L, idx, t));
 }
 
+static Val add_offset(Lower *L, Val off, Val k, bool minus);
+
+// v moves by k elements (minus: back), whichever array it points into.
+static void view_move(Lower *L, View *v, Val k, bool minus) {
+  if (v->nbase > 1)
+    for (int b = 0; b < v->nbase; b++) v->offs[b] = add_offset(L, v->offs[b], k, minus);
+  else
+    v->off = add_offset(L, v->off, k, minus);
+}
+
 static Val add_offset(Lower *L, Val off, Val k, bool minus) {
   const Node *kd = L->fn->defs[k];
   if (kd && kd->kind == IR_CONST && kd->u.cst.i == 0) return off; // (&x[0], p + 0)
@@ -41,11 +51,32 @@ static Val add_offset(Lower *L, Val off, Val k, bool minus) {
 // The view a variable holds now.
 View var_view(Lower *L, Var *v, Loc loc) {
   if (v->kind == VAR_REF) return (View){0, v->type, 0, v->ref};
-  if (!v->val)
+  Var *sel = v->nbase > 1 ? var_find(L, v->sel) : NULL;
+  if (v->nbase > 1 ? !sel || !sel->val : !v->val)
     diag_error(loc, NULL, "pointer '%s' is used before it is assigned", v->name);
   View w = {v->val, v->type, offset_of(L, v), -1, v->ndim};
   for (int k = 0; k < v->ndim; k++) w.dims[k] = v->dims[k];
+  if (v->nbase > 1) {
+    w.arr = 0;
+    w.nbase = v->nbase;
+    for (int k = 0; k < v->nbase; k++) {
+      w.bases[k] = v->bases[k];
+      Var *o = var_find(L, v->offs[k]);
+      w.offs[k] = o ? o->val : 0;
+    }
+    w.sel = sel->val;
+  }
   return w;
+}
+
+// The arrays a view may point into (one, or its bases).
+static int view_bases(const View *v, Val *out) {
+  if (v->nbase > 1) {
+    for (int k = 0; k < v->nbase; k++) out[k] = v->bases[k];
+    return v->nbase;
+  }
+  out[0] = v->arr;
+  return v->arr ? 1 : 0;
 }
 
 // The number of elements in one of the arrays v points to (the product of its extents).
@@ -122,7 +153,7 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
     if (!ty_is_int(val_type(L->fn, k)))
       diag_error(node_loc(L, e), NULL, "pointer arithmetic with a value that is not an integer");
     L->b.loc = node_loc(L, e);
-    out->off = add_offset(L, out->off, k, !strcmp(op, "-"));
+    view_move(L, out, k, !strcmp(op, "-"));
     return true;
   }
   if (ts_is(e, "pointer_expression") && !strcmp(node_text(L, ts_field(e, "operator")), "&")) {
@@ -140,7 +171,7 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
         return true;
       }
       L->b.loc = node_loc(L, e);
-      out->off = add_offset(L, out->off, k, false);
+      view_move(L, out, k, false);
       return true;
     }
     if (ts_is(a, "identifier")) { // &s: a reference to a local variable
@@ -164,10 +195,57 @@ View view_expr(Lower *L, TSNode e, const char *what) {
 
 // ---- reading and writing through a view ----
 
+// In a branch on sel == k, for each base k of a view that may point into several arrays: the
+// read (x 0) or the write of x of element idx (at that base's offset).  Returns the read's.
+static Val base_chain(Lower *L, const View *v, int k, Val idx, Val x, Loc loc) {
+  if (k == v->nbase - 1) { // (the last: sel can only be k)
+    View one = {v->bases[k], v->type, v->offs[k], -1};
+    Val at = view_index(L, &one, idx);
+    if (!x) return read_element(L, v->bases[k], at, loc);
+    b_write(&L->b, v->bases[k], at, x);
+    par_note_access(L, v->bases[k], at, true, loc);
+    return 0;
+  }
+  L->b.loc = loc;
+  Node *n = node_new(L->a, IR_IF, loc);
+  n->u.ifs.cond = b_binop(&L->b, BIN_EQ, v->sel, b_const_i(&L->b, &ty_int, k));
+  Block *outer = L->b.blk;
+  n->u.ifs.then = L->b.blk = block_new(L->a);
+  View one = {.type = v->type, .nbase = 1, .bases = {v->bases[k]}, .offs = {v->offs[k]}};
+  Val t = base_chain(L, &one, 0, idx, x, loc);
+  n->u.ifs.els = L->b.blk = block_new(L->a);
+  Val e = base_chain(L, v, k + 1, idx, x, loc);
+  L->b.blk = outer;
+  if (!x) {
+    block_yield(L->a, n->u.ifs.then, t);
+    block_yield(L->a, n->u.ifs.els, e);
+    n->u.ifs.nouts = 1;
+    n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+    n->u.ifs.outs[0] = fn_val(L->fn, val_type(L->fn, t), NULL);
+  }
+  b_push(&L->b, n);
+  return x ? 0 : n->u.ifs.outs[0];
+}
+
+void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc) {
+  if (v->nbase > 1) {
+    if (L->par)
+      diag_error(loc, "write through a pointer to one array in a parallel loop",
+                 "a write in a parallel loop through a pointer into one of several arrays");
+    base_chain(L, v, 0, idx, x, loc);
+    return;
+  }
+  Val at = view_index(L, v, idx);
+  b_write(&L->b, v->arr, at, x);
+  par_note_access(L, v->arr, at, true, loc);
+  if (L->par) fwd_push(L, (FwdEntry){v->arr, at, x, 0, false, false});
+}
+
 Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
   if (v->ndim > 0)
     diag_error(loc, "index every dimension: q[i][j]", "a row of an array of arrays used as a "
                "number");
+  if (v->nbase > 1) return base_chain(L, v, 0, idx, 0, loc);
   if (v->ref >= 0) {
     Var *s = &L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
@@ -185,10 +263,70 @@ Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
 
 // A new pointer variable name of type t holding view v (v.arr 0: not assigned yet).  It gets
 // an offset variable when v has an offset or when `assigned` (it may move later).
+// The index of array a in bases (-1: none).
+static int base_index(const Val *bases, int n, Val a) {
+  for (int k = 0; k < n; k++)
+    if (bases[k] == a) return k;
+  return -1;
+}
+
+// sel of view v as an index into bases (v's arrays among them): a constant for one array.
+static Val map_sel(Lower *L, const View *v, const Val *bases, int n, Loc loc) {
+  Val vb[MAX_BASES];
+  int nv = view_bases(v, vb);
+  int first = base_index(bases, n, vb[0]);
+  Val sel = b_const_i(&L->b, &ty_int, first);
+  for (int k = 1; k < nv; k++) { // sel = v.sel == k ? (index of its k-th base) : sel
+    Val is = b_binop(&L->b, BIN_EQ, v->sel, b_const_i(&L->b, &ty_int, k));
+    Val to = b_const_i(&L->b, &ty_int, base_index(bases, n, vb[k]));
+    sel = b_binop(&L->b, BIN_ADD, b_binop(&L->b, BIN_MUL, is, to),
+                  b_binop(&L->b, BIN_MUL, b_unop(&L->b, UN_NOT, is), sel));
+  }
+  (void)loc;
+  return sel;
+}
+
 int ptr_var_push(Lower *L, const char *name, Type *t, const View *v, bool assigned, Loc loc) {
+  return ptr_var_push_bases(L, name, t, v, assigned, NULL, 0, loc);
+}
+
+int ptr_var_push_bases(Lower *L, const char *name, Type *t, const View *v, bool assigned,
+                       const Val *cands, int ncands, Loc loc) {
   if (v && v->ref >= 0) {
     int k = var_push(L, (Var){name, t, VAR_REF, 0, loc});
     L->vars[k].ref = v->ref;
+    return k;
+  }
+  Val bases[MAX_BASES];
+  int nb = v ? view_bases(v, bases) : 0;
+  for (int k = 0; k < ncands; k++)
+    if (base_index(bases, nb, cands[k]) < 0) {
+      if (nb == MAX_BASES)
+        diag_error(loc, "use one pointer variable per array", "pointer '%s' points into more "
+                   "than %d different arrays", name, MAX_BASES);
+      bases[nb++] = cands[k];
+    }
+  if (nb > 1) { // one of several arrays: which one, and the offset, are variables
+    const char *sel = arena_printf(L->a, "$sel:%s:%d", name, L->nvars);
+    bool known = v && (v->arr || v->nbase > 1);
+    Val s0 = known ? map_sel(L, v, bases, nb, loc) : 0;
+    var_push(L, (Var){sel, &ty_int, VAR_SCALAR, s0, loc});
+    const char *offs[MAX_BASES];
+    for (int b = 0; b < nb; b++) { // the offset into each array (0 into those it does not)
+      offs[b] = arena_printf(L->a, "$off%d:%s:%d", b, name, L->nvars);
+      Val o = known ? b_const_i(&L->b, &ty_long, 0) : 0;
+      if (known && v->nbase > 1) {
+        for (int j = 0; j < v->nbase; j++)
+          if (v->bases[j] == bases[b] && v->offs[j]) o = convert(L, v->offs[j], &ty_long);
+      } else if (known && v->arr == bases[b] && v->off) {
+        o = convert(L, v->off, &ty_long);
+      }
+      var_push(L, (Var){offs[b], &ty_long, VAR_SCALAR, o, loc});
+    }
+    int k = var_push(L, (Var){name, t, VAR_ARRAY, 0, loc});
+    Var *p = &L->vars[k];
+    p->sel = sel, p->nbase = nb;
+    for (int b = 0; b < nb; b++) p->bases[b] = bases[b], p->offs[b] = offs[b];
     return k;
   }
   const char *off = NULL;
@@ -220,6 +358,24 @@ void ptr_assign(Lower *L, Var *p, const View *v, Loc loc) {
                ty_c_name(L->a, p->type->elem), ty_c_name(L->a, v->type->elem));
   if (!p->type->elem_const && v->type->elem_const)
     diag_error(loc, NULL, "'%s' is assigned a pointer to const elements", p->name);
+  if (p->nbase > 1) { // one of several arrays: which one (among p's), and the offset
+    Val vb[MAX_BASES];
+    int nv = view_bases(v, vb);
+    for (int k = 0; k < nv; k++)
+      if (base_index(p->bases, p->nbase, vb[k]) < 0)
+        diag_error(loc, NULL, "pointer '%s' is assigned a view of an array it was not found to "
+                   "point into (an assignment adsoac could not follow)", p->name);
+    var_find(L, p->sel)->val = map_sel(L, v, p->bases, p->nbase, loc);
+    for (int k = 0; k < nv; k++) { // the offsets into the arrays v may point into
+      Val off = v->nbase > 1 ? v->offs[k] : v->off;
+      Var *o = var_find(L, p->offs[base_index(p->bases, p->nbase, vb[k])]);
+      o->val = convert(L, off ? off : b_const_i(&L->b, o->type, 0), o->type);
+    }
+    return;
+  }
+  if (v->nbase > 1)
+    diag_error(loc, NULL, "pointer '%s' is assigned a pointer into one of several arrays",
+               p->name);
   if (p->val && p->val != v->arr)
     diag_error(loc, "give each array its own pointer variable (to ping-pong two buffers in a "
                "time loop, write the new values to one and copy them back)",
@@ -236,6 +392,80 @@ void ptr_assign(Lower *L, Var *p, const View *v, Loc loc) {
   p->val = v->arr;
   Val off = v->off ? v->off : b_const_i(&L->b, o->type, 0);
   o->val = convert(L, off, o->type);
+}
+
+// ---- the arrays a pointer variable may point into, read from the code before lowering ----
+
+typedef struct {
+  Lower *L;
+  const char *name;
+  TSNode rhs[16];
+  int n;
+} RhsWalk;
+
+static bool rhs_of(void *ctx, TSNode n, int depth) {
+  RhsWalk *w = ctx;
+  (void)depth;
+  if (ts_is(n, "assignment_expression") && !strcmp(node_text(w->L, ts_field(n, "operator")), "=")) {
+    TSNode l = strip_parens(ts_field(n, "left"));
+    if (ts_is(l, "identifier") && !strcmp(node_text(w->L, l), w->name) && w->n < 16)
+      w->rhs[w->n++] = ts_field(n, "right");
+  }
+  if (ts_is(n, "init_declarator")) {
+    TSNode d = ts_field(n, "declarator");
+    while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
+    if (ts_is(d, "identifier") && !strcmp(node_text(w->L, d), w->name) && w->n < 16)
+      w->rhs[w->n++] = ts_field(n, "value");
+  }
+  return true;
+}
+
+static int scan_bases(Lower *L, TSNode scope, const char *name, Val *out, int n, int depth);
+
+// The arrays a pointer expression may point into (added to out[0 .. n)): through &x[k], x + k,
+// casts and parentheses to its root variable: a pointer in scope with its arrays, or else one
+// whose assignments in scope say (depth: a chain of such, bounded).
+static int expr_bases(Lower *L, TSNode scope, TSNode e, Val *out, int n, int depth) {
+  e = strip_parens(e);
+  while (ts_is(e, "cast_expression") || ts_is(e, "pointer_expression") ||
+         ts_is(e, "subscript_expression") || ts_is(e, "binary_expression") ||
+         ts_is(e, "parenthesized_expression")) {
+    if (ts_is(e, "binary_expression")) {
+      TSNode l = strip_parens(ts_field(e, "left"));
+      e = ts_is(l, "number_literal") ? ts_field(e, "right") : ts_field(e, "left");
+    } else if (ts_is(e, "cast_expression")) {
+      e = ts_field(e, "value");
+    } else if (ts_is(e, "parenthesized_expression")) {
+      e = ts_node_named_child(e, 0);
+    } else {
+      e = ts_field(e, "argument");
+    }
+  }
+  if (!ts_is(e, "identifier")) return n;
+  const char *x = node_text(L, e);
+  Var *v = var_find(L, x);
+  if (v && v->kind == VAR_ARRAY && (v->val || v->nbase > 1)) {
+    Val b[MAX_BASES];
+    View w = {v->val, v->type, 0, -1, 0, {0}, v->nbase};
+    for (int k = 0; k < v->nbase; k++) w.bases[k] = v->bases[k];
+    int nb = view_bases(&w, b);
+    for (int k = 0; k < nb && n < MAX_BASES; k++)
+      if (base_index(out, n, b[k]) < 0) out[n++] = b[k];
+    return n;
+  }
+  return depth < 4 ? scan_bases(L, scope, x, out, n, depth + 1) : n;
+}
+
+static int scan_bases(Lower *L, TSNode scope, const char *name, Val *out, int n, int depth) {
+  RhsWalk w = {.L = L, .name = name};
+  ts_walk(scope, rhs_of, &w);
+  for (int k = 0; k < w.n; k++)
+    if (!ts_node_is_null(w.rhs[k])) n = expr_bases(L, scope, w.rhs[k], out, n, depth);
+  return n;
+}
+
+int ptr_candidates(Lower *L, TSNode scope, const char *name, Val *out) {
+  return scan_bases(L, scope, name, out, 0, 0);
 }
 
 // Is name assigned (=, +=, -=, ++, --) anywhere in the subtree n?  A pointer that is gets an
@@ -364,8 +594,9 @@ void lower_free(Lower *L, TSNode call) {
   const Node *d = v.arr ? L->fn->defs[v.arr] : NULL;
   if (!d || d->kind != IR_ALLOC)
     diag_error(node_loc(L, call), NULL, "free of an array that this function did not allocate");
-  if (L->par || L->loop)
-    diag_error(node_loc(L, call), "free the array after the loop", "free inside a loop");
+  if (L->par)
+    diag_error(node_loc(L, call), "free the array after the parallel loop",
+               "free inside a parallel loop");
   Node *n = node_new(L->a, IR_FREE, node_loc(L, call));
   n->u.copy.dst = v.arr;
   b_push(&L->b, n);
