@@ -260,19 +260,15 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
   if (hist_of(L, w.arr) >= 0)
     diag_error(node_loc(L, lhs), "update the histogram as h[k] OP= e, h named as in the clause",
                "histogram written through another pointer");
-  Val at = view_index(L, &w, idx);
   Val rhs = one ? one : lower_expr(L, ts_field(asg, "right"));
   Type *et = w.type->elem;
   L->b.loc = node_loc(L, asg);
   if (strcmp(op, "=")) {
-    Val old = read_element(L, w.arr, at, node_loc(L, lhs));
+    Val old = view_read(L, &w, idx, node_loc(L, lhs));
     Type *ct = common_type(et, val_type(L->fn, rhs));
     rhs = b_binop(&L->b, compound_op(L, asg, op), convert(L, old, ct), convert(L, rhs, ct));
   }
-  Val v = convert(L, rhs, et);
-  b_write(&L->b, w.arr, at, v);
-  par_note_access(L, w.arr, at, true, node_loc(L, lhs));
-  if (L->par) fwd_push(L, (FwdEntry){w.arr, at, v, 0, false, false});
+  view_write(L, &w, idx, convert(L, rhs, et), node_loc(L, lhs));
 }
 
 // p = e, p += k, p -= k for a pointer variable p.

@@ -230,8 +230,9 @@ static Val base_chain(Lower *L, const View *v, int k, Val idx, Val x, Loc loc) {
 void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc) {
   if (v->nbase > 1) {
     if (L->par)
-      diag_error(loc, "write through a pointer to one array in a parallel loop",
-                 "a write in a parallel loop through a pointer into one of several arrays");
+      diag_error(loc, "write the new values to one buffer and copy them back in a map (u[i] = "
+                 "tmp[i]) instead of swapping pointers", "a write in a parallel loop through a "
+                 "pointer that points into one of several arrays (a pointer swap)");
     base_chain(L, v, 0, idx, x, loc);
     return;
   }
