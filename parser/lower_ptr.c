@@ -137,7 +137,22 @@ View view_expr(Lower *L, TSNode e, const char *what) {
 
 // ---- reading and writing through a view ----
 
+bool struct_view(const View *v) {
+  return v->ref < 0 && v->type->elem->kind == TY_STRUCT;
+}
+
+// Field k of the structs a view of an array of structs sees: the field's array (one per field:
+// ValInfo.fields), at the same offset.
+View field_view(Lower *L, const View *v, int k) {
+  Type *st = v->type->elem;
+  IR_ASSERT(struct_view(v) && L->fn->vals[v->arr].fields && k < st->nfields);
+  return (View){L->fn->vals[v->arr].fields[k], ty_ptr(L->a, st->ftypes[k], v->type->elem_const),
+                v->off, -1};
+}
+
 Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
+  if (struct_view(v))
+    diag_error(loc, "read its fields, p[k].f", "an element of an array of structs used as a number");
   if (v->ref >= 0) {
     Var *s = &L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
