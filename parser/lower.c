@@ -272,8 +272,9 @@ static void assign_view(Lower *L, const View *wp, Val idx, TSNode lhs, TSNode as
                         const char *op, Val one, const char *what, bool field) {
   View w = *wp;
   if (w.type->elem_const)
-    diag_error(node_loc(L, lhs), NULL, "write to '%s', which points to const %s", what,
-               field ? "structs" : "elements");
+    diag_error(node_loc(L, lhs), NULL, field ? "write to '%s', a field of a const struct"
+                                              : "write to '%s', which points to const elements",
+               what);
   if (hist_of(L, w.arr) >= 0)
     diag_error(node_loc(L, lhs), "update the histogram as h[k] OP= e, h named as in the clause",
                "histogram written through another pointer");

@@ -174,7 +174,10 @@ static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t, const c
 static const TypeDef *type_def(const TypeTable *tt, const char *name) {
   TypeDef *d;
   HASH_FIND_STR(tt->byname, name, d);
-  if (d && !d->type && !d->why && d->alias) HASH_FIND_STR(tt->byname, d->alias, d);
+  if (d && !d->type && !d->why && d->alias) {
+    const char *tag = d->alias; // (HASH_FIND_STR clears its output first)
+    HASH_FIND_STR(tt->byname, tag, d);
+  }
   return d;
 }
 

@@ -124,7 +124,7 @@ def parse_structs(path):
             if len(words) < 2 or not all(re.match(r"^\w+$", x) for x in [words[-1]] + parts[1:]):
                 fields = None  # (arrays, pointers, bit-fields: not a test's struct)
                 break
-            ctype = " ".join(w for w in words[:-1] if w not in QUALS)
+            ctype = " ".join(typedefs.get(w, w) for w in words[:-1] if w not in QUALS)  # (for the driver)
             kind = scalar_kind(words[:-1], typedefs)
             if kind is None:
                 fields = None
