@@ -32,7 +32,20 @@ function; lines after `func NAME` only to NAME and override the former):
                              element i is EXPR, a C expression of i, r (the random draw) and
                              the size variables, e.g. fill(i % 3 == 0 ? 0.0 : r) forces zeros
   scalar a range(LO,HI) fill(EXPR)   a float scalar param (default range(-1,1))
-  written y ... / readonly y ...     override the default (non-const pointer = written)
+  struct p[LEN] id=range(0,m) w=range(-1,1) fill(EXPR) v=...
+                             an array-of-structs param (T *p, const T *p) of LEN elements,
+                             or without [LEN] a struct passed by value (T p): per field, the
+                             options of `array` (int fields get integers in [LO,HI); fields not
+                             named: range(-1,1)).  T is a struct the program (or a header it
+                             includes with "...") defines with float, double and integer
+                             fields.  The harness splits p into one parameter per field, named
+                             "p.w" in the checks: float fields are perturbed, differentiated
+                             and checked like arrays (scalars), int fields are passive inputs
+                             (outputs, compared exactly, where p is written); the int fields of
+                             p_bar and p_dot hold a canary that the call must leave alone, and
+                             no write may land outside the structs.
+  written y ... / readonly y ...     override the default (non-const pointer = written; for
+                             an array of structs, all its fields)
   tol rtol=R atol=A grad_rtol=R grad_atol=A id_rtol=R h=H     override tolerances:
                              outputs |got-ref| <= rtol*|ref| + atol*max(1, max|ref|);
                              derivatives |got-fd| <= grad_rtol*|fd| + grad_atol*max(1, max|fd|)
