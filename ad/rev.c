@@ -340,7 +340,8 @@ static Fn *vjp_signature(Rev *R) {
     Val par = pf->vals[p->val].parent;
     Type *st = !par ? NULL : pf->vals[par].type->kind == TY_PTR ? pf->vals[par].type->elem
                                                                  : pf->vals[par].type;
-    d->val = ad_param_val(f, pf, p->val, d->type, d->name, bar, par ? ty_ptr(R->a, st, false) : NULL,
+    d->val = ad_param_val(f, pf, p->val, d->type, d->name, bar,
+                          par ? ty_ptr(R->a, st, false) : NULL,
                           par ? arena_printf(R->a, "%s_bar", pf->vals[par].hint) : NULL);
     if (p->is_array) R->abar[p->val] = d->val;
   }

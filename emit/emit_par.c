@@ -364,8 +364,9 @@ static void emit_par_cuda(Emit *e, const Node *n) {
       mark_used(used, n->u.par.reds[r].ne[f]);
   Val *args = ARENA_ARRAY(e->a, Val, e->f->nvals);
   int nargs = 0;
-  for (int v = 1; v < e->f->nvals; v++) // a field of a struct parameter: the struct's (the
-    if (used[v] && e->f->vals[v].parent) used[e->f->vals[v].parent] = 2; // kernel writes p.f, p[k].f)
+  // a field of a struct parameter: the kernel takes the struct (it writes p.f and p[k].f)
+  for (int v = 1; v < e->f->nvals; v++)
+    if (used[v] && e->f->vals[v].parent) used[e->f->vals[v].parent] = 1;
   for (int v = 1; v < e->f->nvals; v++)
     if (used[v] && !defd[v] && !(e->def[v] && e->def[v]->kind == IR_CONST) && !e->f->vals[v].parent)
       args[nargs++] = (Val)v;

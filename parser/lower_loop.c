@@ -923,7 +923,8 @@ static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
   int cap = pr->ninjective + 1;
   for (int i = 0; i < pr->ninjective; i++) {
     Var *v = var_find(L, pr->injective[i]);
-    if (v && v->kind == VAR_ARRAY && v->type->elem->kind == TY_STRUCT) cap += v->type->elem->nfields;
+    if (v && v->kind == VAR_ARRAY && v->type->elem->kind == TY_STRUCT)
+      cap += v->type->elem->nfields;
   }
   n->u.par.ninjective = 0;
   n->u.par.injective = ARENA_ARRAY(L->a, Val, cap);

@@ -159,7 +159,8 @@ View field_view(Lower *L, const View *v, int k) {
 
 Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
   if (struct_view(v))
-    diag_error(loc, "read its fields, p[k].f", "an element of an array of structs used as a number");
+    diag_error(loc, "read its fields, p[k].f",
+               "an element of an array of structs used as a number");
   if (v->ref >= 0) {
     Var *s = &L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
@@ -401,7 +402,8 @@ static void copy_loop(Lower *L, const View *dst, const View *src, Val value, Val
   L->b.loc = loc;
   bool st = struct_view(dst); // (arrays of structs: every field)
   for (int k = 0; k < (st ? dst->type->elem->nfields : 1); k++) {
-    View d = st ? field_view(L, dst, k) : *dst, s = st && src ? field_view(L, src, k) : src ? *src : d;
+    View d = st ? field_view(L, dst, k) : *dst;
+    View s = st && src ? field_view(L, src, k) : src ? *src : d;
     Type *et = d.type->elem;
     Val v = src ? b_read(&L->b, s.arr, view_index(L, &s, p->u.par.idx))
                 : st ? (ty_is_float(et) ? b_const_f(&L->b, et, 0) : b_const_i(&L->b, et, 0))

@@ -36,14 +36,16 @@ static void lower_initializer(Lower *L, TSNode list, Type *t, Val *out) {
   }
   for (int i = 0; i < t->nfields; i++) // C: fields not named are zero
     if (!out[i])
-      out[i] = ty_is_float(t->ftypes[i]) ? b_const_f(&L->b, t->ftypes[i], 0) : b_const_i(&L->b, t->ftypes[i], 0);
+      out[i] = ty_is_float(t->ftypes[i]) ? b_const_f(&L->b, t->ftypes[i], 0)
+                                         : b_const_i(&L->b, t->ftypes[i], 0);
 }
 
 // The struct variable that x.f (dot) or p->f names: x a struct variable, p a reference to one
 // (&s passed to an inlined function; also (*p).f); NULL when it names none.
 static Var *struct_of(Lower *L, TSNode arg, bool dot) {
   while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
-  if (dot && ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
+  if (dot && ts_is(arg, "pointer_expression") &&
+      !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
     arg = ts_field(arg, "argument");
     dot = false;
     while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
@@ -65,10 +67,12 @@ static bool struct_elem(Lower *L, TSNode arg, bool dot, View *v, Val *idx) {
     TSNode in = ts_field(arg, "index");
     *idx = L->expr(L, in);
     if (!ty_is_int(val_type(L->fn, *idx)))
-      diag_error(node_loc(L, in), "cast the index to an integer type", "array index is not an integer");
+      diag_error(node_loc(L, in), "cast the index to an integer type",
+                 "array index is not an integer");
     return true;
   }
-  if (dot && ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
+  if (dot && ts_is(arg, "pointer_expression") &&
+      !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
     arg = ts_field(arg, "argument");
     dot = false;
   }
@@ -82,8 +86,8 @@ bool field_elem(Lower *L, TSNode e, View *fv, Val *idx) {
   TSNode f = ts_field(e, "field");
   bool dot = !strcmp(node_text(L, ts_field(e, "operator")), ".");
   View v;
-  if (struct_of(L, ts_field(e, "argument"), dot) || !struct_elem(L, ts_field(e, "argument"), dot, &v, idx))
-    return false;
+  TSNode arg = ts_field(e, "argument");
+  if (struct_of(L, arg, dot) || !struct_elem(L, arg, dot, &v, idx)) return false;
   *fv = field_view(L, &v, field_index(L, v.type->elem, node_text(L, f), node_loc(L, f)));
   return true;
 }
@@ -93,11 +97,13 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
   L->b.loc = node_loc(L, e);
   View sv;
   Val si;
-  bool deref = ts_is(e, "pointer_expression") && !strcmp(node_text(L, ts_field(e, "operator")), "*");
+  bool deref = ts_is(e, "pointer_expression") &&
+               !strcmp(node_text(L, ts_field(e, "operator")), "*");
   if ((ts_is(e, "subscript_expression") || (deref && !struct_of(L, e, true))) &&
       struct_elem(L, e, true, &sv, &si)) { // p[k], *p: every field of the element
     if (sv.type->elem != t)
-      diag_error(node_loc(L, e), NULL, "'%s' is not a struct of type '%s'", node_text(L, e), t->name);
+      diag_error(node_loc(L, e), NULL, "'%s' is not a struct of type '%s'", node_text(L, e),
+                 t->name);
     for (int i = 0; i < t->nfields; i++) {
       View fv = field_view(L, &sv, i);
       out[i] = view_read(L, &fv, si, node_loc(L, e));

@@ -128,12 +128,18 @@ static Type *struct_type(Arena *a, const Src *src, const TypeTable *tt, TSNode s
       TSNode id = d;
       while (!ts_node_is_null(ts_field(id, "declarator"))) id = ts_field(id, "declarator");
       const char *fname = ts_text(a, src, id);
-      if (ts_is(d, "array_declarator")) *why = arena_printf(a, "an array field '%s'", fname);
-      else if (ts_is(d, "pointer_declarator")) *why = arena_printf(a, "a pointer field '%s'", fname);
-      else if (ts_is(d, "bitfield_clause")) *why = "a bit-field";
-      else if (!ts_is(d, "field_identifier")) *why = arena_printf(a, "a field '%s' adsoac cannot read", fname);
-      else if (!ft) *why = arena_printf(a, "a field '%s' of type '%s'", fname, ts_text(a, src, tn));
-      else if (n == 64) *why = "more than 64 fields";
+      if (ts_is(d, "array_declarator"))
+        *why = arena_printf(a, "an array field '%s'", fname);
+      else if (ts_is(d, "pointer_declarator"))
+        *why = arena_printf(a, "a pointer field '%s'", fname);
+      else if (ts_is(d, "bitfield_clause"))
+        *why = "a bit-field";
+      else if (!ts_is(d, "field_identifier"))
+        *why = arena_printf(a, "a field '%s' adsoac cannot read", fname);
+      else if (!ft)
+        *why = arena_printf(a, "a field '%s' of type '%s'", fname, ts_text(a, src, tn));
+      else if (n == 64)
+        *why = "more than 64 fields";
       if (*why) return NULL;
       fnames[n] = fname;
       ftypes[n++] = ft;

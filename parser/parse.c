@@ -162,7 +162,8 @@ static void set_activity(Lower *L, const Pragma *pr) {
     const char *name = c_param_name(f, p);
     bool written = false, listed = !pr->has_wrt;
     for (int k = 0; k < f->nparams; k++) // (the struct's other fields)
-      written |= f->params[k].is_float && f->params[k].written && !strcmp(c_param_name(f, &f->params[k]), name);
+      written |= f->params[k].is_float && f->params[k].written &&
+                 !strcmp(c_param_name(f, &f->params[k]), name);
     for (int i = 0; i < pr->nwrt; i++) listed |= !strcmp(pr->wrt[i], name);
     p->active = p->is_float && (written || listed);
   }

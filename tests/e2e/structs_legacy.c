@@ -25,6 +25,9 @@
 // e2e: scalar a range(0.5,1.5)
 // e2e: array y[n] range(-1,1)
 // e2e: func copy_elems
+// e2e: func energy
+// e2e: sizes n=0,1,2,7,33 m=3,1,2,4,5 steps=0,1,3,2,4
+// e2e: struct wi gamma=range(0.5,1.5) m=range(0,4)
 // e2e: func update_copy
 // e2e: scalar a range(0.5,1.5)
 // e2e: struct p[n] id=range(0,3) w=range(-1,1) v=range(-1,1)
@@ -128,6 +131,25 @@ void copy_elems(int n, int m, const Nuc *nuc, Nuc *q) {
     e.id = e.id + 1;
     q[i] = e;
   }
+}
+
+// Elements passed by value ((*(p + i)), p[i]), (*q).f, and a struct passed by value read in a
+// time loop that carries a scalar.
+static double en(Nuc e, Wishart w) { return e.w * e.v * w.gamma + e.id * w.m; }
+
+#pragma adsoac grad
+double energy(int n, int steps, const Nuc *nuc, Wishart wi) {
+  double e = 0.0;
+  for (int t = 0; t < steps; t++) {
+    double s = 0.0;
+#pragma adsoac reduce(+: s)
+    for (int i = 0; i < n; i++) {
+      const Nuc *q = nuc + i;
+      s += (i % 2 ? en(nuc[i], wi) : en(*(nuc + i), wi)) * (*q).w;
+    }
+    e = e * wi.gamma + s;
+  }
+  return e;
 }
 
 // A helper scaling an element through Nuc *, memcpy between arrays of structs, a temporary
