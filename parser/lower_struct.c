@@ -137,6 +137,9 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
     lower_struct_call(L, e, t, out);
     return;
   }
+  if (ts_is(e, "conditional_expression"))
+    diag_error(node_loc(L, e), "assign the struct in an if and its else",
+               "a struct-valued '?:' is not supported");
   diag_error(node_loc(L, e), "use a struct variable, a compound literal (T){...}, or a call",
              "unsupported struct expression");
 }
