@@ -22,3 +22,12 @@ void ad_free(AdCtx *cx) {
   arena_free(cx->scratch);
   free(cx);
 }
+
+Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map, Type *ptype,
+                 const char *pname) {
+  Val par = pf->vals[v].parent;
+  if (!par) return fn_val(f, t, name);
+  if (!map[par])
+    map[par] = fn_val(f, ptype ? ptype : pf->vals[par].type, pname ? pname : pf->vals[par].hint);
+  return fn_field_val(f, map[par], pf->vals[v].field);
+}

@@ -12,6 +12,14 @@ struct AdCtx {
   int nif_tmp;
 };
 
+// ---- ad.c ----
+// Parameter v of pf as a parameter of the derivative function f.  A field of a struct
+// parameter (ValInfo.parent) becomes the same field of the struct map[parent] of f, made on
+// its first field with type ptype (NULL: the primal's) and the name pname (NULL: the
+// primal's): the derivatives of a struct parameter are structs of its type (language.md §2).
+Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map, Type *ptype,
+                 const char *pname);
+
 // ---- derivs.c ----
 // d(result)/d(argument argno) of a math built-in, r = fn(x, y, z) already computed (y, z: 0
 // where the arity is lower); 0 where the derivative is zero.

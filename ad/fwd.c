@@ -294,11 +294,12 @@ static Fn *jvp_signature(Fwd *F) {
   Fn *f = fn_new(F->a, arena_printf(F->a, "%s_jvp", pf->name), pf->loc);
   f->ret = pf->ret;
   f->params = ARENA_ARRAY(F->a, Param, pf->nparams * 2 + 1);
+  Val *dot = ARENA_ARRAY(F->cx->scratch, Val, pf->nvals); // a struct parameter's tangent
   for (int i = 0; i < pf->nparams; i++) {
     const Param *p = &pf->params[i];
     Param *q = &f->params[f->nparams++];
     *q = *p;
-    q->val = F->pv[p->val] = fn_val(f, p->type, p->name);
+    q->val = F->pv[p->val] = ad_param_val(f, pf, p->val, p->type, p->name, F->pv, NULL, NULL);
     if (!p->active) continue;
     Param *d = &f->params[f->nparams++];
     *d = *p;
@@ -306,7 +307,17 @@ static Fn *jvp_signature(Fwd *F) {
     d->active = false;
     d->is_float = false;
     if (p->is_array) d->type = ty_ptr(F->a, p->type->elem, !p->written);
-    d->val = fn_val(f, d->type, d->name);
+    Val par = pf->vals[p->val].parent;
+    Type *pt = par ? pf->vals[par].type : NULL;
+    if (pt && pt->kind == TY_PTR) { // const T *p_dot unless f writes a field of p
+      bool written = false;
+      for (int k = 0; k < pf->nparams; k++)
+        written |= pf->vals[pf->params[k].val].parent == par && pf->params[k].written;
+      pt = ty_ptr(F->a, pt->elem, !written);
+    }
+    d->val = ad_param_val(f, pf, p->val, d->type, d->name, dot, pt,
+                          par ? arena_printf(F->a, "%s_dot", pf->vals[par].hint) : NULL);
+    d->type = val_type(f, d->val);
     if (p->is_array)
       F->adot[p->val] = d->val;
     else

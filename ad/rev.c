@@ -373,11 +373,12 @@ static Fn *vjp_signature(Rev *R) {
   Fn *f = fn_new(R->a, arena_printf(R->a, "%s_vjp", pf->name), pf->loc);
   f->ret = pf->ret;
   f->params = ARENA_ARRAY(R->a, Param, pf->nparams * 2 + 1);
+  Val *bar = SCRATCH(Val, pf->nvals); // a struct parameter's adjoint struct (T *p_bar)
   for (int i = 0; i < pf->nparams; i++) {
     const Param *p = &pf->params[i];
     Param *q = &f->params[f->nparams++];
     *q = *p;
-    q->val = R->pv[p->val] = fn_val(f, p->type, p->name);
+    q->val = R->pv[p->val] = ad_param_val(f, pf, p->val, p->type, p->name, R->pv, NULL, NULL);
     if (!p->active) continue;
     Param *d = &f->params[f->nparams++];
     *d = *p;
@@ -388,7 +389,12 @@ static Fn *vjp_signature(Rev *R) {
     d->written = true;
     d->active = false;
     d->is_float = false;
-    d->val = fn_val(f, d->type, d->name);
+    Val par = pf->vals[p->val].parent;
+    Type *st = !par ? NULL : pf->vals[par].type->kind == TY_PTR ? pf->vals[par].type->elem
+                                                                 : pf->vals[par].type;
+    d->val = ad_param_val(f, pf, p->val, d->type, d->name, bar,
+                          par ? ty_ptr(R->a, st, false) : NULL,
+                          par ? arena_printf(R->a, "%s_bar", pf->vals[par].hint) : NULL);
     if (p->is_array) R->abar[p->val] = d->val;
   }
   if (ty_is_float(pf->ret)) {

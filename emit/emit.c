@@ -73,7 +73,7 @@ static void emit_loop(Emit *e, const Node *n) {
 }
 
 static const char *elem_ref(Emit *e, const Node *n) {
-  return arena_printf(e->a, "%s[%s]", ref(e, n->u.mem.arr), ref(e, n->u.mem.idx));
+  return elem_at(e, n->u.mem.arr, ref(e, n->u.mem.idx));
 }
 
 static void emit_stmt(Emit *e, const Node *n) {
@@ -148,10 +148,16 @@ static void emit_block(Emit *e, const Block *b) {
 static const char *signature(Emit *e, const Fn *f) {
   Buf b = {.arena = e->a};
   buf_printf(&b, "%s %s(", tname(e, f->ret), f->name);
+  unsigned char *done = ARENA_ARRAY(e->a, unsigned char, f->nvals);
   for (int i = 0; i < f->nparams; i++) {
-    const Type *t = f->params[i].type;
+    Val v = f->params[i].val;
+    if (f->vals[v].parent) { // the fields of a struct parameter: the struct, once
+      if (done[v = f->vals[v].parent]) continue;
+      done[v] = 1;
+    }
+    const Type *t = f->vals[v].type;
     buf_printf(&b, "%s%s%s%s", i ? ", " : "", tname(e, t), t->kind == TY_PTR ? "" : " ",
-               names_get(e->nm, f->params[i].val));
+               names_get(e->nm, v));
   }
   if (!f->nparams) buf_puts(&b, "void");
   buf_puts(&b, ")");

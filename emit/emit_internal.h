@@ -45,6 +45,8 @@ typedef struct Emit {
 void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tname(Emit *e, const Type *t);
 const char *ref(Emit *e, Val v);
+const char *elem_at(Emit *e, Val arr, const char *idx); // arr[idx], or p[idx].f
+const char *elem_addr(Emit *e, Val arr, const char *off, const char **stride);
 void note_defs(Emit *e, const Block *b); // e->def[v] for the values b defines (ref)
 void declare_hoisted(Emit *e, const Block *b, bool all);
 void pragma_comment(Emit *e, const Node *n);

@@ -135,7 +135,7 @@ void emit_update(Emit *e, const Node *n) {
   const Hist *h = &e->hist_par->u.par.hists[n->u.mem.hist];
   Red r = hist_red(h, &n->u.mem.v);
   const Type *t = e->f->vals[n->u.mem.v].type;
-  const char *a = ref(e, n->u.mem.arr), *v = ref(e, n->u.mem.v), *ty = tname(e, t);
+  const char *a = elem_at(e, n->u.mem.arr, "adsoac_j"), *v = ref(e, n->u.mem.v), *ty = tname(e, t);
   line(e, "{");
   e->depth++;
   line(e, "long long adsoac_j = (long long)%s;", ref(e, n->u.mem.idx));
@@ -144,9 +144,9 @@ void emit_update(Emit *e, const Node *n) {
   e->depth++;
   if (e->opt->target == TARGET_CUDA) {
     if (h->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int")))
-      line(e, "atomicAdd(&%s[adsoac_j], %s);", a, v);
+      line(e, "atomicAdd(&%s, %s);", a, v);
     else
-      line(e, "adsoac_atomic_op(&%s[adsoac_j], %s, %s());", a, v, cub_op(e, &r));
+      line(e, "adsoac_atomic_op(&%s, %s, %s());", a, v, cub_op(e, &r));
   } else if (private_hist(e, e->hist_par, n->u.mem.hist)) { // (emit_par_c)
     const char *ph = arena_printf(e->a, "adsoac_ph%d", n->u.mem.hist);
     const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, ref(e, h->lo));
@@ -166,17 +166,17 @@ void emit_update(Emit *e, const Node *n) {
   line(e, "}");
 }
 
-// C: a[adsoac_j] OP= v atomically.
+// C: a OP= v atomically (a: the element, an lvalue).
 static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, const char *v,
                           const char *ty) {
   if (h->op == RED_ADD || h->op == RED_MUL) {
     buf_puts(e->out, "#pragma omp atomic\n");
-    line(e, "%s[adsoac_j] %s= %s;", a, h->op == RED_ADD ? "+" : "*", v);
+    line(e, "%s %s= %s;", a, h->op == RED_ADD ? "+" : "*", v);
   } else {
     line(e, "%s adsoac_o, adsoac_w;", ty);
-    line(e, "__atomic_load(&%s[adsoac_j], &adsoac_o, __ATOMIC_RELAXED);", a);
+    line(e, "__atomic_load(&%s, &adsoac_o, __ATOMIC_RELAXED);", a);
     line(e, "do adsoac_w = %s;", combine(e, r, "adsoac_o", v));
-    line(e, "while (!__atomic_compare_exchange(&%s[adsoac_j], &adsoac_o, &adsoac_w, 0, "
+    line(e, "while (!__atomic_compare_exchange(&%s, &adsoac_o, &adsoac_w, 0, "
          "__ATOMIC_RELAXED, __ATOMIC_RELAXED));", a);
   }
 }
@@ -201,7 +201,7 @@ static void private_open(Emit *e, const Node *n, int h) {
 // allocated, or an update outside any copy, may still be adding atomically.
 static void private_close(Emit *e, const Node *n, int h) {
   const Hist *hc = &n->u.par.hists[h];
-  const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *a = ref(e, hc->arr);
+  const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *a = elem_at(e, hc->arr, "adsoac_j");
   Red r = hist_red(hc, &hc->arr);
   line(e, "if (%s) {", ph);
   line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) {", ref(e, hc->len));
@@ -413,8 +413,12 @@ static void emit_par_cuda(Emit *e, const Node *n) {
       mark_used(used, n->u.par.reds[r].ne[f]);
   Val *args = ARENA_ARRAY(e->a, Val, e->f->nvals);
   int nargs = 0;
+  // a field of a struct parameter: the kernel takes the struct (it writes p.f and p[k].f)
   for (int v = 1; v < e->f->nvals; v++)
-    if (used[v] && !defd[v] && !(e->def[v] && e->def[v]->kind == IR_CONST)) args[nargs++] = (Val)v;
+    if (used[v] && e->f->vals[v].parent) used[e->f->vals[v].parent] = 1;
+  for (int v = 1; v < e->f->nvals; v++)
+    if (used[v] && !defd[v] && !(e->def[v] && e->def[v]->kind == IR_CONST) && !e->f->vals[v].parent)
+      args[nargs++] = (Val)v;
   free(used);
   free(defd);
   for (int r = 0; r < n->u.par.nreds; r++) {
@@ -516,7 +520,7 @@ void emit_par(Emit *e, const Node *n) {
 // ---- accumulation and memory ----
 
 void emit_acc(Emit *e, const Node *n) {
-  const char *el = arena_printf(e->a, "%s[%s]", ref(e, n->u.mem.arr), ref(e, n->u.mem.idx));
+  const char *el = elem_at(e, n->u.mem.arr, ref(e, n->u.mem.idx));
   const char *v = ref(e, n->u.mem.v);
   if (e->host && e->opt->target == TARGET_CUDA) {
     const Type *t = e->f->vals[n->u.mem.arr].type->elem;
@@ -574,16 +578,17 @@ static void emit_private(Emit *e, const Node *n) {
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
   }
-  case IR_COPY: {
-    const char *dst = ref(e, n->u.copy.dst), *src = ref(e, n->u.copy.src);
+  case IR_COPY: { // (element by element: also a field of an array of structs)
     const char *doff = n->u.copy.doff ? ref(e, n->u.copy.doff) : "0", *off = ref(e, n->u.copy.off);
+    const char *d = elem_at(e, n->u.copy.dst, arena_printf(e->a, "%s + adsoac_c", doff));
+    const char *s = elem_at(e, n->u.copy.src, arena_printf(e->a, "%s + adsoac_c", off));
     line(e, "for (long adsoac_c = 0; adsoac_c < (long)%s; adsoac_c++) {", ref(e, n->u.copy.n));
     if (n->u.copy.swap) {
-      line(e, "  %s adsoac_t = %s[%s + adsoac_c];", tname(e, e->f->vals[n->u.copy.dst].type->elem), src, off);
-      line(e, "  %s[%s + adsoac_c] = %s[%s + adsoac_c];", src, off, dst, doff);
-      line(e, "  %s[%s + adsoac_c] = adsoac_t;", dst, doff);
+      line(e, "  %s adsoac_t = %s;", tname(e, e->f->vals[n->u.copy.dst].type->elem), s);
+      line(e, "  %s = %s;", s, d);
+      line(e, "  %s = adsoac_t;", d);
     } else {
-      line(e, "  %s[%s + adsoac_c] = %s[%s + adsoac_c];", dst, doff, src, off);
+      line(e, "  %s = %s;", d, s);
     }
     line(e, "}");
     return;
@@ -594,6 +599,32 @@ static void emit_private(Emit *e, const Node *n) {
     break;
   }
   diag_error(n->loc, NULL, "this construct cannot be emitted in a parallel loop's body");
+}
+
+// IR_COPY where an array is a field of an array of structs, whose elements are a struct's
+// size apart: dst[doff + k] = src[off + k] (or the two swapped) for k < n, element by element.
+static void strided_copy(Emit *e, const Node *n) {
+  Val dst = n->u.copy.dst, src = n->u.copy.src;
+  const char *doff = n->u.copy.doff ? ref(e, n->u.copy.doff) : "0", *off = ref(e, n->u.copy.off);
+  if (e->opt->target == TARGET_CUDA) {
+    const char *ds, *ss, *da = elem_addr(e, dst, doff, &ds), *sa = elem_addr(e, src, off, &ss);
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(adsoac_dev_strided(%s, %s, %s, %s, (long long)%s, %s, \"%s\"));", da, ds,
+         sa, ss, ref(e, n->u.copy.n), n->u.copy.swap ? "true" : "false", e->f->name);
+    return;
+  }
+  const char *d = elem_at(e, dst, arena_printf(e->a, "%s + adsoac_k", doff));
+  const char *s = elem_at(e, src, arena_printf(e->a, "%s + adsoac_k", off));
+  line(e, "#pragma omp parallel for");
+  line(e, "for (long adsoac_k = 0; adsoac_k < (long)%s; adsoac_k++) {", ref(e, n->u.copy.n));
+  if (n->u.copy.swap) {
+    line(e, "  %s adsoac_t = %s;", tname(e, e->f->vals[src].type->elem), s);
+    line(e, "  %s = %s;", s, d);
+    line(e, "  %s = adsoac_t;", d);
+  } else {
+    line(e, "  %s = %s;", d, s);
+  }
+  line(e, "}");
 }
 
 void emit_memory(Emit *e, const Node *n) {
@@ -621,6 +652,10 @@ void emit_memory(Emit *e, const Node *n) {
          ref(e, n->u.copy.src), ref(e, n->u.copy.dst), ref(e, n->u.copy.n), ref(e, n->u.copy.off), fn);
     return;
   case IR_COPY: {
+    if (e->f->vals[n->u.copy.dst].parent || e->f->vals[n->u.copy.src].parent) {
+      strided_copy(e, n); // a field of an array of structs
+      return;
+    }
     const char *save = ref(e, n->u.copy.dst), *arr = ref(e, n->u.copy.src);
     if (n->u.copy.doff) save = arena_printf(e->a, "%s + %s", save, ref(e, n->u.copy.doff));
     const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);

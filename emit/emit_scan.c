@@ -13,13 +13,15 @@ static Red scan_red(const Scan *s) {
 static void check_scan(Emit *e, const Node *n, Val *src, Val *dst) {
   if (!e->host || !scan_canonical(n, src, dst))
     diag_error(n->loc, NULL, "code generation for this scan(...) is not supported yet");
+  for (int f = 0; f < n->u.par.scans[0].nf; f++) // (transform/scan.c copies those: in_place)
+    IR_ASSERT(!e->f->vals[src[f]].parent && !(dst[f] && e->f->vals[dst[f]].parent));
 }
 
 // Element k of the scanned arrays src (one per field) as a value of the scan's type.
 static const char *scan_load(Emit *e, const Red *r, const Val *src, const char *k) {
   Buf b = {.arena = e->a};
   if (r->nf > 1) buf_printf(&b, "%s_make(", tup_name(e, r));
-  for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s[%s]", f ? ", " : "", ref(e, src[f]), k);
+  for (int f = 0; f < r->nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", elem_at(e, src[f], k));
   if (r->nf > 1) buf_puts(&b, ")");
   const char *s = arena_strdup(e->a, b.data);
   buf_free(&b);
@@ -31,9 +33,9 @@ static void scan_store(Emit *e, const Red *r, const Val *dst, const char *k, con
   for (int f = 0; f < r->nf; f++) {
     if (!dst[f]) continue;
     if (r->nf == 1)
-      line(e, "%s[%s] = %s;", ref(e, dst[f]), k, v);
+      line(e, "%s = %s;", elem_at(e, dst[f], k), v);
     else
-      line(e, "%s[%s] = %s.f%d;", ref(e, dst[f]), k, v, f);
+      line(e, "%s = %s.f%d;", elem_at(e, dst[f], k), v, f);
   }
 }
 

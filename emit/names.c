@@ -47,10 +47,19 @@ Names *names_new(Arena *a, const Fn *f, const Prog *prog, bool cuda) {
     TABLE_ADD(a, nm->idents, name, id);
   }
   for (int i = 0; i < f->nparams; i++) {
-    const char *s = f->params[i].name;
+    Val v = f->params[i].val, par = f->vals[v].parent;
+    const char *s = par ? f->vals[par].hint : f->params[i].name;
     if (cuda && cuda_builtin(s))
       for (s = arena_printf(a, "%s_", s); taken(nm, s);) s = arena_printf(a, "%s_", s);
-    nm->name[f->params[i].val] = s;
+    if (!par) {
+      nm->name[v] = s;
+      continue;
+    }
+    // a field of a struct parameter: p.f (by value; for an array of structs, p.f is no C
+    // expression: its elements are written p[k].f, emit/out.c elem_at)
+    const Type *pt = f->vals[par].type, *st = pt->kind == TY_PTR ? pt->elem : pt;
+    nm->name[par] = s;
+    nm->name[v] = arena_printf(a, "%s.%s", s, st->fnames[f->vals[v].field]);
   }
   return nm;
 }

@@ -39,6 +39,29 @@ const char *ref(Emit *e, Val v) {
   return names_get(e->nm, v);
 }
 
+// Element idx of array arr, an lvalue: arr[idx], or p[idx].f for the array of field f of
+// an array of structs p (a struct parameter: ValInfo.parent).
+const char *elem_at(Emit *e, Val arr, const char *idx) {
+  Val par = e->f->vals[arr].parent;
+  if (!par) return arena_printf(e->a, "%s[%s]", ref(e, arr), idx);
+  const Type *st = e->f->vals[par].type->elem;
+  IR_ASSERT(e->f->vals[par].type->kind == TY_PTR);
+  return arena_printf(e->a, "%s[%s].%s", names_get(e->nm, par), idx,
+                      st->fnames[e->f->vals[arr].field]);
+}
+
+// The address of element off of arr and the distance between its elements in bytes (a field
+// of an array of structs: the struct's size), for the copies of IR_COPY.
+const char *elem_addr(Emit *e, Val arr, const char *off, const char **stride) {
+  Val par = e->f->vals[arr].parent;
+  if (!par) {
+    *stride = arena_printf(e->a, "sizeof *%s", ref(e, arr));
+    return arena_printf(e->a, "%s + %s", ref(e, arr), off);
+  }
+  *stride = arena_printf(e->a, "sizeof *%s", names_get(e->nm, par));
+  return arena_printf(e->a, "&%s", elem_at(e, arr, off));
+}
+
 static WalkNext note_def(Node *n, void *def) {
   if (n->out) ((Node **)def)[n->out] = n;
   return WALK_INTO;

@@ -144,6 +144,23 @@ Val fn_val(Fn *f, Type *t, const char *hint) {
   return (Val)f->nvals++;
 }
 
+Val fn_field_val(Fn *f, Val parent, int field) {
+  Type *pt = f->vals[parent].type, *st = pt->kind == TY_PTR ? pt->elem : pt;
+  IR_ASSERT(st->kind == TY_STRUCT && field >= 0 && field < st->nfields);
+  Type *t = st->ftypes[field];
+  if (pt->kind == TY_PTR) t = ty_ptr(f->arena, t, pt->elem_const);
+  Val v = fn_val(f, t, arena_printf(f->arena, "%s.%s", f->vals[parent].hint, st->fnames[field]));
+  f->vals[v].parent = parent;
+  f->vals[v].field = field;
+  if (!f->vals[parent].fields) f->vals[parent].fields = ARENA_ARRAY(f->arena, Val, st->nfields);
+  f->vals[parent].fields[field] = v;
+  return v;
+}
+
+const char *val_struct_param(const Fn *f, Val v) {
+  return f->vals[v].parent ? f->vals[f->vals[v].parent].hint : NULL;
+}
+
 Type *val_type(const Fn *f, Val v) {
   IR_ASSERT(v > 0 && (int)v < f->nvals);
   return f->vals[v].type;

@@ -148,6 +148,15 @@ typedef uint32_t Val; // 0 = no value
 typedef struct {
   Type *type;
   const char *hint; // source name, or NULL for a temporary
+  // A field of a struct parameter (language.md §2): the IR stays scalar, so a struct passed
+  // by value is one scalar value per field and an array of structs one array per field
+  // (element k of field f's array is p[k].f).  parent is the parameter as C declares it (a
+  // struct, or a pointer to structs; a value no statement defines or uses), field the
+  // field's index in its struct type.  Analyses and derivative rules see ordinary scalars
+  // and arrays (two fields never alias); the emitter writes p.f and p[k].f.
+  Val parent;
+  int field;
+  Val *fields; // a parent: its fields' values, one per field of the struct type
 } ValInfo;
 
 // ---- nodes ----
@@ -348,6 +357,12 @@ typedef struct {
 // ---- ir.c: building ----
 Fn *fn_new(Arena *a, const char *name, Loc loc);
 Val fn_val(Fn *f, Type *t, const char *hint);
+// A field value of parent (ValInfo.parent): the field's type is the struct field's type, or
+// a pointer to it when parent is a pointer to structs.
+Val fn_field_val(Fn *f, Val parent, int field);
+// parent's name as C declares the parameter ("p"), for a field of a struct parameter; else
+// NULL
+const char *val_struct_param(const Fn *f, Val v);
 Type *val_type(const Fn *f, Val v);
 Block *block_new(Arena *a);
 void block_push(Arena *a, Block *b, Node *n);

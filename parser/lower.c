@@ -202,6 +202,9 @@ static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
   if (!L->fn->vals[v->val].hint) L->fn->vals[v->val].hint = v->name;
 }
 
+static void assign_view(Lower *L, const View *w, Val idx, TSNode lhs, TSNode asg,
+                        const char *op, Val one, const char *what, bool field);
+
 // x[k] = e, p[k] = e, *p = e (x a pointer parameter, p a pointer variable or expression), and
 // the compound forms.  Through a reference (&s passed to an inlined function) *p is s.
 // one: the statement is lhs++ or lhs-- (asg the update, op "+=" or "-="), one the value 1
@@ -254,9 +257,34 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
     s->val = convert(L, rhs, s->type);
     return;
   }
+  if (struct_view(&w)) { // p[k] = s: every field
+    if (w.type->elem_const)
+      diag_error(node_loc(L, lhs), NULL, "write to '%s', which points to const structs",
+                 node_text(L, an));
+    if (strcmp(op, "=") || one)
+      diag_error(node_loc(L, asg), "update the fields one by one", "'%s' on a struct", op);
+    Type *st = w.type->elem;
+    Val vals[64];
+    L->struct_expr(L, ts_field(asg, "right"), st, vals);
+    for (int k = 0; k < st->nfields; k++) {
+      View fv = field_view(L, &w, k);
+      assign_view(L, &fv, idx, lhs, asg, op, vals[k], node_text(L, an), true);
+    }
+    return;
+  }
+  assign_view(L, &w, idx, lhs, asg, op, one, node_text(L, an), false);
+}
+
+// w[idx] = e (the right side of asg), or w[idx] op= e; one: the value of e (lhs++: 1, a
+// field of a struct: its value).  what: the array, for messages; field: w is a field of an
+// array of structs.
+static void assign_view(Lower *L, const View *wp, Val idx, TSNode lhs, TSNode asg,
+                        const char *op, Val one, const char *what, bool field) {
+  View w = *wp;
   if (w.type->elem_const)
-    diag_error(node_loc(L, lhs), NULL, "write to '%s', which points to const elements",
-               node_text(L, an));
+    diag_error(node_loc(L, lhs), NULL, field ? "write to '%s', a field of a const struct"
+                                              : "write to '%s', which points to const elements",
+               what);
   if (hist_of(L, w.arr) >= 0)
     diag_error(node_loc(L, lhs), "update the histogram as h[k] OP= e, h named as in the clause",
                "histogram written through another pointer");
@@ -321,6 +349,12 @@ static void lower_assignment(Lower *L, TSNode asg) {
     assign_scalar(L, v, asg, op);
     return;
   }
+  View fv;
+  Val idx;
+  if (ts_is(lhs, "field_expression") && field_elem(L, lhs, &fv, &idx)) { // p[k].f = e
+    assign_view(L, &fv, idx, lhs, asg, op, 0, node_text(L, lhs), true);
+    return;
+  }
   if (ts_is(lhs, "field_expression")) {
     assign_scalar(L, field_target(L, lhs), asg, op);
     return;
@@ -346,6 +380,12 @@ static void lower_update(Lower *L, TSNode e) {
   if (ts_is(arg, "subscript_expression") ||
       (ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*"))) {
     assign_element(L, arg, e, aop, b_const_i(&L->b, &ty_int, 1));
+    return;
+  }
+  View fv;
+  Val idx;
+  if (ts_is(arg, "field_expression") && field_elem(L, arg, &fv, &idx)) { // p[k].f++
+    assign_view(L, &fv, idx, arg, e, aop, b_const_i(&L->b, &ty_int, 1), node_text(L, arg), true);
     return;
   }
   Var *v = ts_is(arg, "identifier") ? var_find(L, node_text(L, arg))

@@ -99,10 +99,13 @@ typedef struct {
   UT_hash_handle hh; // the functions by name; of two of the same name, the first
 } FnDef;
 
-// Types the file names: struct types of float/double fields and scalar typedefs.
+// Types the file (and the project headers it includes) names: struct types of scalar fields
+// and scalar typedefs.
 typedef struct {
   const char *name; // "Lin", "struct Lin", "real"
-  Type *type;       // the newest definition of the name
+  Type *type;       // the newest definition of the name (NULL: refused, see why)
+  const char *why;  // a struct adsoac cannot scalarise: what it has ("an array field 'v'")
+  const char *alias; // typedef struct P P; before struct P's body: the tag it names
   UT_hash_handle hh;
 } TypeDef;
 
@@ -239,6 +242,9 @@ View var_view(Lower *L, Var *v, Loc loc);
 Val view_index(Lower *L, const View *v, Val idx); // the array index of element idx
 Val view_read(Lower *L, const View *v, Val idx, Loc loc);
 void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc);
+bool struct_view(const View *v); // a view of an array of structs
+View field_view(Lower *L, const View *v, int k); // the array of field k of the structs
+
 int ptr_var_push(Lower *L, const char *name, Type *t, const View *v, bool assigned, Loc loc);
 // ... that may also point into the arrays cands[0 .. ncands) (a pointer assigned views of
 // several arrays: its reads and writes go to the one it points into now)
@@ -265,6 +271,7 @@ Type *call_result_type(Lower *L, TSNode call);
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out);
 Val lower_field(Lower *L, TSNode e);
 Var *field_target(Lower *L, TSNode lhs);
+bool field_elem(Lower *L, TSNode e, View *fv, Val *idx); // p[k].f, p->f of an array of structs
 void assign_struct(Lower *L, Var *v, TSNode rhs);
 
 // ---- lower_text.c ----

@@ -550,6 +550,9 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
                "'%s' is not an array parameter", c->vars[j]);
   if (v->type->elem_const)
     diag_error(c->var_locs[j], NULL, "histogram '%s' is declared const", c->vars[j]);
+  if (v->type->elem->kind == TY_STRUCT)
+    diag_error(c->var_locs[j], "keep the bins in an array of float, double or integer elements",
+               "histogram '%s' is an array of structs", c->vars[j]);
   if (op == RED_USER && !u->commutative)
     diag_error(c->op_loc, "declare the operator with #pragma adsoac operator ... commutative",
                "operator '%s' is used in hist but is not declared commutative", u->name);
@@ -951,18 +954,30 @@ static void drop_unused_hists(Lower *L, const Pragma *pr, Node *n) {
   }
 }
 
-// injective(y, ...): arrays of the function that the loop writes.
+// injective(y, ...): arrays of the function that the loop writes (an array of structs: its
+// fields' arrays).
 static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
-  n->u.par.ninjective = pr->ninjective;
-  n->u.par.injective = ARENA_ARRAY(L->a, Val, pr->ninjective + 1);
+  int cap = pr->ninjective + 1;
   for (int i = 0; i < pr->ninjective; i++) {
     Var *v = var_find(L, pr->injective[i]);
+    if (v && v->kind == VAR_ARRAY && v->type->elem->kind == TY_STRUCT)
+      cap += v->type->elem->nfields;
+  }
+  n->u.par.ninjective = 0;
+  n->u.par.injective = ARENA_ARRAY(L->a, Val, cap);
+  for (int i = 0; i < pr->ninjective; i++) {
+    Var *v = var_find(L, pr->injective[i]);
+    const Val *fields = v && v->kind == VAR_ARRAY ? L->fn->vals[v->val].fields : NULL;
+    int nf = fields ? v->type->elem->nfields : 1;
     bool written = false;
-    for (int k = 0; v && k < ctx->nacc; k++) written |= ctx->acc[k].write && ctx->acc[k].arr == v->val;
+    for (int k = 0; v && k < ctx->nacc; k++)
+      for (int f = 0; f < nf; f++)
+        written |= ctx->acc[k].write && ctx->acc[k].arr == (fields ? fields[f] : v->val);
     if (!v || v->kind != VAR_ARRAY || !written)
       diag_error(pr->inj_loc, "name arrays the loop writes", "'%s' in injective(...) is not an "
                  "array this loop writes", pr->injective[i]);
-    n->u.par.injective[i] = v->val;
+    for (int f = 0; f < nf; f++)
+      n->u.par.injective[n->u.par.ninjective++] = fields ? fields[f] : v->val;
   }
 }
 

@@ -25,6 +25,10 @@ static Val offset_of(Lower *L, const Var *v) {
 
 Val view_index(Lower *L, const View *v, Val idx) {
   if (!v->off) return idx;
+  // element 0 (*p, p->f) is at the offset itself: for a view &x[i] at the loop's index, the
+  // iteration's own element, whose writes are forwarded to the reads after them
+  const Node *d = L->fn->defs[idx];
+  if (d && d->kind == IR_CONST && !d->u.cst.i && ty_is_int(val_type(L->fn, v->off))) return v->off;
   Type *t = common_type(val_type(L->fn, v->off), val_type(L->fn, idx));
   return b_binop(&L->b, BIN_ADD, convert(L, v->off, t), convert(L, idx, t));
 }
@@ -174,6 +178,9 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
       view_move(L, out, k, false);
       return true;
     }
+    if (ts_is(a, "field_expression")) // (a field is no array: p + 1 would not be the next one)
+      diag_error(node_loc(L, e), "pass the struct (&s, &p[k], p + k) or the field's value",
+                 "the address of a struct field is not supported");
     if (ts_is(a, "identifier")) { // &s: a reference to a local variable
       Var *v = var_find(L, node_text(L, a));
       if (!v || (v->kind != VAR_SCALAR && v->kind != VAR_STRUCT)) return false;
@@ -242,11 +249,27 @@ void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc) {
   if (L->par) fwd_push(L, (FwdEntry){v->arr, at, x, 0, false, false});
 }
 
+bool struct_view(const View *v) {
+  return v->ref < 0 && v->type->elem->kind == TY_STRUCT;
+}
+
+// Field k of the structs a view of an array of structs sees: the field's array (one per field:
+// ValInfo.fields), at the same offset.
+View field_view(Lower *L, const View *v, int k) {
+  Type *st = v->type->elem;
+  IR_ASSERT(struct_view(v) && L->fn->vals[v->arr].fields && k < st->nfields);
+  return (View){L->fn->vals[v->arr].fields[k], ty_ptr(L->a, st->ftypes[k], v->type->elem_const),
+                v->off, -1};
+}
+
 Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
   if (v->ndim > 0)
     diag_error(loc, "index every dimension: q[i][j]", "a row of an array of arrays used as a "
                "number");
   if (v->nbase > 1) return base_chain(L, v, 0, idx, 0, loc);
+  if (struct_view(v))
+    diag_error(loc, "read its fields, p[k].f",
+               "an element of an array of structs used as a number");
   if (v->ref >= 0) {
     Var *s = &L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
@@ -514,7 +537,10 @@ static void check_sizeof(Lower *L, TSNode s, Type *t) {
     bool deref = ts_is(v, "pointer_expression") && !strcmp(node_text(L, ts_field(v, "operator")), "*");
     TSNode p = deref || ts_is(v, "subscript_expression") ? strip_parens(ts_field(v, "argument"))
                                                           : (TSNode){0};
-    if (!ts_node_is_null(p) && L->decl_ptr && ts_is(p, "identifier") &&
+    Var *var = ts_is(v, "identifier") ? var_find(L, node_text(L, v)) : NULL;
+    if (ts_is(v, "identifier") && !var) // sizeof(T) of a typedef name T parses as an expression
+      u = find_type(L, node_text(L, v));
+    else if (!ts_node_is_null(p) && L->decl_ptr && ts_is(p, "identifier") &&
         !strcmp(node_text(L, p), L->decl_ptr)) // sizeof *z in z's own initializer
       u = L->decl_elem;
     else if (!ts_node_is_null(p) && ptr_view(L, p, &w))
@@ -578,6 +604,19 @@ bool lower_alloc(Lower *L, TSNode e, Type *t, View *out) {
     n = b_binop(&L->b, BIN_MUL, convert(L, L->expr(L, ts_node_named_child(args, 0)), &ty_long), k);
   }
   L->b.loc = node_loc(L, e);
+  if (t->kind == TY_STRUCT) { // an array of structs: an array per field (ValInfo.fields)
+    Val par = fn_val(L->fn, ty_ptr(L->a, t, false), L->decl_ptr);
+    Val *fields = L->fn->vals[par].fields = ARENA_ARRAY(L->a, Val, t->nfields);
+    for (int k = 0; k < t->nfields; k++) {
+      Node *a = node_new(L->a, IR_ALLOC, node_loc(L, e));
+      a->u.alloc.n = n;
+      a->out = fields[k] = fn_val(L->fn, ty_ptr(L->a, t->ftypes[k], false),
+                                  L->decl_ptr ? field_name(L, L->decl_ptr, t->fnames[k]) : NULL);
+      b_push(&L->b, a);
+    }
+    *out = (View){par, ty_ptr(L->a, t, false), 0, -1};
+    return true;
+  }
   Node *a = node_new(L->a, IR_ALLOC, node_loc(L, e));
   a->u.alloc.n = n;
   a->out = fn_val(L->fn, ty_ptr(L->a, t, false), NULL);
@@ -592,15 +631,22 @@ void lower_free(Lower *L, TSNode call) {
   if (ts_node_named_child_count(args) != 1)
     diag_error(node_loc(L, call), NULL, "'free' takes 1 argument");
   View v = view_expr(L, ts_node_named_child(args, 0), "the argument of free");
-  const Node *d = v.arr ? L->fn->defs[v.arr] : NULL;
-  if (!d || d->kind != IR_ALLOC)
-    diag_error(node_loc(L, call), NULL, "free of an array that this function did not allocate");
+  bool st = struct_view(&v); // (an array of structs: its fields' arrays)
+  int nf = st ? v.type->elem->nfields : 1;
+  for (int k = 0; k < nf; k++) {
+    Val arr = st ? L->fn->vals[v.arr].fields[k] : v.arr;
+    const Node *d = arr ? L->fn->defs[arr] : NULL;
+    if (!d || d->kind != IR_ALLOC)
+      diag_error(node_loc(L, call), NULL, "free of an array that this function did not allocate");
+  }
   if (L->par)
     diag_error(node_loc(L, call), "free the array after the parallel loop",
                "free inside a parallel loop");
-  Node *n = node_new(L->a, IR_FREE, node_loc(L, call));
-  n->u.copy.dst = v.arr;
-  b_push(&L->b, n);
+  for (int k = 0; k < nf; k++) {
+    Node *n = node_new(L->a, IR_FREE, node_loc(L, call));
+    n->u.copy.dst = st ? L->fn->vals[v.arr].fields[k] : v.arr;
+    b_push(&L->b, n);
+  }
 }
 
 // ---- memcpy, memset: a map over the elements ----
@@ -620,9 +666,16 @@ static void copy_loop(Lower *L, const View *dst, const View *src, Val value, Val
   Block *outer = L->b.blk;
   p->u.par.body = L->b.blk = block_new(L->a);
   L->b.loc = loc;
-  Val v = src ? b_read(&L->b, src->arr, view_index(L, src, p->u.par.idx))
-              : convert(L, value, dst->type->elem);
-  b_write(&L->b, dst->arr, view_index(L, dst, p->u.par.idx), v);
+  bool st = struct_view(dst); // (arrays of structs: every field)
+  for (int k = 0; k < (st ? dst->type->elem->nfields : 1); k++) {
+    View d = st ? field_view(L, dst, k) : *dst;
+    View s = st && src ? field_view(L, src, k) : src ? *src : d;
+    Type *et = d.type->elem;
+    Val v = src ? b_read(&L->b, s.arr, view_index(L, &s, p->u.par.idx))
+                : st ? (ty_is_float(et) ? b_const_f(&L->b, et, 0) : b_const_i(&L->b, et, 0))
+                     : convert(L, value, et);
+    b_write(&L->b, d.arr, view_index(L, &d, p->u.par.idx), v);
+  }
   L->b.blk = outer;
   b_push(&L->b, p);
 }
@@ -664,7 +717,8 @@ bool lower_mem_call(Lower *L, TSNode call) {
     diag_error(node_loc(L, ts_node_named_child(args, 1)), "set the elements in a loop",
                "memset to a value other than 0");
   Val n = elem_count(L, ts_node_named_child(args, 2), dst.type->elem);
-  Val zero = ty_is_float(dst.type->elem) ? b_const_f(&L->b, dst.type->elem, 0)
+  Val zero = struct_view(&dst)               ? 0 // (copy_loop: each field's zero)
+             : ty_is_float(dst.type->elem) ? b_const_f(&L->b, dst.type->elem, 0)
                                            : b_const_i(&L->b, dst.type->elem, 0);
   copy_loop(L, &dst, NULL, zero, n, loc, fn);
   return true;

@@ -1,10 +1,12 @@
-// parser/lower_struct.c: structs of float/double fields as values (language.md §6).
+// parser/lower_struct.c: structs of scalar fields as values, and arrays of them (language.md §6).
 //
 // Structs are scalarised here: a struct variable `l` of type Lin {a, b} is a marker variable
 // (VAR_STRUCT) followed by one scalar variable per field, named "l.a" and "l.b".  Member
 // access, compound literals (Lin){x, y} and {.a = x}, struct assignment, struct parameters
 // and results of inlined functions all become operations on the fields, so the rest of
-// adsoac only ever sees scalars.  (The struct types themselves: lower_type.c.)
+// adsoac only ever sees scalars.  An array of structs (a parameter T *p) is one array per
+// field: p[k].f, (p + k)->f and p->f read and write field f's array (ValInfo.fields).  (The
+// struct types themselves: lower_type.c; struct parameters: parse.c.)
 #include <string.h>
 
 #include "lower.h"
@@ -33,14 +35,17 @@ static void lower_initializer(Lower *L, TSNode list, Type *t, Val *out) {
     pos = k + 1;
   }
   for (int i = 0; i < t->nfields; i++) // C: fields not named are zero
-    if (!out[i]) out[i] = b_const_f(&L->b, t->ftypes[i], 0);
+    if (!out[i])
+      out[i] = ty_is_float(t->ftypes[i]) ? b_const_f(&L->b, t->ftypes[i], 0)
+                                         : b_const_i(&L->b, t->ftypes[i], 0);
 }
 
 // The struct variable that x.f (dot) or p->f names: x a struct variable, p a reference to one
 // (&s passed to an inlined function; also (*p).f); NULL when it names none.
 static Var *struct_of(Lower *L, TSNode arg, bool dot) {
   while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
-  if (dot && ts_is(arg, "pointer_expression") && !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
+  if (dot && ts_is(arg, "pointer_expression") &&
+      !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
     arg = ts_field(arg, "argument");
     dot = false;
     while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
@@ -52,9 +57,59 @@ static Var *struct_of(Lower *L, TSNode arg, bool dot) {
   return v->kind == VAR_STRUCT ? v : NULL;
 }
 
+// The element of an array of structs that x names in x.f (dot) or p in p->f: p[k] and *p
+// (dot), p (->), p a view of an array of structs (a parameter T *p, p + k, &p[k], a pointer
+// variable holding one).  False when it names none.
+static bool struct_elem(Lower *L, TSNode arg, bool dot, View *v, Val *idx) {
+  while (ts_is(arg, "parenthesized_expression")) arg = ts_node_named_child(arg, 0);
+  if (dot && ts_is(arg, "subscript_expression")) {
+    if (!ptr_view(L, ts_field(arg, "argument"), v) || !struct_view(v)) return false;
+    TSNode in = ts_field(arg, "index");
+    *idx = L->expr(L, in);
+    if (!ty_is_int(val_type(L->fn, *idx)))
+      diag_error(node_loc(L, in), "cast the index to an integer type",
+                 "array index is not an integer");
+    return true;
+  }
+  if (dot && ts_is(arg, "pointer_expression") &&
+      !strcmp(node_text(L, ts_field(arg, "operator")), "*")) {
+    arg = ts_field(arg, "argument");
+    dot = false;
+  }
+  if (dot || !ptr_view(L, arg, v) || !struct_view(v)) return false;
+  *idx = b_const_i(&L->b, &ty_int, 0);
+  return true;
+}
+
+// x.f or p->f of an element of an array of structs: field f's array, and the index.
+bool field_elem(Lower *L, TSNode e, View *fv, Val *idx) {
+  TSNode f = ts_field(e, "field");
+  bool dot = !strcmp(node_text(L, ts_field(e, "operator")), ".");
+  View v;
+  TSNode arg = ts_field(e, "argument");
+  if (struct_of(L, arg, dot) || !struct_elem(L, arg, dot, &v, idx)) return false;
+  *fv = field_view(L, &v, field_index(L, v.type->elem, node_text(L, f), node_loc(L, f)));
+  return true;
+}
+
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
   while (ts_is(e, "parenthesized_expression")) e = ts_node_named_child(e, 0);
   L->b.loc = node_loc(L, e);
+  View sv;
+  Val si;
+  bool deref = ts_is(e, "pointer_expression") &&
+               !strcmp(node_text(L, ts_field(e, "operator")), "*");
+  if ((ts_is(e, "subscript_expression") || (deref && !struct_of(L, e, true))) &&
+      struct_elem(L, e, true, &sv, &si)) { // p[k], *p: every field of the element
+    if (sv.type->elem != t)
+      diag_error(node_loc(L, e), NULL, "'%s' is not a struct of type '%s'", node_text(L, e),
+                 t->name);
+    for (int i = 0; i < t->nfields; i++) {
+      View fv = field_view(L, &sv, i);
+      out[i] = view_read(L, &fv, si, node_loc(L, e));
+    }
+    return;
+  }
   if (ts_is(e, "identifier") || ts_is(e, "pointer_expression")) {
     Var *v = ts_is(e, "identifier") ? var_find(L, node_text(L, e)) : struct_of(L, e, true);
     if (!v || v->kind != VAR_STRUCT || v->type != t)
@@ -82,6 +137,9 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
     lower_struct_call(L, e, t, out);
     return;
   }
+  if (ts_is(e, "conditional_expression"))
+    diag_error(node_loc(L, e), "assign the struct in an if and its else",
+               "a struct-valued '?:' is not supported");
   diag_error(node_loc(L, e), "use a struct variable, a compound literal (T){...}, or a call",
              "unsupported struct expression");
 }
@@ -91,6 +149,9 @@ Val lower_field(Lower *L, TSNode e) {
   TSNode arg = ts_field(e, "argument"), f = ts_field(e, "field");
   bool dot = !strcmp(node_text(L, ts_field(e, "operator")), ".");
   Var *sv = struct_of(L, arg, dot);
+  View fv;
+  Val idx;
+  if (!sv && field_elem(L, e, &fv, &idx)) return view_read(L, &fv, idx, node_loc(L, e));
   if (!dot && !sv)
     diag_error(node_loc(L, e), NULL, "'->' on something that is not a pointer to a struct");
   if (sv || ts_is(arg, "identifier")) {
@@ -105,8 +166,8 @@ Val lower_field(Lower *L, TSNode e) {
     return fv->val;
   }
   if (ts_is(arg, "subscript_expression"))
-    diag_error(node_loc(L, e), "arrays of structs come in a later version; pass one array per field",
-               "arrays of structs are not supported yet");
+    diag_error(node_loc(L, e), "index an array of structs (a pointer to them) defined in this file",
+               "member access on an element of something that is not an array of structs");
   Type *t = NULL;
   if (ts_is(arg, "call_expression")) t = call_result_type(L, arg);
   if (!t || t->kind != TY_STRUCT)

@@ -10,7 +10,9 @@
 
 // ---- C types ----
 
-static Type *int_type(Lower *L, const char *name) {
+static const char *refused(const TypeTable *tt, const char *name);
+
+static Type *int_type(Arena *a, const char *name) {
   static const char *const ints[] = {"int",      "long",     "short",    "char",    "unsigned",
                                      "signed",   "size_t",   "ssize_t",  "ptrdiff_t",
                                      "int8_t",   "int16_t",  "int32_t",  "int64_t", "uint8_t",
@@ -20,8 +22,8 @@ static Type *int_type(Lower *L, const char *name) {
     if (!strcmp(name, ints[i])) {
       if (!strcmp(name, "int")) return &ty_int;
       if (!strcmp(name, "long")) return &ty_long;
-      Type *t = ARENA_NEW(L->a, Type);
-      *t = (Type){TY_INT, arena_strdup(L->a, name)};
+      Type *t = ARENA_NEW(a, Type);
+      *t = (Type){TY_INT, arena_strdup(a, name)};
       return t;
     }
   return NULL;
@@ -40,7 +42,7 @@ Type *lower_type(Lower *L, TSNode tn) {
     *t = (Type){TY_INT, s};
     return t;
   }
-  Type *t = int_type(L, s);
+  Type *t = int_type(L->a, s);
   if (t) return t;
   if (ts_is(tn, "struct_specifier") && !ts_node_is_null(ts_field(tn, "name")))
     s = arena_printf(L->a, "struct %s", node_text(L, ts_field(tn, "name")));
@@ -51,11 +53,17 @@ Type *lower_type(Lower *L, TSNode tn) {
       (x = macro_expand(L->macros, s, NULL, 0, false, use_byte(L, tn), node_loc(L, tn)))) {
     if (!strcmp(x, "double")) return &ty_double;
     if (!strcmp(x, "float")) return &ty_float;
-    if ((t = int_type(L, x)) || (t = find_type(L, x))) return t;
+    if ((t = int_type(L->a, x)) || (t = find_type(L, x))) return t;
   }
+  const char *why = L->types ? refused(L->types, s) : NULL;
+  if (why)
+    diag_error(node_loc(L, tn), "a struct adsoac differentiates has scalar fields (float, double, "
+               "integers); nested structs, array, pointer and bit-fields are not supported",
+               "type '%s' is not supported: it has %s", s, why);
   if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
-    diag_error(node_loc(L, tn), "structs must have only float and double fields (at most 64), and be "
-               "defined in this file", "type '%s' is not supported", s);
+    diag_error(node_loc(L, tn), "define the struct (at most 64 scalar fields) or the typedef in "
+               "this file or in a header included with #include \"...\"",
+               "type '%s' is not supported", s);
   diag_error(node_loc(L, tn), NULL, "type '%s' is not supported", s);
 }
 
@@ -78,26 +86,73 @@ Type *common_type(Type *x, Type *y) {
 
 // ---- the file's types ----
 
-static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name) {
+static Type *type_named(const TypeTable *tt, const char *name);
+
+// The type of a struct's field: a float, double or integer type, or a typedef of one; NULL
+// for anything else (a nested struct, a union, an enum, long double).
+static Type *field_type(Arena *a, const Src *src, const TypeTable *tt, TSNode tn) {
+  const char *s = ts_text(a, src, tn);
+  if (!strcmp(s, "double")) return &ty_double;
+  if (!strcmp(s, "float")) return &ty_float;
+  if (ts_is(tn, "sized_type_specifier")) {
+    if (strstr(s, "double")) return NULL;
+    Type *t = ARENA_NEW(a, Type);
+    *t = (Type){TY_INT, s};
+    return t;
+  }
+  if (!ts_is(tn, "primitive_type") && !ts_is(tn, "type_identifier")) return NULL;
+  Type *t = int_type(a, s);
+  if (!t && ts_is(tn, "type_identifier")) t = type_named(tt, s);
+  return t && (ty_is_float(t) || ty_is_int(t)) ? t : NULL;
+}
+
+// A struct type of scalar fields (float, double, integers: language.md §2); NULL with *why
+// set when it has another kind of field, or none.
+static Type *struct_type(Arena *a, const Src *src, const TypeTable *tt, TSNode spec,
+                         const char *name, const char **why) {
   TSNode body = ts_field(spec, "body");
   const char *fnames[64];
   Type *ftypes[64];
   int n = 0;
+  *why = NULL;
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
     TSNode fd = ts_node_named_child(body, i);
     if (!ts_is(fd, "field_declaration")) continue;
     TSNode tn = ts_field(fd, "type");
-    const char *ts = ts_text(a, src, tn);
-    Type *ft = !strcmp(ts, "double") ? &ty_double : !strcmp(ts, "float") ? &ty_float : NULL;
+    Type *ft = field_type(a, src, tt, tn);
+    bool named = false;
     for (uint32_t j = 0; j < ts_node_named_child_count(fd); j++) {
       TSNode d = ts_node_named_child(fd, j);
-      if (ts_node_eq(d, tn)) continue;
-      if (!ts_is(d, "field_identifier") || !ft || n == 64) return NULL; // not a struct of floats
-      fnames[n] = ts_text(a, src, d);
+      if (ts_node_eq(d, tn) || ts_is(d, "type_qualifier") || ts_is(d, "comment")) continue;
+      named = true;
+      TSNode id = d;
+      while (!ts_node_is_null(ts_field(id, "declarator"))) id = ts_field(id, "declarator");
+      const char *fname = ts_text(a, src, id);
+      if (ts_is(d, "array_declarator"))
+        *why = arena_printf(a, "an array field '%s'", fname);
+      else if (ts_is(d, "pointer_declarator"))
+        *why = arena_printf(a, "a pointer field '%s'", fname);
+      else if (ts_is(d, "bitfield_clause"))
+        *why = "a bit-field";
+      else if (!ts_is(d, "field_identifier"))
+        *why = arena_printf(a, "a field '%s' adsoac cannot read", fname);
+      else if (!ft)
+        *why = arena_printf(a, "a field '%s' of type '%s'", fname, ts_text(a, src, tn));
+      else if (n == 64)
+        *why = "more than 64 fields";
+      if (*why) return NULL;
+      fnames[n] = fname;
       ftypes[n++] = ft;
     }
+    if (!named) { // an anonymous struct or union member
+      *why = arena_printf(a, "a member of type '%s'", ts_text(a, src, tn));
+      return NULL;
+    }
   }
-  if (!n) return NULL;
+  if (!n) {
+    *why = "no fields";
+    return NULL;
+  }
   Type *t = ARENA_NEW(a, Type);
   *t = (Type){TY_STRUCT, name};
   t->nfields = n;
@@ -108,8 +163,8 @@ static Type *struct_type(Arena *a, const Src *src, TSNode spec, const char *name
   return t;
 }
 
-// A later definition of a name replaces the earlier one.
-static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t) {
+// A later definition of a name replaces the earlier one (t NULL: a refused struct, why).
+static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t, const char *why) {
   TypeDef *d;
   HASH_FIND_STR(tt->byname, name, d);
   if (!d) {
@@ -118,48 +173,93 @@ static void add_type(Arena *a, TypeTable *tt, const char *name, Type *t) {
     TABLE_ADD(a, tt->byname, name, d);
   }
   d->type = t;
+  d->why = why;
+  d->alias = NULL;
+}
+
+static const TypeDef *type_def(const TypeTable *tt, const char *name) {
+  TypeDef *d;
+  HASH_FIND_STR(tt->byname, name, d);
+  if (d && !d->type && !d->why && d->alias) {
+    const char *tag = d->alias; // (HASH_FIND_STR clears its output first)
+    HASH_FIND_STR(tt->byname, tag, d);
+  }
+  return d;
 }
 
 static Type *type_named(const TypeTable *tt, const char *name) {
-  TypeDef *d;
-  HASH_FIND_STR(tt->byname, name, d);
+  const TypeDef *d = type_def(tt, name);
   return d ? d->type : NULL;
 }
 
-// Struct types of float/double fields, and typedefs of float, double and integer types.
-void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
-  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
-       n = ts_node_next_named_sibling(n)) {
-    TSNode spec = ts_is(n, "type_definition") ? ts_field(n, "type")
-                  : ts_is(n, "struct_specifier") ? n
-                  : ts_is(n, "declaration") ? ts_field(n, "type") : (TSNode){0};
-    const char *tag = NULL;
-    Type *t = NULL;
-    if (ts_is(spec, "struct_specifier")) {
-      TSNode name = ts_field(spec, "name");
-      if (!ts_node_is_null(name)) tag = arena_printf(a, "struct %s", ts_text(a, src, name));
-      if (!ts_node_is_null(ts_field(spec, "body"))) {
-        t = struct_type(a, src, spec, tag);
-        if (t && tag) add_type(a, tt, tag, t);
-      } else if (tag) {
-        t = type_named(tt, tag);
-      }
-    }
-    if (!ts_is(n, "type_definition")) continue;
-    TSNode d = ts_field(n, "declarator");
-    if (!ts_is(d, "type_identifier")) continue;
-    const char *name = ts_text(a, src, d);
-    if (t) {
-      if (!t->name) t->name = name;
-      add_type(a, tt, name, t);
-    } else if (!ts_is(spec, "struct_specifier")) {
-      Lower L = {a, src};
-      const char *s = ts_text(a, src, spec);
-      if (!strcmp(s, "double") || !strcmp(s, "float") || ts_is(spec, "sized_type_specifier") ||
-          ts_is(spec, "primitive_type"))
-        add_type(a, tt, name, lower_type(&L, spec));
+static const char *refused(const TypeTable *tt, const char *name) {
+  const TypeDef *d = type_def(tt, name);
+  return d ? d->why : NULL;
+}
+
+static void collect_node(Arena *a, const Src *src, TSNode n, TypeTable *tt);
+
+// The definitions inside a preprocessor conditional of a header (its include guard), all of
+// them: a header's text is read as it is, without evaluating its #if lines.
+static void collect_list(Arena *a, const Src *src, TSNode parent, TypeTable *tt) {
+  for (TSNode n = ts_node_named_child(parent, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n))
+    collect_node(a, src, n, tt);
+}
+
+// Struct types of scalar fields, and typedefs of float, double, integer and struct types.
+static void collect_node(Arena *a, const Src *src, TSNode n, TypeTable *tt) {
+  if (ts_is(n, "preproc_ifdef") || ts_is(n, "preproc_if") || ts_is(n, "preproc_else") ||
+      ts_is(n, "preproc_elif")) {
+    collect_list(a, src, n, tt);
+    return;
+  }
+  TSNode spec = ts_is(n, "type_definition") ? ts_field(n, "type")
+                : ts_is(n, "struct_specifier") ? n
+                : ts_is(n, "declaration") ? ts_field(n, "type") : (TSNode){0};
+  const char *tag = NULL, *why = NULL;
+  Type *t = NULL;
+  if (ts_is(spec, "struct_specifier")) {
+    TSNode name = ts_field(spec, "name");
+    if (!ts_node_is_null(name)) tag = arena_printf(a, "struct %s", ts_text(a, src, name));
+    if (!ts_node_is_null(ts_field(spec, "body"))) {
+      t = struct_type(a, src, tt, spec, tag, &why);
+      if (tag) add_type(a, tt, tag, t, why);
+    } else if (tag) {
+      t = type_named(tt, tag);
+      why = refused(tt, tag);
     }
   }
+  if (!ts_is(n, "type_definition")) return;
+  TSNode d = ts_field(n, "declarator");
+  if (!ts_is(d, "type_identifier")) return;
+  const char *name = ts_text(a, src, d);
+  if (t) {
+    if (!t->name) t->name = name;
+    add_type(a, tt, name, t, NULL);
+  } else if (why) {
+    add_type(a, tt, name, NULL, why);
+  } else if (tag) { // typedef struct P P; with struct P's body later
+    add_type(a, tt, name, NULL, NULL);
+    TypeDef *td;
+    HASH_FIND_STR(tt->byname, name, td);
+    td->alias = tag;
+  } else if (!ts_is(spec, "struct_specifier")) {
+    Lower L = {a, src};
+    L.types = tt;
+    const char *s = ts_text(a, src, spec);
+    if (!strcmp(s, "double") || !strcmp(s, "float") || ts_is(spec, "primitive_type") ||
+        (ts_is(spec, "sized_type_specifier") && !strstr(s, "double")))
+      add_type(a, tt, name, lower_type(&L, spec), NULL);
+    else if (ts_is(spec, "type_identifier") && type_named(tt, s)) // typedef real real2;
+      add_type(a, tt, name, type_named(tt, s), NULL);
+  }
+}
+
+void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n))
+    collect_node(a, src, n, tt);
 }
 
 Type *find_type(const Lower *L, const char *name) {

@@ -11,9 +11,47 @@
 
 extern const TSLanguage *tree_sitter_c(void);
 
+// One more parameter of the IR function.
+static Param *param_push(Lower *L, int *cap) {
+  Fn *f = L->fn;
+  if (f->nparams == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    Param *ps = ARENA_ARRAY(L->a, Param, *cap);
+    if (f->nparams) memcpy(ps, f->params, sizeof(Param) * (size_t)f->nparams);
+    f->params = ps;
+  }
+  Param *p = &f->params[f->nparams++];
+  *p = (Param){0};
+  return p;
+}
+
+// A struct parameter (language.md §2): passed by value, one scalar parameter of the IR per
+// field, bound to a struct variable of the body; an array of structs (T *p), one array per
+// field, bound to a pointer variable that names the struct parameter (its fields: ValInfo).
+static void lower_struct_param(Lower *L, const char *name, Loc loc, Type *t, bool is_array,
+                               int *cap, TSNode body) {
+  Val parent = fn_val(L->fn, t, name), fields[64];
+  Type *st = is_array ? t->elem : t;
+  for (int k = 0; k < st->nfields; k++) {
+    Param *p = param_push(L, cap);
+    p->val = fields[k] = fn_field_val(L->fn, parent, k);
+    p->name = arena_printf(L->a, "%s.%s", name, st->fnames[k]);
+    p->type = val_type(L->fn, p->val);
+    p->loc = loc;
+    p->is_array = is_array;
+    p->is_float = ty_is_float(st->ftypes[k]);
+  }
+  if (is_array) {
+    View v = {parent, t, 0, -1};
+    ptr_var_push(L, name, t, &v, assigned_in(L, body, name), loc);
+  } else {
+    struct_var_push(L, name, t, fields, loc);
+  }
+}
+
 // parameter_declaration: type declarator   (declarator: identifier | pointer_declarator |
 // array_declarator, possibly with type qualifiers)
-static void lower_param(Lower *L, TSNode pd, Param *p, TSNode body) {
+static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
   TSNode tn = ts_field(pd, "type"), d = ts_field(pd, "declarator");
   bool is_const = false;
   for (uint32_t i = 0; i < ts_node_named_child_count(pd); i++) {
@@ -35,15 +73,18 @@ static void lower_param(Lower *L, TSNode pd, Param *p, TSNode body) {
                "pointers to pointers are not supported");
   if (base->kind == TY_VOID)
     diag_error(node_loc(L, pd), NULL, "void parameters are not supported");
-  if (base->kind == TY_STRUCT)
-    diag_error(node_loc(L, pd), "pass the fields as separate float/double parameters or arrays; "
-               "struct locals, literals and helper functions are supported",
-               "struct parameters of a marked function are not supported yet");
   check_not_macro(L, d);
-  p->name = node_text(L, d);
+  const char *name = node_text(L, d);
+  Type *t = depth == 1 ? ty_ptr(L->a, base, is_const) : base;
+  if (base->kind == TY_STRUCT) {
+    lower_struct_param(L, name, node_loc(L, d), t, depth == 1, cap, body);
+    return;
+  }
+  Param *p = param_push(L, cap);
+  p->name = name;
   p->loc = node_loc(L, d);
   p->is_array = depth == 1;
-  p->type = p->is_array ? ty_ptr(L->a, base, is_const) : base;
+  p->type = t;
   p->is_float = ty_is_float(base);
   p->val = fn_val(L->fn, p->type, p->name);
   if (p->is_array) { // (a pointer the body moves gets an offset variable)
@@ -57,15 +98,15 @@ static void lower_param(Lower *L, TSNode pd, Param *p, TSNode body) {
 static void lower_params(Lower *L, TSNode fdecl, TSNode body) {
   TSNode plist = ts_field(fdecl, "parameters");
   uint32_t k = ts_node_named_child_count(plist);
-  Fn *f = L->fn;
-  f->params = ARENA_ARRAY(L->a, Param, k ? k : 1);
+  int cap = 0;
+  L->fn->params = ARENA_ARRAY(L->a, Param, 1);
   for (uint32_t i = 0; i < k; i++) {
     TSNode pd = ts_node_named_child(plist, i);
     if (ts_is(pd, "comment")) continue;
     if (ts_is(pd, "variadic_parameter"))
       diag_error(node_loc(L, pd), NULL, "variadic functions are not supported");
     if (k == 1 && !strcmp(node_text(L, pd), "void")) break;
-    lower_param(L, pd, &f->params[f->nparams++], body);
+    lower_param(L, pd, &cap, body);
   }
 }
 
@@ -85,20 +126,29 @@ static bool block_writes(const Block *b, Val arr) {
   return ir_walk(b, &(Walker){.pre = writes_to, .ctx = &arr});
 }
 
+// The parameter's name as C declares it: a struct parameter's, for its fields.
+static const char *c_param_name(const Fn *f, const Param *p) {
+  const char *s = val_struct_param(f, p->val);
+  return s ? s : p->name;
+}
+
 // Activity of the parameters (language.md §2): written float arrays are always active, read
-// ones and float scalars unless wrt(...) leaves them out.
+// ones and float scalars unless wrt(...) leaves them out.  A struct parameter is one: its
+// float fields are all active when one of them is written or the struct is listed (its
+// integer fields never are).
 static void set_activity(Lower *L, const Pragma *pr) {
   Fn *f = L->fn;
   for (int i = 0; i < pr->nwrt; i++) {
-    bool found = false;
+    bool found = false, is_float = false;
     for (int j = 0; j < f->nparams; j++)
-      if (!strcmp(f->params[j].name, pr->wrt[i])) {
+      if (!strcmp(c_param_name(f, &f->params[j]), pr->wrt[i])) {
         found = true;
-        if (!f->params[j].is_float)
-          diag_error(pr->wrt_locs[i], "only float and double parameters (and pointers to them) "
-                     "have derivatives", "wrt names '%s', which is not floating-point",
-                     pr->wrt[i]);
+        is_float |= f->params[j].is_float;
       }
+    if (found && !is_float)
+      diag_error(pr->wrt_locs[i], "only float and double parameters (and pointers to them, and "
+                 "structs with float or double fields) have derivatives",
+                 "wrt names '%s', which is not floating-point", pr->wrt[i]);
     if (!found)
       diag_error(pr->wrt_locs[i], "wrt(...) lists parameters of the function",
                  "'%s' is not a parameter of '%s'", pr->wrt[i], f->name);
@@ -106,9 +156,16 @@ static void set_activity(Lower *L, const Pragma *pr) {
   for (int j = 0; j < f->nparams; j++) {
     Param *p = &f->params[j];
     p->written = p->is_array && block_writes(f->body, p->val);
-    bool listed = !pr->has_wrt;
-    for (int i = 0; i < pr->nwrt; i++) listed |= !strcmp(pr->wrt[i], p->name);
-    p->active = p->is_float && (p->written || listed);
+  }
+  for (int j = 0; j < f->nparams; j++) {
+    Param *p = &f->params[j];
+    const char *name = c_param_name(f, p);
+    bool written = false, listed = !pr->has_wrt;
+    for (int k = 0; k < f->nparams; k++) // (the struct's other fields)
+      written |= f->params[k].is_float && f->params[k].written &&
+                 !strcmp(c_param_name(f, &f->params[k]), name);
+    for (int i = 0; i < pr->nwrt; i++) listed |= !strcmp(pr->wrt[i], name);
+    p->active = p->is_float && (written || listed);
   }
 }
 
@@ -140,6 +197,12 @@ static Type *operator_type(Arena *a, const Src *src, const Defs *defs, TSNode de
     diag_error(loc, "an operator is a function T op(T a, T b) with T float, double, or a "
                "struct of them",
                "%s does not have the signature of an operator", what);
+  for (int i = 0; t->kind == TY_STRUCT && i < t->nfields; i++)
+    if (!ty_is_float(t->ftypes[i])) // (its value is a tuple of the derivative rules)
+      diag_error(loc, "an operator's struct has only float and double fields: keep the integer "
+                 "fields in another struct, or in variables of their own",
+                 "%s works on '%s', whose field '%s' is of type '%s'", what, t->name,
+                 t->fnames[i], t->ftypes[i]->name);
   return t;
 }
 
@@ -299,6 +362,23 @@ static void warn_unmarked(const Prog *p) {
             "no function is marked for differentiation");
 }
 
+// The types of the project headers the input includes (language.md §6): each header's text
+// parsed on its own, all its definitions (its #if lines are not evaluated) collected before
+// the input's own; a later definition of a name replaces an earlier one.
+static void collect_header_types(Arena *a, TSParser *parser, const Prog *p, TypeTable *tt) {
+  for (int i = 0; i < p->ndeps; i++) {
+    size_t len;
+    int err;
+    char *text = src_read(a, p->deps[i], &len, &err);
+    if (!text) continue; // (the preprocessor has read it: a failure is diagnosed there)
+    TsOwned h = {NULL, ts_parser_parse_string(parser, NULL, text, (uint32_t)len)};
+    pthread_cleanup_push(ts_release, &h);
+    Src hs = {p->deps[i], text, len};
+    collect_types(a, &hs, ts_tree_root_node(h.tree), tt);
+    pthread_cleanup_pop(1);
+  }
+}
+
 Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
   MacroTable *macros = macro_table_new(a, src, opt);
   diag_set_source(src);
@@ -321,6 +401,7 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
   collect_idents(a, &p->text, root, p);
   Defs defs = {0};
   defs.macros = macros;
+  collect_header_types(a, parser, p, &defs.types);
   collect_types(a, &p->text, root, &defs.types);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {

@@ -127,6 +127,7 @@ static Val in_place(const Fn *f, const Node *p, Node *const *def, Val y) {
   const Node *r = def[y], *lo = def[p->u.par.lo];
   if (!r || r->kind != IR_READ || r->u.mem.idx != p->u.par.idx || !lo || lo->kind != IR_CONST ||
       lo->u.cst.i || val_type(f, r->u.mem.arr)->elem != val_type(f, y) ||
+      f->vals[r->u.mem.arr].parent || // (a field of an array of structs is strided)
       writes_array(f->body, r->u.mem.arr))
     return 0;
   for (int i = 0; i < p->u.par.body->n; i++)

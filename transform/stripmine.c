@@ -24,7 +24,10 @@ Fn *fn_copy(Arena *a, const Fn *src) {
   f->nparams = src->nparams;
   for (int i = 0; i < src->nparams; i++) {
     f->params[i] = src->params[i];
-    f->params[i].val = clone_val(f, src, src->params[i].val, map);
+    Val v = src->params[i].val, par = src->vals[v].parent;
+    if (par && !map[par]) map[par] = fn_val(f, src->vals[par].type, src->vals[par].hint);
+    f->params[i].val = map[v] = par ? fn_field_val(f, map[par], src->vals[v].field)
+                                    : clone_val(f, src, v, map);
   }
   Builder b = {f, f->body, src->loc};
   clone_block(&b, src, src->body, map, false);

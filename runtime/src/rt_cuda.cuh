@@ -79,6 +79,30 @@ static inline __attribute__((unused)) int adsoac_priv_check(const char *fn) {
                           "(device malloc: raise cudaLimitMallocHeapSize)");
 }
 
+// n elements of type T copied (or, with swap, exchanged) between a and b, whose elements are
+// sa and sb bytes apart: a field of an array of structs (p[k].f) and a saved copy of it.
+template <typename T>
+static __global__ void adsoac_strided_kernel(T *a, size_t sa, T *b, size_t sb, long long n,
+                                             bool swap) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+       k += (long long)gridDim.x * blockDim.x) {
+    T *x = (T *)((char *)a + k * sa), *y = (T *)((char *)b + k * sb);
+    T t = *y;
+    if (swap) *y = *x;
+    *x = t;
+  }
+}
+
+// dst[k] = src[k] (swap: the two exchanged) for k < n.
+template <typename T>
+static inline __attribute__((unused)) int adsoac_dev_strided(T *dst, size_t sd, const T *src,
+                                                             size_t ss, long long n, bool swap,
+                                                             const char *fn) {
+  if (n <= 0) return 0;
+  adsoac_strided_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(dst, sd, (T *)src, ss, n, swap);
+  return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
+}
+
 static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
   return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
 }

@@ -57,7 +57,7 @@ typedef struct { /* the values of one parameter for one case */
 typedef struct { /* what the generated call function reads */
   void *p[E2E_MAXP], *b[E2E_MAXP], *d[E2E_MAXP];
   double s[E2E_MAXP], sd[E2E_MAXP], rbar;
-  long iv[E2E_MAXP];
+  long iv[E2E_MAXP], len[E2E_MAXP];
   void *rdot;
 } E2EArgs;
 
@@ -209,6 +209,7 @@ static inline void e2e_args(const E2EFunc *F, const E2EVal *V, int force64, E2EC
   for (int k = 0; k < F->np; k++) {
     const E2EDesc *d = &F->pd[k];
     size_t es = e2e_es(d, force64);
+    c->a.len[k] = V[k].len;
     if (d->kind == E2E_ISCAL) c->a.iv[k] = V[k].iv[0];
     if (d->kind == E2E_FSCAL) c->a.s[k] = V[k].v[0];
     if (d->kind == E2E_FARR) {
@@ -220,6 +221,37 @@ static inline void e2e_args(const E2EFunc *F, const E2EVal *V, int force64, E2EC
       for (long i = 0; i < V[k].len; i++) e2e_iput(c->a.p[k], i, V[k].iv[i], es);
     }
   }
+}
+
+/* ---- struct parameters ----
+ * The generator splits a struct parameter into one parameter per field (named "p.f": an
+ * array per field for an array of structs, a scalar per field for a struct passed by value),
+ * which every check above handles as it handles arrays and scalars; the call function packs
+ * the fields into structs of the program's layout before the call and unpacks them after.
+ * The integer fields of an adjoint or tangent struct (p_bar, p_dot) hold E2E_CANARY, and must
+ * still hold it after the call (language.md 2: neither read nor written). */
+#define E2E_CANARY 0x5A5A5A5A
+static inline void *e2e_sbuf(long n, size_t size) { /* n structs, canary bytes around them */
+  size_t bytes = ((size_t)(n > 0 ? n : 0) + 2 * E2E_GUARD) * size;
+  unsigned char *m = malloc(bytes);
+  if (!m) abort();
+  memset(m, 0xA5, bytes);
+  return m + E2E_GUARD * size;
+}
+/* Releases a struct buffer; ok: the caller's checks of it held.  A failure is reported, and
+ * with report a success too. */
+static inline void e2e_sdone(void *p, long n, size_t size, int ok, int report, const char *what) {
+  unsigned char *b = p;
+  size_t len = (size_t)(n > 0 ? n : 0) * size;
+  int guards = 1;
+  for (size_t j = 1; j <= E2E_GUARD * size; j++)
+    if (b[-(long)j] != 0xA5 || b[len + j - 1] != 0xA5) guards = 0;
+  if (!ok || !guards || report)
+    e2e_line(ok && guards, "%s: %s", what,
+             !guards ? "a write outside the array of structs (canary overwritten)"
+             : !ok   ? "an integer field of a derivative struct was written"
+                     : "integer fields untouched, no write outside the structs");
+  free(b - E2E_GUARD * size);
 }
 
 /* A typed buffer holding vals (rounded to the type), registered with the call. */

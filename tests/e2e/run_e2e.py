@@ -32,7 +32,20 @@ function; lines after `func NAME` only to NAME and override the former):
                              element i is EXPR, a C expression of i, r (the random draw) and
                              the size variables, e.g. fill(i % 3 == 0 ? 0.0 : r) forces zeros
   scalar a range(LO,HI) fill(EXPR)   a float scalar param (default range(-1,1))
-  written y ... / readonly y ...     override the default (non-const pointer = written)
+  struct p[LEN] id=range(0,m) w=range(-1,1) fill(EXPR) v=...
+                             an array-of-structs param (T *p, const T *p) of LEN elements,
+                             or without [LEN] a struct passed by value (T p): per field, the
+                             options of `array` (int fields get integers in [LO,HI); fields not
+                             named: range(-1,1)).  T is a struct the program (or a header it
+                             includes with "...") defines with float, double and integer
+                             fields.  The harness splits p into one parameter per field, named
+                             "p.w" in the checks: float fields are perturbed, differentiated
+                             and checked like arrays (scalars), int fields are passive inputs
+                             (outputs, compared exactly, where p is written); the int fields of
+                             p_bar and p_dot hold a canary that the call must leave alone, and
+                             no write may land outside the structs.
+  written y ... / readonly y ...     override the default (non-const pointer = written; for
+                             an array of structs, all its fields)
   tol rtol=R atol=A grad_rtol=R grad_atol=A id_rtol=R h=H     override tolerances:
                              outputs |got-ref| <= rtol*|ref| + atol*max(1, max|ref|);
                              derivatives |got-fd| <= grad_rtol*|fd| + grad_atol*max(1, max|fd|)
@@ -80,14 +93,72 @@ INT_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "pt
              "uint64_t", "intptr_t", "uintptr_t"}
 QUALS = {"const", "restrict", "volatile", "__restrict", "__restrict__", "register"}
 ISCAL, FSCAL, FARR, IARR = "E2E_ISCAL", "E2E_FSCAL", "E2E_FARR", "E2E_IARR"
+STRUCT = "struct"  # a struct parameter (by value, or an array of structs): split into fields
 
 
 class SpecError(Exception):
     pass
 
 
+def scalar_kind(words, typedefs):
+    """'float'/'double' for a floating type, 'int' for an integer one, else None; typedefs
+    maps the program's scalar typedef names to their types."""
+    words = [typedefs.get(w, w) for w in words if w not in QUALS]
+    words = " ".join(words).split()
+    if words in (["float"], ["double"]):
+        return words[0]
+    return "int" if words and all(w in INT_WORDS for w in words) else None
+
+
+def parse_structs(path):
+    """The struct types of a test program and of the headers it includes ("..." beside it):
+    {name: [(field, C type, 'float'|'double'|'int')]}, named as the program names them
+    ("P" for a typedef, "struct P" for a tag); and the scalar typedefs."""
+    texts, todo, seen = [], [path], set()
+    while todo:
+        p = todo.pop(0)
+        if p in seen or not os.path.exists(p):
+            continue
+        seen.add(p)
+        t = re.sub(r"/\*.*?\*/|//[^\n]*", " ", open(p).read(), flags=re.S)
+        texts.append(t)
+        todo += [os.path.join(os.path.dirname(p), h) for h in re.findall(r'#\s*include\s*"([^"]+)"', t)]
+    text = "\n".join(reversed(texts))  # (headers first)
+    typedefs = {}
+    for m in re.finditer(r"\btypedef\s+([A-Za-z_][\w\s]*?)\s+(\w+)\s*;", text):
+        if "struct" not in m.group(1).split():
+            typedefs[m.group(2)] = m.group(1)
+    structs, aliases = {}, {}
+    for m in re.finditer(r"\b(typedef\s+)?struct\s*(\w*)\s*\{([^{}]*)\}\s*(\w*)\s*;", text):
+        fields = []
+        for decl in [d.strip() for d in m.group(3).split(";") if d.strip()]:
+            parts = [x.strip() for x in decl.split(",")]
+            words = parts[0].split()
+            if len(words) < 2 or not all(re.match(r"^\w+$", x) for x in [words[-1]] + parts[1:]):
+                fields = None  # (arrays, pointers, bit-fields: not a test's struct)
+                break
+            ctype = " ".join(typedefs.get(w, w) for w in words[:-1] if w not in QUALS)  # (for the driver)
+            kind = scalar_kind(words[:-1], typedefs)
+            if kind is None:
+                fields = None
+                break
+            fields += [(n, ctype, kind) for n in [words[-1]] + parts[1:]]
+        if fields is None:
+            continue
+        if m.group(2):
+            structs["struct " + m.group(2)] = fields
+        if m.group(1) and m.group(4):
+            structs[m.group(4)] = fields
+    for m in re.finditer(r"\btypedef\s+struct\s+(\w+)\s+(\w+)\s*;", text):
+        aliases[m.group(2)] = "struct " + m.group(1)
+    for a, tag in aliases.items():
+        if tag in structs:
+            structs[a] = structs[tag]
+    return structs, typedefs
+
+
 class Param:
-    def __init__(self, text):
+    def __init__(self, text, structs=None, typedefs=None):
         toks = re.findall(r"\w+|\*|\[\s*\]", text)
         words = [t for t in toks if re.match(r"\w", t)]
         if len(words) < 2:
@@ -98,22 +169,47 @@ class Param:
         self.const = self.ptr and "const" in toks[:star]
         if self.ptr > 1:
             raise SpecError("parameter %s: pointers to pointers are not supported" % self.name)
+        self.fields, self.field, self.sp = None, None, None
         if base in (["float"], ["double"]):
             self.ftype, self.kind = base[0], FARR if self.ptr else FSCAL
         elif base and all(w in INT_WORDS for w in base):
             self.ftype, self.kind = None, IARR if self.ptr else ISCAL
+        elif structs and " ".join(base) in structs:
+            self.ftype, self.kind = None, STRUCT
+            self.fields = structs[" ".join(base)]
         else:
             raise SpecError("parameter %s: unsupported type %r" % (self.name, text))
         self.base = " ".join(base)
         self.cast = ("const " if self.const else "") + self.base + (" *" if self.ptr else "")
         self.written = self.ptr and not self.const
         self.active = False
+        self.slots = []  # its places among the function's parameters split into fields
+
+    def has_float(self):
+        return self.ftype is not None or any(k != "int" for _, _, k in self.fields or [])
+
+
+class FieldParam:
+    """Field `field` of struct parameter sp, as a parameter of its own ("p.w"): an array for
+    an array of structs, a scalar for a struct passed by value."""
+    def __init__(self, sp, field, ctype, kind):
+        self.sp, self.field, self.base, self.name = sp, field, ctype, "%s.%s" % (sp.name, field)
+        self.ptr, self.const, self.fields = sp.ptr, sp.const, None
+        self.ftype = None if kind == "int" else kind
+        self.kind = (FARR if sp.ptr else FSCAL) if self.ftype else (IARR if sp.ptr else ISCAL)
+        self.written, self.active = sp.written, sp.active and self.ftype is not None
+
+
+def mirror(p, f64=False):
+    """The driver's copy of struct parameter p's type (E2E_S_P; f64: float fields as double,
+    the layout of the double-precision reference)."""
+    return "E2E_S%s_%s" % ("64" if f64 else "", re.sub(r"\W", "_", p.base))
 
 
 class Spec:
     def __init__(self):
         self.sizes, self.seeds, self.ints, self.arrays, self.scalars = None, None, [], {}, {}
-        self.written, self.readonly, self.tol = set(), set(), {}
+        self.written, self.readonly, self.tol, self.structs = set(), set(), {}, {}
 
     def merged(self, local):
         m = Spec()
@@ -121,6 +217,7 @@ class Spec:
         m.seeds = local.seeds or self.seeds or 3
         m.ints = self.ints + local.ints
         m.arrays, m.scalars = {**self.arrays, **local.arrays}, {**self.scalars, **local.scalars}
+        m.structs = {**self.structs, **local.structs}
         m.written, m.readonly = self.written | local.written, self.readonly | local.readonly
         m.tol = {**self.tol, **local.tol}
         return m
@@ -176,6 +273,23 @@ def parse_spec_line(spec, line):
         if not m:
             raise SpecError("array: expected `array NAME[LEN] ...`")
         spec.arrays[m.group(1)] = dict(value_opts(m.group(3), m.group(1)), len=m.group(2))
+    elif head == "struct":
+        m = re.match(r"(\w+)\s*(?:\[([^\]]+)\])?\s*(.*)$", rest)
+        if not m:
+            raise SpecError("struct: expected `struct NAME[LEN] FIELD=OPTS ...` or `struct NAME FIELD=OPTS ...`")
+        fields, text, depth, marks = {}, m.group(3), 0, []
+        for j, ch in enumerate(text):  # FIELD= at the top level (not inside a fill(...))
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                fm = re.compile(r"(?<![\w=!<>])(\w+)\s*=(?!=)").match(text, j)
+                if fm and (j == 0 or not re.match(r"\w", text[j - 1])):
+                    marks.append((j, fm))
+        for n, (j, fm) in enumerate(marks):
+            end = marks[n + 1][0] if n + 1 < len(marks) else len(text)
+            fields[fm.group(1)] = value_opts(text[fm.end():end], "%s.%s" % (m.group(1), fm.group(1)))
+        if text.strip() and not marks:
+            raise SpecError("struct %s: cannot parse %r" % (m.group(1), text))
+        spec.structs[m.group(1)] = {"len": m.group(2), "fields": fields}
     elif head == "scalar":
         name, _, opts = rest.partition(" ")
         spec.scalars[name] = value_opts(opts, name)
@@ -211,6 +325,7 @@ def parse_program(path):
             raise SpecError("%s:%d: %s" % (path, n, e))
     code = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
     funcs = []
+    structs, typedefs = parse_structs(path)
     for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+adsoac[ \t]+grad\b([^\n]*)\n([^{;]*)\{", code, re.M):
         h = re.match(r"\s*(.*?)\b(\w+)\s*\(([^()]*)\)\s*$", m.group(2), re.S)
         if not h:
@@ -218,7 +333,7 @@ def parse_program(path):
         f = Func()
         f.ret, f.name = " ".join(h.group(1).split()), h.group(2)
         ps = [p.strip() for p in h.group(3).split(",")]
-        f.params = [] if ps in ([""], ["void"]) else [Param(p) for p in ps]
+        f.params = [] if ps in ([""], ["void"]) else [Param(p, structs, typedefs) for p in ps]
         w = re.search(r"wrt\s*\(([^)]*)\)", m.group(1))
         f.wrt = set(re.findall(r"\w+", w.group(1))) if w else None
         f.spec = glob_spec.merged(local.pop(f.name, Spec()))
@@ -235,9 +350,25 @@ def parse_program(path):
                 p.written = False
             if p.written and p.const:
                 raise SpecError("%s: `written %s` but it is const" % (f.name, p.name))
-            p.active = p.ftype is not None and (p.written or f.wrt is None or p.name in f.wrt)
-        if len(f.params) > 32:
-            raise SpecError("%s: more than 32 parameters" % f.name)
+            p.active = p.has_float() and (p.written or f.wrt is None or p.name in f.wrt)
+        f.flat = []  # the parameters with every struct split into its fields
+        for p in f.params:
+            if p.kind != STRUCT:
+                p.slots = [len(f.flat)]
+                f.flat.append(p)
+                continue
+            if p.name not in f.spec.structs:
+                raise SpecError("%s: struct parameter %s has no `struct` line" % (f.name, p.name))
+            st = f.spec.structs[p.name]
+            if bool(st["len"]) != bool(p.ptr):
+                raise SpecError("%s: struct %s: give [LEN] for an array of structs (only)" % (f.name, p.name))
+            unknown = set(st["fields"]) - {n for n, _, _ in p.fields}
+            if unknown:
+                raise SpecError("%s: struct %s has no field %s" % (f.name, p.name, ", ".join(sorted(unknown))))
+            p.slots = list(range(len(f.flat), len(f.flat) + len(p.fields)))
+            f.flat += [FieldParam(p, n, ct, k) for n, ct, k in p.fields]
+        if len(f.flat) > 32:
+            raise SpecError("%s: more than 32 parameters (struct fields counted)" % f.name)
         funcs.append(f)
     if local:
         raise SpecError("%s: `func %s` names no marked function" % (path, ", ".join(local)))
@@ -247,19 +378,24 @@ def parse_program(path):
 
 
 def any_float(f):
-    return f.rtype == "float" or any(p.ftype == "float" for p in f.params)
+    return f.rtype == "float" or any(p.ftype == "float" for p in f.flat)
 
 
-def prototypes(f, which):
-    """Prototype (or, with which='ref64', the double version) of f, f_ref, f_vjp, f_jvp."""
+def prototypes(f, which, mirrored=False):
+    """Prototype (or, with which='ref64', the double version) of f, f_ref, f_vjp, f_jvp.
+    mirrored: struct types as the driver declares them (mirror)."""
     ps = []
     for p in f.params:
-        ps.append(p.cast + ("" if p.ptr else " ") + p.name)
+        cast, dtype = p.cast, p.ftype
+        if p.kind == STRUCT:  # a derivative has the primal's type (language.md 2)
+            dtype = mirror(p, which == "ref64") if mirrored else p.base
+            cast = ("const " if p.const else "") + dtype + (" *" if p.ptr else "")
+        ps.append(cast + ("" if p.ptr else " ") + p.name)
         if which == "vjp" and p.active:
-            ps.append("%s *%s_bar" % (p.ftype, p.name))
+            ps.append("%s *%s_bar" % (dtype, p.name))
         if which == "jvp" and p.active:
             const = "" if p.written or not p.ptr else "const "
-            ps.append("%s%s %s%s_dot" % (const, p.ftype, "*" if p.ptr else "", p.name))
+            ps.append("%s%s %s%s_dot" % (const, dtype, "*" if p.ptr else "", p.name))
     if f.ret_kind == 1 and which == "vjp":
         ps.append("%s ret_bar" % f.rtype)
     if f.ret_kind == 1 and which == "jvp":
@@ -269,9 +405,71 @@ def prototypes(f, which):
     return re.sub(r"\bfloat\b", "double", text) if which == "ref64" else text
 
 
-def call_expr(f, mode):
-    args = []
-    for k, p in enumerate(f.params):
+def struct_pack(f, p, mode, pre, post, args):
+    """The code around a call that passes struct parameter p (and its derivative): structs of
+    the program's layout filled from the parameters of its fields (A->p, A->s, A->iv; the
+    derivatives' A->b, A->d, A->sd), filled back after the call."""
+    f64 = mode == "ref64" and any_float(f)  # (else ref64 calls f_ref)
+    T, k0 = mirror(p, f64), p.slots[0]
+    fields = list(zip(p.slots, p.fields))
+    ct = lambda kind, ctype: "double" if f64 and kind == "float" else ctype
+    n = "A->len[%d]" % k0 if p.ptr else "1L"
+    v = "e2e_s%d" % k0
+    if p.ptr:
+        pre.append("  %s *%s = (%s *)e2e_sbuf(%s, sizeof(%s));" % (T, v, T, n, T))
+        pre.append("  for (long i = 0; i < %s; i++) {" % n)
+        pre += ["    %s[i].%s = ((%s *)A->p[%d])[i];" % (v, fn, ct(kind, c), k) for k, (fn, c, kind) in fields]
+        pre.append("  }")
+        args.append("(%s%s *)%s" % ("const " if p.const else "", T, v))
+        post.append("  for (long i = 0; i < %s; i++) {" % n)
+        post += ["    ((%s *)A->p[%d])[i] = %s[i].%s;" % (ct(kind, c), k, v, fn) for k, (fn, c, kind) in fields]
+        post.append("  }")
+        post.append('  e2e_sdone(%s, %s, sizeof(%s), 1, 0, "%s %s");' % (v, n, T, mode, p.name))
+    else:
+        pre.append("  %s %s;" % (T, v))
+        pre.append("  memset(&%s, 0, sizeof %s);" % (v, v))
+        pre += ["  %s.%s = (%s)A->%s[%d];" % (v, fn, ct(kind, c), "iv" if kind == "int" else "s", k)
+                for k, (fn, c, kind) in fields]
+        args.append(v)
+    if not p.active or mode not in ("vjp", "jvp"):
+        return
+    d, src = ("e2e_b%d" % k0, "b") if mode == "vjp" else ("e2e_d%d" % k0, "d")
+    what = "%s %s_%s" % (mode, p.name, "bar" if mode == "vjp" else "dot")
+    if mode == "jvp" and not p.ptr:  # T p_dot, by value
+        pre.append("  %s %s;" % (T, d))
+        pre.append("  memset(&%s, 0, sizeof %s);" % (d, d))
+        pre += ["  %s.%s = %s;" % (d, fn, "(%s)E2E_CANARY" % c if kind == "int" else "(%s)A->sd[%d]" % (c, k))
+                for k, (fn, c, kind) in fields]
+        args.append(d)
+        return
+    pre.append("  %s *%s = (%s *)e2e_sbuf(%s, sizeof(%s));" % (T, d, T, n, T))
+    pre.append("  for (long i = 0; i < %s; i++) {" % n)
+    pre += ["    %s[i].%s = %s;" % (d, fn, "(%s)E2E_CANARY" % c if kind == "int" else "((%s *)A->%s[%d])[i]" % (c, src, k))
+            for k, (fn, c, kind) in fields]
+    pre.append("  }")
+    const = mode == "jvp" and not p.written
+    args.append("(%s%s *)%s" % ("const " if const else "", T, d))
+    post.append("  {")
+    post.append("    int e2e_ok = 1;")
+    post.append("    for (long i = 0; i < %s; i++) {" % n)
+    for k, (fn, c, kind) in fields:
+        if kind == "int":
+            post.append("      e2e_ok &= %s[i].%s == (%s)E2E_CANARY;" % (d, fn, c))
+        elif not const:
+            post.append("      ((%s *)A->%s[%d])[i] = %s[i].%s;" % (c, src, k, d, fn))
+    post.append("    }")
+    post.append('    e2e_sdone(%s, %s, sizeof(%s), e2e_ok, 1, "%s");' % (d, n, T, what))
+    post.append("  }")
+
+
+def call_code(f, mode):
+    """The block of the call function's switch that calls f (ref, ref64, f, vjp or jvp)."""
+    pre, post, args = [], [], []
+    for p in f.params:
+        k = p.slots[0]
+        if p.kind == STRUCT:
+            struct_pack(f, p, mode, pre, post, args)
+            continue
         cast = re.sub(r"\bfloat\b", "double", p.cast) if mode == "ref64" else p.cast
         args.append("(%s)A->%s[%d]" % (cast, {ISCAL: "iv", FSCAL: "s"}.get(p.kind, "p"), k))
         if mode == "vjp" and p.active:
@@ -285,14 +483,27 @@ def call_expr(f, mode):
         args.append("(%s *)A->rdot" % f.rtype)
     name = f.name + {"f": "", "ref64": "_ref64" if any_float(f) else "_ref"}.get(mode, "_" + mode)
     c = "%s(%s)" % (name, ", ".join(args))
-    return "%s; return 0.0;" % c if f.ret_kind == 0 else "return (double)%s;" % c
+    if not pre and not post:
+        return ["%s; return 0.0;" % c if f.ret_kind == 0 else "return (double)%s;" % c]
+    call = "  %s;" % c if f.ret_kind == 0 else "  e2e_r = (double)%s;" % c
+    return ["{", "  double e2e_r = 0.0;"] + pre + [call] + post + ["  return e2e_r;", "}"]
 
 
 def gen_driver(funcs):
     out = ['/* Generated by tests/e2e/run_e2e.py; do not edit. */', '#include "e2e_driver.h"', ""]
+    done = set()
+    for f in funcs:  # the struct types of the parameters, with the program's layout
+        for p in f.params:
+            for f64 in (False, True):
+                if p.kind != STRUCT or mirror(p, f64) in done:
+                    continue
+                done.add(mirror(p, f64))
+                out.append("typedef struct { %s } %s;" % (" ".join(
+                    "%s %s;" % ("double" if f64 and k == "float" else c, n) for n, c, k in p.fields),
+                    mirror(p, f64)))
     for f in funcs:
         for w in ("f", "ref", "vjp", "jvp") + (("ref64",) if any_float(f) else ()):
-            out.append(prototypes(f, w))
+            out.append(prototypes(f, w, True))
     for f in funcs:
         s, fl = f.spec, any_float(f)
         if not s.sizes:
@@ -302,24 +513,27 @@ def gen_driver(funcs):
         out += ["  long %s = sz[%d];" % (v, j) for j, v in enumerate(vars_)]
         out += ["  long %s = (long)(%s);" % (n, e) for n, e in s.ints]
         out += ["  (void)rng, (void)%s;" % v for v in vars_ + [n for n, _ in s.ints]]
-        for k, p in enumerate(f.params):
-            if p.kind == ISCAL:
+        for k, p in enumerate(f.flat):
+            dflt = {"lo": "-1", "hi": "1", "fill": None}
+            if p.sp:  # a field of a struct parameter: the struct line's options
+                o, n = s.structs[p.sp.name]["fields"].get(p.field, dflt), s.structs[p.sp.name]["len"] or "1"
+            elif p.kind == ISCAL:
                 if p.name not in vars_ and p.name not in [n for n, _ in s.ints]:
                     raise SpecError("%s: int parameter %s is neither a size nor an `int`" % (f.name, p.name))
                 out.append("  V[%d].len = 1, V[%d].iv = e2e_ialloc(1), V[%d].iv[0] = %s;" % (k, k, k, p.name))
                 continue
-            if p.kind == FSCAL:
-                o, n = s.scalars.get(p.name, {"lo": "-1", "hi": "1", "fill": None}), "1"
+            elif p.kind == FSCAL:
+                o, n = s.scalars.get(p.name, dflt), "1"
             elif p.name not in s.arrays:
                 raise SpecError("%s: array parameter %s has no `array` line" % (f.name, p.name))
             else:
                 o = s.arrays[p.name]
                 n = o["len"]
-            fld = "iv" if p.kind == IARR else "v"
+            fld = "iv" if p.kind in (IARR, ISCAL) else "v"
             out.append("  V[%d].len = (long)(%s), V[%d].%s = e2e_%salloc(V[%d].len);"
-                       % (k, n, k, fld, "i" if p.kind == IARR else "d", k))
+                       % (k, n, k, fld, "i" if fld == "iv" else "d", k))
             out.append("  for (long i = 0; i < V[%d].len; i++) {" % k)
-            if p.kind == IARR:
+            if fld == "iv":
                 out.append("    long r = e2e_randint(rng, (long)(%s), (long)(%s));" % (o["lo"], o["hi"]))
                 out.append("    (void)r;")
                 out.append("    V[%d].iv[i] = (long)(%s);" % (k, o["fill"] or "r"))
@@ -333,10 +547,12 @@ def gen_driver(funcs):
         out += ["", "static double %s_call(int mode, E2EArgs *A) {" % f.name, "  switch (mode) {"]
         for mode, m in (("ref", "E2E_REF"), ("ref64", "E2E_REF64"), ("f", "E2E_PRIMAL"),
                         ("vjp", "E2E_VJP"), ("jvp", "E2E_JVP")):
-            out.append("  case %s: %s" % (m, call_expr(f, mode)))
+            code = call_code(f, mode)
+            out.append("  case %s: %s" % (m, code[0]))
+            out += ["  " + c for c in code[1:]]
         out += ["  }", "  (void)A;", "  return 0.0;", "}", ""]
         out.append("static const E2EDesc %s_pd[] = {" % f.name)
-        for p in f.params:
+        for p in f.flat:
             out.append('  {"%s", %s, %d, %d, %d, %s},' % (
                 p.name, p.kind, p.ftype == "float", bool(p.written), p.active,
                 "sizeof(%s)" % p.base if p.kind == IARR else "0"))
@@ -349,7 +565,7 @@ def gen_driver(funcs):
             else dict(rtol=1e-12, atol=1e-12, grad_rtol=1e-6, grad_atol=1e-7, id_rtol=1e-10, h=1e-6)
         t.update(s.tol)
         out.append('static const E2EFunc %s_F = {"%s", %d, %s_pd, %d, %d, %d, %s_setup, %s_call,'
-                   % (f.name, f.name, len(f.params), f.name, f.ret_kind, f.rtype == "float", fl,
+                   % (f.name, f.name, len(f.flat), f.name, f.ret_kind, f.rtype == "float", fl,
                       f.name, f.name))
         out.append("  %d, %s_vars, %d, %s_cases, %d, %r, %r, %r, %r, %r, %r};"
                    % (len(vars_), f.name, len(cases), f.name, s.seeds, t["rtol"], t["atol"],

@@ -23,12 +23,13 @@ def ptr_params(f, which):
     name of the array whose length it has."""
     out = []
     for p in f.params:
+        dtype = p.base if p.kind == E.STRUCT else p.ftype  # (a struct's derivative: a struct)
         if p.ptr:
             out.append((p.name, p.base, p.const, p.name))
         if p.active and which == "vjp":
-            out.append((p.name + "_bar", p.ftype, False, p.name if p.ptr else None))
+            out.append((p.name + "_bar", dtype, False, p.name if p.ptr else None))
         if p.active and which == "jvp" and p.ptr:
-            out.append((p.name + "_dot", p.ftype, not p.written, p.name))
+            out.append((p.name + "_dot", dtype, not p.written, p.name))
     if f.ret_kind == 1 and which == "jvp":
         out.append(("ret_dot", f.rtype, False, None))
     return out
@@ -46,7 +47,8 @@ def shim(f, which):
             code.append("  long %s = (long)(%s); (void)%s;" % (n, e, n))
     calls = []
     for pname, ctype, const, arr in ptr_params(f, which):
-        length = "(long)(%s)" % s.arrays[arr]["len"] if arr else "1L"
+        spec = s.structs.get(arr) if arr in s.structs else s.arrays.get(arr)
+        length = "(long)(%s)" % spec["len"] if arr else "1L"
         code.append("  long L_%s = %s;" % (pname, length))
         code.append("  %s *D_%s = (%s *)shim_in(%s, L_%s * (long)sizeof(%s));"
                     % (ctype, pname, ctype, pname, pname, ctype))
@@ -112,6 +114,15 @@ def main():
     src, out = sys.argv[1], sys.argv[2]
     funcs = E.parse_program(src)
     code = [HEADER]
+    done = set()
+    for f in funcs:  # the program's struct types, as it names them
+        for p in f.params:
+            if p.kind != E.STRUCT or p.base in done:
+                continue
+            done.add(p.base)
+            fields = " ".join("%s %s;" % (c, n) for n, c, _ in p.fields)
+            code.append(("%s { %s };" % (p.base, fields)) if p.base.startswith("struct ") else
+                        "typedef struct { %s } %s;" % (fields, p.base))
     for f in funcs:
         for which in ("f", "vjp", "jvp"):
             code += shim(f, which)

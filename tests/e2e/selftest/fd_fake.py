@@ -39,6 +39,7 @@ def fake(src):
            "#define ADSOAC_E2E_REFERENCE 1 /* the original with adsoac's semantics spelled out */"]
     out += ["#define %s %s_orig" % (f.name, f.name) for f in funcs]
     out += ['#include "%s"' % src] + ["#undef %s" % f.name for f in funcs]
+    own = []
     if fl:  # a double-precision copy of the original, for the differences
         own = file_scope_names(src, {f.name for f in funcs})
         out += ["#define float double"] + ["#define %sf %s" % (m, m) for m in E.MATHF]
@@ -49,22 +50,61 @@ def fake(src):
     else:
         out += ["#define %s_orig64 %s_orig" % (f.name, f.name) for f in funcs]
     for f in funcs:
-        out += body(f)
+        out += body(f, set(own))
     return "\n".join(out) + "\n"
 
 
-def body(f):
+class Elem:
+    """An active floating-point element set of a parameter: n elements; lv(i) its place in the
+    double work copies, bar/dot/src its adjoint, tangent and primal value."""
+    def __init__(self, n, lv, bar, dot, src, written):
+        self.n, self.lv, self.bar, self.dot, self.src, self.written = n, lv, bar, dot, src, written
+
+
+def body(f, own64):
     s, P = f.spec, f.params
     ret = f.ret_kind == 1
     arrs = [p for p in P if p.kind == E.FARR]
+    sarrs = [p for p in P if p.kind == E.STRUCT and p.ptr]  # arrays of structs
+    svals = [p for p in P if p.kind == E.STRUCT and not p.ptr]
     if any(p.kind == E.IARR and p.written for p in P):
         raise E.SpecError("fd_fake: written int arrays are not supported")
+    # the struct types of the double-precision copy
+    t64 = lambda p: re.sub(r"\w+", lambda m: m.group(0) + "_d64" if m.group(0) in own64 else m.group(0), p.base)
+    floats = lambda p: [fn for fn, _, k in p.fields if k != "int"]
+    length = lambda p: (s.structs if p.kind == E.STRUCT else s.arrays)[p.name]["len"]
+
+    # the active elements, and the outputs: (key, count, value after the call, seed source)
+    elems, outs = [], []
+    for p in P:
+        if p.kind == E.FSCAL and p.active:
+            elems.append(Elem("1", "s_" + p.name, "*%s_bar" % p.name, p.name + "_dot", p.name, False))
+        if p.kind == E.FARR:
+            n = "L_" + p.name
+            if p.active:
+                elems.append(Elem(n, "w_%s[i]" % p.name, "%s_bar[i]" % p.name, "%s_dot[i]" % p.name,
+                                  "%s[i]" % p.name, p.written))
+            if p.written:
+                outs.append((p.name, n, "o_%s[i]" % p.name, "%s_bar[i]" % p.name, "%s_dot[i]" % p.name))
+        if p.kind == E.STRUCT:
+            for fn in floats(p):
+                if p.ptr:
+                    n, key = "L_" + p.name, "%s_%s" % (p.name, fn)
+                    if p.active:
+                        elems.append(Elem(n, "w_%s[i].%s" % (p.name, fn), "%s_bar[i].%s" % (p.name, fn),
+                                          "%s_dot[i].%s" % (p.name, fn), "%s[i].%s" % (p.name, fn), p.written))
+                    if p.written:
+                        outs.append((key, n, "o_%s[i].%s" % (p.name, fn), "%s_bar[i].%s" % (p.name, fn),
+                                     "%s_dot[i].%s" % (p.name, fn)))
+                elif p.active:
+                    elems.append(Elem("1", "s_%s.%s" % (p.name, fn), "%s_bar->%s" % (p.name, fn),
+                                      "%s_dot.%s" % (p.name, fn), "%s.%s" % (p.name, fn), False))
 
     def lens():  # the spec's ints that array lengths need (others may use the case's sizes)
-        need = " ".join(s.arrays[p.name]["len"] for p in arrs)
+        need = " ".join(length(p) for p in arrs + sarrs)
         code = ["  long %s = (long)(%s); (void)%s;" % (n, e, n)
                 for n, e in s.ints if n not in [p.name for p in P] and re.search(r"\b%s\b" % n, need)]
-        return code + ["  long L_%s = (long)(%s);" % (p.name, s.arrays[p.name]["len"]) for p in arrs]
+        return code + ["  long L_%s = (long)(%s);" % (p.name, length(p)) for p in arrs + sarrs]
 
     def setup():
         code = lens()
@@ -72,16 +112,26 @@ def body(f):
             code.append("  double *w_%s = malloc((L_%s + 1) * sizeof(double)), *o_%s = "
                         "malloc((L_%s + 1) * sizeof(double));" % ((p.name,) * 4))
             code.append("  for (long i = 0; i < L_%s; i++) w_%s[i] = %s[i];" % ((p.name,) * 3))
+        for p in sarrs:
+            code.append("  %s *w_%s = malloc((L_%s + 1) * sizeof *w_%s), *o_%s = malloc((L_%s + 1) * "
+                        "sizeof *o_%s);" % ((t64(p),) + (p.name,) * 6))
+            code.append("  for (long i = 0; i < L_%s; i++) {" % p.name)
+            code += ["    w_%s[i].%s = %s[i].%s;" % (p.name, fn, p.name, fn) for fn, _, _ in p.fields]
+            code.append("  }")
+        for p in svals:
+            code.append("  %s s_%s;" % (t64(p), p.name))
+            code += ["  s_%s.%s = %s.%s;" % (p.name, fn, p.name, fn) for fn, _, _ in p.fields]
         code += ["  double s_%s = %s;" % (p.name, p.name) for p in P if p.kind == E.FSCAL]
         return code
 
     def call64(dst):  # evaluate the double original on the work copies, outputs in o_*
         args = []
         for p in P:
-            args.append({E.FSCAL: "s_" + p.name, E.FARR: ("o_" if p.written else "w_") + p.name}
-                        .get(p.kind, p.name))
+            work = p.kind == E.FARR or (p.kind == E.STRUCT and p.ptr)
+            args.append(("o_" if p.written else "w_") + p.name if work else
+                        "s_" + p.name if p.kind == E.FSCAL or p.kind == E.STRUCT else p.name)
         code = ["    for (long i = 0; i < L_%s; i++) o_%s[i] = w_%s[i];" % ((p.name,) * 3)
-                for p in arrs if p.written]
+                for p in arrs + sarrs if p.written]
         c = "%s_orig64(%s)" % (f.name, ", ".join(args))
         return code + ["    %s = %s;" % (dst, c) if ret else "    %s; %s = 0;" % (c, dst)]
 
@@ -89,53 +139,39 @@ def body(f):
         args = ", ".join(p.name for p in P)
         code = ["  %s e2e_ret = %s_orig(%s);" % (f.rtype, f.name, args)] if f.ret_kind else \
                ["  %s_orig(%s);" % (f.name, args)]
-        code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs]
+        code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs + sarrs]
         return code + (["  return e2e_ret;"] if f.ret_kind else []) + ["}"]
-
-    def elems(p):  # (count, lvalue of element i in the work copies)
-        return ("1", "s_" + p.name) if p.kind == E.FSCAL else ("L_" + p.name, "w_%s[i]" % p.name)
 
     proto = lambda w: E.prototypes(f, w)[:-1]
     args = ", ".join(p.name for p in P)
     out = ["", proto("f") + " {", "  %s%s_orig(%s);" % ("return " if f.ret_kind else "", f.name, args), "}"]
     # vjp: one central difference of L = sum(seed * out) + ret_bar * ret per active element
     out += ["", proto("vjp") + " {"] + setup()
-    for p in arrs:
-        if p.written:
-            out.append("  double *S_%s = malloc((L_%s + 1) * sizeof(double));" % (p.name, p.name))
-            out.append("  for (long i = 0; i < L_%s; i++) S_%s[i] = %s_bar[i];" % ((p.name,) * 3))
+    for key, n, _, seed, _ in outs:
+        out.append("  double *S_%s = malloc((%s + 1) * sizeof(double));" % (key, n))
+        out.append("  for (long i = 0; i < %s; i++) S_%s[i] = %s;" % (n, key, seed))
     L = ["    L = %s;" % ("ret_bar * r64" if ret else "0")]
-    L += ["    for (long i = 0; i < L_%s; i++) L += S_%s[i] * o_%s[i];" % ((p.name,) * 3)
-          for p in arrs if p.written]
-    for p in P:
-        if not p.active:
-            continue
-        n, lv = elems(p)
-        bar = "*%s_bar" % p.name if p.kind == E.FSCAL else "%s_bar[i]" % p.name
-        out += ["  for (long i = 0; i < %s; i++) {" % n,
-                "    double v = %s, fd_h = %g * fmax(1.0, fabs(v)), r64, L, Lp;" % (lv, H),
-                "    %s = v + fd_h;" % lv] + call64("r64") + L + ["    Lp = L;", "    %s = v - fd_h;" % lv]
-        out += call64("r64") + L + ["    %s = v;" % lv]
-        out += ["    %s %s (Lp - L) / (2 * fd_h);" % (bar, "=" if p.written else "+="), "  }"]
-    out += ["  free(S_%s);" % p.name for p in arrs if p.written] + finish()
+    L += ["    for (long i = 0; i < %s; i++) L += S_%s[i] * %s;" % (n, key, o) for key, n, o, _, _ in outs]
+    for e in elems:
+        out += ["  for (long i = 0; i < %s; i++) {" % e.n,
+                "    double v = %s, fd_h = %g * fmax(1.0, fabs(v)), r64, L, Lp;" % (e.lv, H),
+                "    %s = v + fd_h;" % e.lv] + call64("r64") + L + ["    Lp = L;", "    %s = v - fd_h;" % e.lv]
+        out += call64("r64") + L + ["    %s = v;" % e.lv]
+        out += ["    %s %s (Lp - L) / (2 * fd_h);" % (e.bar, "=" if e.written else "+="), "  }"]
+    out += ["  free(S_%s);" % key for key, _, _, _, _ in outs] + finish()
     # jvp: central differences of every output along the tangent
     out += ["", proto("jvp") + " {"] + setup()
-    out += ["  double *Yp_%s = malloc((L_%s + 1) * sizeof(double));" % (p.name, p.name)
-            for p in arrs if p.written]
+    out += ["  double *Yp_%s = malloc((%s + 1) * sizeof(double));" % (key, n) for key, n, _, _, _ in outs]
     out += ["  double fd_h = %g, rp = 0, rm = 0;" % H, "  for (int sg = 1; sg >= -1; sg -= 2) {"]
-    for p in P:
-        if p.active:
-            n, lv = elems(p)
-            d = "%s_dot" % p.name + ("" if p.kind == E.FSCAL else "[i]")
-            src = p.name + ("" if p.kind == E.FSCAL else "[i]")
-            out.append("    for (long i = 0; i < %s; i++) %s = %s + sg * fd_h * %s;" % (n, lv, src, d))
+    for e in elems:
+        out.append("    for (long i = 0; i < %s; i++) %s = %s + sg * fd_h * %s;" % (e.n, e.lv, e.src, e.dot))
     out += call64("double r64") + ["    if (sg == 1) rp = r64; else rm = r64;"]
-    out += ["    for (long i = 0; sg == 1 && i < L_%s; i++) Yp_%s[i] = o_%s[i];" % ((p.name,) * 3)
-            for p in arrs if p.written] + ["  }"]
-    out += ["  for (long i = 0; i < L_%s; i++) %s_dot[i] = (Yp_%s[i] - o_%s[i]) / (2 * fd_h);"
-            % ((p.name,) * 4) for p in arrs if p.written]
+    out += ["    for (long i = 0; sg == 1 && i < %s; i++) Yp_%s[i] = %s;" % (n, key, o)
+            for key, n, o, _, _ in outs] + ["  }"]
+    out += ["  for (long i = 0; i < %s; i++) %s = (Yp_%s[i] - %s) / (2 * fd_h);" % (n, dot, key, o)
+            for key, n, o, _, dot in outs]
     out += ["  *ret_dot = (rp - rm) / (2 * fd_h);"] if ret else ["  (void)rp, (void)rm;"]
-    out += ["  free(Yp_%s);" % p.name for p in arrs if p.written] + finish()
+    out += ["  free(Yp_%s);" % key for key, _, _, _, _ in outs] + finish()
     return out
 
 
