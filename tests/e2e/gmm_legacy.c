@@ -1,15 +1,14 @@
-// The ADBench Gaussian-mixture objective as ADBench writes it in C (Tapenade version), with
-// pragmas added: packed triangular inverse-covariance factors, malloc scratch reused by every
-// point (xcentered, Qxcentered, main_term: privatized), helpers taking pointer slices,
-// lgamma, *err = ... (the Wishart prior parameters as two scalars: see structs_legacy for the
-// struct); d >= 2: sqnorm reads x[0] even of an empty slice, as the original does).
+// The ADBench Gaussian-mixture objective exactly as ADBench writes it in C (Tapenade version),
+// with pragmas added: a Wishart struct (double gamma, int m) passed by value, packed triangular
+// inverse-covariance factors, malloc scratch reused by every point (xcentered, Qxcentered,
+// main_term: privatized), helpers taking pointer slices (&x[ix*d], &Qdiags[ik*d]), lgamma,
+// *err = ...; d >= 2 (sqnorm reads x[0] even of an empty slice, as the original does).
 // e2e: sizes d=2,2,3,4 k=1,2,3,3 n=0,1,4,5
 // e2e: array alphas[k] range(-1,1)
 // e2e: array means[k*d] range(-1,1)
 // e2e: array icf[k*d*(d+1)/2] range(-0.5,0.5)
 // e2e: array x[n*d] range(-1,1)
-// e2e: scalar wgamma range(0.5,2)
-// e2e: int wm = 1
+// e2e: struct wishart gamma=range(0.5,2) m=range(0,3)
 // e2e: array err[1] range(-1,1)
 #include <math.h>
 #include <stdlib.h>
@@ -87,23 +86,23 @@ void Qtimesx(int d, double const *Qdiag, double const *ltri, double const *x, do
   }
 }
 
-double log_wishart_prior(int p, int k, double wgamma, int wm, double const *sum_qs,
+double log_wishart_prior(int p, int k, Wishart wishart, double const *sum_qs,
                          double const *Qdiags, double const *icf) {
   int ik;
-  int n = p + wm + 1;
+  int n = p + wishart.m + 1;
   int icf_sz = p * (p + 1) / 2;
-  double C = n * p * (log(wgamma) - 0.5 * log(2)) - log_gamma_distrib(0.5 * n, p);
+  double C = n * p * (log(wishart.gamma) - 0.5 * log(2)) - log_gamma_distrib(0.5 * n, p);
   double out = 0;
   for (ik = 0; ik < k; ik++) {
     double frobenius = sqnorm(p, &Qdiags[ik * p]) + sqnorm(icf_sz - p, &icf[ik * icf_sz + p]);
-    out = out + 0.5 * wgamma * wgamma * (frobenius) - wm * sum_qs[ik];
+    out = out + 0.5 * wishart.gamma * wishart.gamma * (frobenius) - wishart.m * sum_qs[ik];
   }
   return out - k * C;
 }
 
 #pragma adsoac grad
 void gmm_objective(int d, int k, int n, double const *alphas, double const *means,
-                   double const *icf, double const *x, double wgamma, int wm, double *err) {
+                   double const *icf, double const *x, Wishart wishart, double *err) {
   int ix, ik;
   const double CONSTANT = -n * d * 0.5 * log(2 * PI);
   int icf_sz = d * (d + 1) / 2;
@@ -129,7 +128,7 @@ void gmm_objective(int d, int k, int n, double const *alphas, double const *mean
 
   double lse_alphas = log_sum_exp(k, alphas);
   *err = CONSTANT + slse - n * lse_alphas;
-  *err = *err + log_wishart_prior(d, k, wgamma, wm, &sum_qs[0], &Qdiags[0], icf);
+  *err = *err + log_wishart_prior(d, k, wishart, &sum_qs[0], &Qdiags[0], icf);
 
   free(Qdiags);
   free(sum_qs);
