@@ -166,12 +166,18 @@ static void rev_if(Rev *R, const Node *n) {
   for (int i = 0; i < ninv0; i++) inv0[i] = R->inv_acc[i].sum;
   Block *outer = R->b.blk, *blks[2] = {block_new(R->a), block_new(R->a)};
   const Block *src[2] = {n->u.ifs.then, n->u.ifs.els};
+  // in a parallel loop's body, an if that writes the iteration's arrays: its statements read
+  // what it wrote, so it is swept (run again, then reversed) rather than only reversed
+  bool sweeps = R->par && writes_own_arrays(R, n);
   for (int side = 0; side < 2; side++) {
     memcpy(R->adj, snap, sz);
     for (int i = 0; i < R->ninv_acc; i++) R->inv_acc[i].sum = i < ninv0 ? inv0[i] : 0;
     R->b.blk = blks[side];
     for (int k = 0; k < n->u.ifs.nouts; k++) adj_add(R, src[side]->yields[k], snap[n->u.ifs.outs[k]]);
-    rev_block(R, src[side]);
+    if (sweeps) // the branch again, from the iteration's arrays as they were before the if
+      R->sweep(R, src[side], false);
+    else
+      rev_block(R, src[side]);
     if (side == 0) {
       memcpy(after_then, R->adj, sz);
       ninv_then = R->ninv_acc;
@@ -332,6 +338,8 @@ static Val sweep_rev(Rev *R, const Block *body, bool top, Sweep *sw) {
     // (two saved sections of one array may overlap: a loop's histogram and its map)
     for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s], false);
     rev_node(R, body->stmts[k]);
+    for (int s = 0; s < save_at[k]; s++) // (the state before an if that ran its branch again)
+      if (saves[si + s].restore) emit_swap(R, &saves[si + s], false);
   }
 
   // epilogue: outputs as f leaves them (in a loop's body the next restore does it)

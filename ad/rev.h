@@ -17,6 +17,9 @@ typedef struct {
   // epilogue
   bool moving;
   Val itape, T;
+  // an if in a parallel loop's body that writes the iteration's arrays: their state before it,
+  // copied back (not swapped) before and after its reverse, which runs its branch again
+  bool restore;
 } Save;
 
 // What the reverse of hist(*/min/max/declared) needs per clause (vjp values): the section

@@ -434,6 +434,16 @@ void emit_swap(Rev *R, const Save *s, bool epilogue) {
     tape_swap(R, s);
     return;
   }
+  if (s->restore) { // (copied back: the state before the if)
+    Node *cp = node_new(R->a, IR_COPY, R->b.loc);
+    cp->u.copy.dst = P(s->arr);
+    cp->u.copy.doff = s->vlo;
+    cp->u.copy.src = s->save;
+    cp->u.copy.off = b_const_i(&R->b, &ty_long, 0);
+    cp->u.copy.n = s->vn;
+    b_push(&R->b, cp);
+    return;
+  }
   Node *sw = node_new(R->a, IR_COPY, R->b.loc); // arr[lo:lo+n] <-> save[0:n]
   sw->u.copy.dst = s->save;
   sw->u.copy.src = P(s->arr);
@@ -512,7 +522,14 @@ void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout) 
   for (int v = 1; v < R->pf->nvals; v++) {
     if (!R->in_par[v] || !R->priv[v] || !R->varied[v]) continue;
     if (!ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, v)) continue;
-    bool needed = loop_reads(n, v);
+    if (n->kind == IR_IF) { // its reverse runs its branch again, from the state before it
+      const Node *a = R->def[v];
+      Builder *b = &R->b;
+      out[(*nout)++] = (Save){v, 0, 0, 0, b_const_i(b, &ty_long, 0),
+                              b_cast(b, &ty_long, P(a->u.alloc.n)), .restore = true};
+      continue;
+    }
+    bool needed = n->kind == IR_PAR && loop_reads(n, v);
     for (int j = 0; j < k && !needed; j++) needed = loop_reads(body->stmts[j], v);
     if (!needed) continue;
     const Node *a = R->def[v];
