@@ -115,7 +115,7 @@ static BinOp compound_op(Lower *L, TSNode e, const char *op) {
 static void update_scalar_val(Lower *L, Var *v, Val x, Loc loc) {
   x = convert(L, x, v->type);
   L->b.loc = loc;
-  Var *c = v->kind == VAR_SCAN ? &L->vars[v->contrib] : v;
+  Var *c = v->kind == VAR_SCAN ? L->vars[v->contrib] : v;
   c->val = c->val == c->neutral ? x : red_combine(L, c->red_op, c->red_user, c->val, x);
   if (v->kind == VAR_SCAN) v->val = red_combine(L, v->red_op, v->red_user, v->val, x);
 }
@@ -132,11 +132,11 @@ static void update_struct(Lower *L, Var *v, TSNode e, Loc loc) {
   Val x[64], cur[64], out[64];
   lower_struct_expr(L, e, t, x);
   L->b.loc = loc;
-  Var *c = v->red == VAR_SCAN ? &L->vars[v->contrib] : v;
-  int ck = (int)(c - L->vars), vk = (int)(v - L->vars);
+  Var *c = v->red == VAR_SCAN ? L->vars[v->contrib] : v;
+  int ck = c->idx, vk = v->idx;
   bool neutral = true;
   for (int f = 0; f < nf; f++) {
-    cur[f] = L->vars[ck + 1 + f].val;
+    cur[f] = L->vars[ck + 1 + f]->val;
     neutral &= cur[f] == c->neutral_fields[f];
   }
   if (neutral) {
@@ -144,11 +144,11 @@ static void update_struct(Lower *L, Var *v, TSNode e, Loc loc) {
   } else {
     red_combine_fields(L, c->red_user, cur, x, out);
   }
-  for (int f = 0; f < nf; f++) L->vars[ck + 1 + f].val = out[f];
+  for (int f = 0; f < nf; f++) L->vars[ck + 1 + f]->val = out[f];
   if (v->red == VAR_SCAN) {
-    for (int f = 0; f < nf; f++) cur[f] = L->vars[vk + 1 + f].val;
+    for (int f = 0; f < nf; f++) cur[f] = L->vars[vk + 1 + f]->val;
     red_combine_fields(L, v->red_user, cur, x, out);
-    for (int f = 0; f < nf; f++) L->vars[vk + 1 + f].val = out[f];
+    for (int f = 0; f < nf; f++) L->vars[vk + 1 + f]->val = out[f];
   }
 }
 
@@ -187,7 +187,7 @@ static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
     update_scalar(L, v, e, node_loc(L, asg));
     return;
   }
-  if (L->par && (int)(v - L->vars) < L->par->var_base)
+  if (L->par && v->idx < L->par->var_base)
     diag_error(node_loc(L, asg), "a parallel loop may assign only variables declared inside it; "
                "list the variable in a reduce(...) clause if it accumulates a result",
                "parallel loop assigns variable '%s' declared outside it", v->name);
@@ -237,7 +237,7 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
     diag_error(node_loc(L, ts_field(lhs, "index")), "cast the index to an integer type",
                "array index is not an integer");
   if (w.ref >= 0) { // *p = e, p = &s: s = e
-    Var *s = &L->vars[w.ref];
+    Var *s = L->vars[w.ref];
     const Node *d = L->fn->defs[idx];
     if (!d || d->kind != IR_CONST || d->u.cst.i != 0)
       diag_error(node_loc(L, lhs), NULL, "an element other than [0] of the scalar variable '%s'",
@@ -407,7 +407,7 @@ static void lower_update(Lower *L, TSNode e) {
   if (!v || v->kind != VAR_SCALAR || !v->val)
     diag_error(loc, "use ++ and -- on assigned variables, elements and pointers",
                "unsupported increment");
-  if (L->par && (int)(v - L->vars) < L->par->var_base)
+  if (L->par && v->idx < L->par->var_base)
     diag_error(loc, NULL, "parallel loop assigns variable '%s' declared outside it", v->name);
   Val one = b_const_i(&L->b, &ty_int, 1);
   Type *ct = common_type(v->type, &ty_int);
@@ -528,8 +528,8 @@ static Block *lower_branch(Lower *L, TSNode stmt, bool rest, Val *saved, int nva
   }
   var_pop(L, nvars); // drop the branch's declarations
   for (int i = 0; i < nvars; i++) {
-    Val v = L->vars[i].val;
-    L->vars[i].val = saved[i];
+    Val v = L->vars[i]->val;
+    L->vars[i]->val = saved[i];
     saved[i] = v; // now the branch's final values
   }
   return blk;
@@ -574,7 +574,7 @@ static bool lower_if_update(Lower *L, TSNode s) {
   if (!L->par) return false;
   TSNode e, asg;
   for (int i = L->nvars - 1; i >= L->var_floor; i--) {
-    Var *v = &L->vars[i];
+    Var *v = L->vars[i];
     if ((v->kind != VAR_RED && v->kind != VAR_SCAN) || v->name[0] == '$') continue;
     if (var_find(L, v->name) != v) continue;
     asg = if_update(L, s, v->name, v->red_op, &e);
@@ -604,7 +604,7 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   int nv = L->nvars;
   Val *before = ARENA_ARRAY(L->a, Val, nv), *tv = ARENA_ARRAY(L->a, Val, nv),
       *ev = ARENA_ARRAY(L->a, Val, nv);
-  for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i].val;
+  for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i]->val;
   bool then_ret, else_ret;
   Fwd tf = {0}, ef = {0};
   Block *then = lower_branch(L, then_stmt, then_rest, tv, nv, &then_ret, &tf);
@@ -620,10 +620,19 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv + 2 * (tf.n + ef.n)); // (merge_elements: value, flag)
   for (int i = 0; i < nv; i++) {
     if (tv[i] == before[i] && ev[i] == before[i]) continue;
-    Var *v = &L->vars[i];
-    if (!tv[i] || !ev[i])
-      diag_error(loc, "assign the variable before the if, or in both branches",
-                 "'%s' is assigned in only one branch and has no value before the if", v->name);
+    Var *v = L->vars[i];
+    if (v->kind == VAR_ARRAY) { // the array a pointer points into (its offset is a scalar)
+      if (tv[i] && ev[i] && tv[i] != ev[i])
+        diag_error(loc, NULL, "pointer '%s' points into different arrays after the branches",
+                   v->name);
+      v->val = tv[i] ? tv[i] : ev[i];
+      continue;
+    }
+    if (!tv[i] || !ev[i]) { // (C: it has a value after the if only where that branch ran)
+      v->val = 0;           // reading it later is refused as a read before assignment
+      v->partial = loc;
+      continue;
+    }
     block_yield(L->a, then, tv[i]);
     block_yield(L->a, els, ev[i]);
     Val out = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);

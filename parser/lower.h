@@ -33,6 +33,8 @@ typedef struct {
   VarKind red;   // VAR_STRUCT: VAR_RED or VAR_SCAN for a struct clause variable, else 0
   Val *neutral_fields; // VAR_STRUCT reduction: the neutral element's fields
   int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
+  int idx;       // its index in Lower.vars
+  Loc partial;   // (line 0: none) the if after which it has a value only where a branch ran
   const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)
   int ref;       // VAR_REF: the variable referred to (its index in Lower.vars)
   int ndim;      // VAR_ARRAY of arrays (double q[3][4]): the extents after the first (4)
@@ -142,7 +144,7 @@ typedef struct Lower {
   const Src *src;
   Fn *fn;
   Builder b;
-  Var *vars;
+  Var **vars; // (each Var where var_push put it: a Var * stays valid while vars grows)
   int nvars, capvars;
   VarName *var_names; // (uthash)
   ParCtx *par; // innermost parallel loop, NULL at function level

@@ -82,9 +82,9 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   L->inline_stack[L->inline_depth++] = name;
   L->returned = false;
   L->block(L, ts_field(def, "body"));
-  Val ret = L->vars[ri].val;
+  Val ret = L->vars[ri]->val;
   if (rt->kind == TY_STRUCT) {
-    for (int i = 0; i < rt->nfields; i++) out[i] = L->vars[ri + 1 + i].val;
+    for (int i = 0; i < rt->nfields; i++) out[i] = L->vars[ri + 1 + i]->val;
     ret = out[0];
   }
   if (rt->kind != TY_VOID && !ret)
@@ -151,7 +151,7 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
         diag_error(node_loc(L, a), "pass an array, a pointer into one (x + k, &x[k]) or the "
                    "address of a local variable (&s)",
                    "argument %d of '%s' must be a pointer", i + 1, name);
-      Type *want = fp[i].type->elem, *got = v->ref >= 0 ? L->vars[v->ref].type : v->type->elem;
+      Type *want = fp[i].type->elem, *got = v->ref >= 0 ? L->vars[v->ref]->type : v->type->elem;
       if (got->kind != want->kind || (got->kind == TY_STRUCT && got != want))
         diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1,
                    name);

@@ -96,6 +96,10 @@ static Val lower_identifier(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop "
                "(reading a running value needs scan(...), not reduce)",
                "reduction variable '%s' is read in the loop body", name);
+  if (!v->val && v->partial.line)
+    diag_error(node_loc(L, e), "assign the variable before the if, or in both branches",
+               "'%s' has a value only where one branch of the if at %u:%u assigned it", name,
+               v->partial.line, v->partial.col);
   if (!v->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", name);
   return v->val; // a scan variable reads its running value
 }
@@ -150,7 +154,7 @@ static Val lower_side_effect(Lower *L, TSNode e) {
 // the if; side[0], side[1]: at the end of each side (the variables hold the else side's).
 static void choice_merge(Lower *L, Node *n, const Val *before, const Val *then_vals, int nv) {
   for (int i = 0; i < nv; i++) {
-    Var *v = &L->vars[i];
+    Var *v = L->vars[i];
     Val t = then_vals[i], e = v->val;
     if (t == before[i] && e == before[i]) continue;
     if (!t || !e) diag_error(n->loc, NULL, "'%s' is assigned in only one operand", v->name);
@@ -169,7 +173,7 @@ static void choice_merge(Lower *L, Node *n, const Val *before, const Val *then_v
 
 static Val *var_vals(Lower *L, int nv) {
   Val *v = ARENA_ARRAY(L->a, Val, nv + 1);
-  for (int i = 0; i < nv; i++) v[i] = L->vars[i].val;
+  for (int i = 0; i < nv; i++) v[i] = L->vars[i]->val;
   return v;
 }
 
@@ -189,7 +193,7 @@ static Val lower_choice(Lower *L, Val c, Loc loc, Type *t, SideFn *tf, TSNode tn
   n->u.ifs.then = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.then, tf(L, tn, t));
   Val *then_vals = var_vals(L, nv);
-  for (int i = 0; i < nv; i++) L->vars[i].val = before[i];
+  for (int i = 0; i < nv; i++) L->vars[i]->val = before[i];
   n->u.ifs.els = L->b.blk = block_new(L->a);
   block_yield(L->a, n->u.ifs.els, ef(L, en, t));
   L->choice_depth--;
@@ -230,7 +234,7 @@ static Val lower_conditional(Lower *L, TSNode e) {
   L->b.blk = tb;
   Val tv = lower_expr(L, ts_field(e, "consequence"));
   Val *then_vals = var_vals(L, nv);
-  for (int i = 0; i < nv; i++) L->vars[i].val = before[i];
+  for (int i = 0; i < nv; i++) L->vars[i]->val = before[i];
   L->b.blk = eb;
   Val ev = lower_expr(L, ts_field(e, "alternative"));
   L->choice_depth--;

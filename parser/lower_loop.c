@@ -590,8 +590,8 @@ static int var_fields(Lower *L, Var *v, Val *out) {
     out[0] = v->val;
     return 1;
   }
-  int k = (int)(v - L->vars);
-  for (int f = 0; f < v->type->nfields; f++) out[f] = L->vars[k + 1 + f].val;
+  int k = v->idx;
+  for (int f = 0; f < v->type->nfields; f++) out[f] = L->vars[k + 1 + f]->val;
   return v->type->nfields;
 }
 
@@ -608,7 +608,7 @@ static int push_running(Lower *L, const char *name, Type *t, VarKind kind, const
   if (t->kind != TY_STRUCT)
     return var_push(L, (Var){name, t, kind, vals[0], loc, 0, op, neutral ? neutral[0] : 0, u});
   int k = struct_var_push(L, name, t, vals, loc);
-  Var *v = &L->vars[k];
+  Var *v = L->vars[k];
   v->red_op = op;
   v->red_user = u;
   v->red = kind;
@@ -674,7 +674,7 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
         int ci = push_running(L, arena_printf(L->a, "$c:%s", name), t, VAR_RED, ne, ne, op, u,
                               c->var_locs[j]);
         int si = push_running(L, name, t, VAR_SCAN, excl, NULL, op, u, c->var_locs[j]);
-        L->vars[si].contrib = ci;
+        L->vars[si]->contrib = ci;
       }
     }
   }
@@ -733,7 +733,7 @@ static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int st
   n->u.loop.idx = idx;
   q->init = ARENA_ARRAY(L->a, Val, q->nv + 1), q->param = ARENA_ARRAY(L->a, Val, q->nv + 1);
   for (int i = L->var_floor; i < q->nv; i++) {
-    Var *v = &L->vars[i];
+    Var *v = L->vars[i];
     if ((v->kind != VAR_SCALAR && v->kind != VAR_RED) || !v->val) continue;
     q->init[i] = v->val;
     v->val = q->param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
@@ -773,7 +773,7 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
   n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
   Var *ev = exit_var ? var_find(L, exit_var) : NULL;
   for (int i = L->var_floor; i < nv; i++) {
-    Var *v = &L->vars[i];
+    Var *v = L->vars[i];
     if (!q->param[i]) {
       // assigned in the body but without a value before the loop: the body reads it only after
       // it assigned it (an earlier read was refused), so no iteration sees another's value
@@ -830,7 +830,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   int outer_k = -1;
   if (counted) {
     canon_lower(L, s, &h, &c);
-    if (c.outer) outer_k = (int)(c.outer - L->vars);
+    if (c.outer) outer_k = c.outer->idx;
   } else if (is_for && !ts_node_is_null(ts_field(s, "initializer"))) {
     L->stmt(L, ts_field(s, "initializer")); // for (init; cond; update): a while loop after init
   }
@@ -887,7 +887,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   L->loop = ctx.up;
   seq_end(L, &q, outer, loc, ctx.brk);
   if (outer_k >= 0) {
-    c.outer = &L->vars[outer_k];
+    c.outer = L->vars[outer_k];
     set_final_index(L, &c, ctx.brk, ctx.ibrk);
   }
   var_pop(L, nv0); // the hidden variables, and a for's declarations
@@ -900,10 +900,10 @@ static Val *set_results(Lower *L, Var *v) {
     o[0] = v->val = fn_val(L->fn, v->type, v->name);
     return o;
   }
-  int k = (int)(v - L->vars), nf = v->type->nfields;
+  int k = v->idx, nf = v->type->nfields;
   Val *o = ARENA_ARRAY(L->a, Val, nf);
   for (int f = 0; f < nf; f++)
-    o[f] = L->vars[k + 1 + f].val = fn_val(L->fn, v->type->ftypes[f],
+    o[f] = L->vars[k + 1 + f]->val = fn_val(L->fn, v->type->ftypes[f],
                                            arena_printf(L->a, "%s_%s", v->name, v->type->fnames[f]));
   return o;
 }
@@ -1002,7 +1002,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   if (!loop_shape(L, s, &h, &why, &where)) diag_error(node_loc(L, where), canon_hint, "%s", why);
   Canon c = {0};
   canon_lower(L, s, &h, &c);
-  int outer_k = c.outer ? (int)(c.outer - L->vars) : -1;
+  int outer_k = c.outer ? c.outer->idx : -1;
 
   Node *n = node_new(L->a, IR_PAR, loc);
   n->u.par.lo = c.plain ? c.lo : b_const_i(&L->b, &ty_long, 0);
@@ -1037,7 +1037,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   // the body yields each reduction's and each scan's contribution (all fields of a struct)
   int slot = 0;
   for (int i = nv_before_reds; i < ctx.var_base; i++) {
-    Var *v = &L->vars[i];
+    Var *v = L->vars[i];
     bool contrib = v->kind == VAR_RED || (v->kind == VAR_STRUCT && v->red == VAR_RED);
     if (!contrib) continue;
     Val vals[64];
@@ -1070,7 +1070,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     sc->out = set_results(L, var_find(L, sc->var));
   }
   if (outer_k >= 0) {
-    c.outer = &L->vars[outer_k];
+    c.outer = L->vars[outer_k];
     set_final_index(L, &c, NULL, NULL);
   }
 }

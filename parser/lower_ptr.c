@@ -184,7 +184,7 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
     if (ts_is(a, "identifier")) { // &s: a reference to a local variable
       Var *v = var_find(L, node_text(L, a));
       if (!v || (v->kind != VAR_SCALAR && v->kind != VAR_STRUCT)) return false;
-      *out = (View){0, ty_ptr(L->a, v->type, false), 0, (int)(v - L->vars)};
+      *out = (View){0, ty_ptr(L->a, v->type, false), 0, v->idx};
       return true;
     }
     return false;
@@ -271,7 +271,7 @@ Val view_read(Lower *L, const View *v, Val idx, Loc loc) {
     diag_error(loc, "read its fields, p[k].f",
                "an element of an array of structs used as a number");
   if (v->ref >= 0) {
-    Var *s = &L->vars[v->ref];
+    Var *s = L->vars[v->ref];
     const Node *d = L->fn->defs[idx];
     if (!d || d->kind != IR_CONST || d->u.cst.i != 0)
       diag_error(loc, NULL, "an element other than [0] of the scalar variable '%s'", s->name);
@@ -318,7 +318,7 @@ int ptr_var_push_bases(Lower *L, const char *name, Type *t, const View *v, bool 
                        const Val *cands, int ncands, Loc loc) {
   if (v && v->ref >= 0) {
     int k = var_push(L, (Var){name, t, VAR_REF, 0, loc});
-    L->vars[k].ref = v->ref;
+    L->vars[k]->ref = v->ref;
     return k;
   }
   Val bases[MAX_BASES];
@@ -348,7 +348,7 @@ int ptr_var_push_bases(Lower *L, const char *name, Type *t, const View *v, bool 
       var_push(L, (Var){offs[b], &ty_long, VAR_SCALAR, o, loc});
     }
     int k = var_push(L, (Var){name, t, VAR_ARRAY, 0, loc});
-    Var *p = &L->vars[k];
+    Var *p = L->vars[k];
     p->sel = sel, p->nbase = nb;
     for (int b = 0; b < nb; b++) p->bases[b] = bases[b], p->offs[b] = offs[b];
     return k;
@@ -361,10 +361,10 @@ int ptr_var_push_bases(Lower *L, const char *name, Type *t, const View *v, bool 
     var_push(L, (Var){off, o ? val_type(L->fn, o) : &ty_long, VAR_SCALAR, o, loc});
   }
   int k = var_push(L, (Var){name, t, VAR_ARRAY, v ? v->arr : 0, loc});
-  L->vars[k].off = off;
+  L->vars[k]->off = off;
   if (v) {
-    L->vars[k].ndim = v->ndim;
-    for (int d = 0; d < v->ndim; d++) L->vars[k].dims[d] = v->dims[d];
+    L->vars[k]->ndim = v->ndim;
+    for (int d = 0; d < v->ndim; d++) L->vars[k]->dims[d] = v->dims[d];
   }
   return k;
 }
@@ -374,7 +374,7 @@ void ptr_assign(Lower *L, Var *p, const View *v, Loc loc) {
   if (p->kind == VAR_REF || v->ref >= 0)
     diag_error(loc, "pass the variable's address to the function directly",
                "a pointer to a local variable is assigned");
-  if (L->par && (int)(p - L->vars) < L->par->var_base)
+  if (L->par && p->idx < L->par->var_base)
     diag_error(loc, "declare the pointer inside the loop",
                "parallel loop assigns pointer '%s' declared outside it", p->name);
   if (!same_elem(p->type->elem, v->type->elem))

@@ -6,11 +6,13 @@
 #include "lower.h"
 #include "macro.h"
 
+// (The Vars themselves never move: the lowering holds Var pointers across the lowering of an
+// expression that may declare more variables, an inlined call's.)
 int var_push(Lower *L, Var v) {
   if (L->nvars == L->capvars) {
     int cap = L->capvars ? L->capvars * 2 : 32;
-    Var *vs = ARENA_ARRAY(L->a, Var, cap);
-    if (L->nvars) memcpy(vs, L->vars, sizeof(Var) * (size_t)L->nvars);
+    Var **vs = ARENA_ARRAY(L->a, Var *, cap);
+    if (L->nvars) memcpy(vs, L->vars, sizeof(Var *) * (size_t)L->nvars);
     L->vars = vs;
     L->capvars = cap;
   }
@@ -25,8 +27,11 @@ int var_push(Lower *L, Var v) {
     TABLE_ADD(L->a, L->var_names, name, n);
   }
   v.shadow = n->newest;
+  v.idx = L->nvars;
   n->newest = L->nvars;
-  L->vars[L->nvars] = v;
+  Var *slot = ARENA_NEW(L->a, Var);
+  *slot = v;
+  L->vars[L->nvars] = slot;
   return L->nvars++;
 }
 
@@ -36,12 +41,12 @@ Var *var_find(Lower *L, const char *name) {
   VarName *n;
   HASH_FIND_STR(L->var_names, name, n);
   if (!n || n->newest < L->var_floor) return NULL;
-  return &L->vars[n->newest];
+  return L->vars[n->newest];
 }
 
 void var_pop(Lower *L, int n) {
   for (; L->nvars > n; L->nvars--) {
-    Var *v = &L->vars[L->nvars - 1];
+    Var *v = L->vars[L->nvars - 1];
     VarName *e;
     HASH_FIND_STR(L->var_names, v->name, e);
     e->newest = v->shadow;

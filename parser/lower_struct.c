@@ -53,7 +53,7 @@ static Var *struct_of(Lower *L, TSNode arg, bool dot) {
   if (!ts_is(arg, "identifier")) return NULL;
   Var *v = var_find(L, node_text(L, arg));
   if (!v) return NULL;
-  if (!dot) return v->kind == VAR_REF && L->vars[v->ref].kind == VAR_STRUCT ? &L->vars[v->ref] : NULL;
+  if (!dot) return v->kind == VAR_REF && L->vars[v->ref]->kind == VAR_STRUCT ? L->vars[v->ref] : NULL;
   return v->kind == VAR_STRUCT ? v : NULL;
 }
 
@@ -118,7 +118,7 @@ void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out) {
       diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
                  "reduction variable '%s' is read in the loop body", v->name);
     for (int i = 0; i < t->nfields; i++) {
-      out[i] = v[1 + i].val; // (the field variables follow the struct's: struct_var_push)
+      out[i] = L->vars[v->idx + 1 + i]->val; // (the field variables follow the struct's: struct_var_push)
       if (!out[i]) diag_error(node_loc(L, e), NULL, "'%s.%s' is used before it is assigned", v->name, t->fnames[i]);
     }
     return;
@@ -161,7 +161,7 @@ Val lower_field(Lower *L, TSNode e) {
     if (v->red == VAR_RED)
       diag_error(node_loc(L, e), "a reduction variable may only be updated in its loop",
                  "reduction variable '%s' is read in the loop body", v->name);
-    Var *fv = &v[1 + field_index(L, v->type, node_text(L, f), node_loc(L, f))];
+    Var *fv = L->vars[v->idx + 1 + field_index(L, v->type, node_text(L, f), node_loc(L, f))];
     if (!fv->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", fv->name);
     return fv->val;
   }
@@ -187,14 +187,14 @@ Var *field_target(Lower *L, TSNode lhs) {
   if (v->red)
     diag_error(node_loc(L, lhs), "update the whole value: v = op(v, e)",
                "a field of clause variable '%s' is assigned", v->name);
-  return &v[1 + field_index(L, v->type, node_text(L, ts_field(lhs, "field")), node_loc(L, lhs))];
+  return L->vars[v->idx + 1 + field_index(L, v->type, node_text(L, ts_field(lhs, "field")), node_loc(L, lhs))];
 }
 
 // l = e for a struct variable l.
 void assign_struct(Lower *L, Var *v, TSNode rhs) {
-  if (L->par && (int)(v - L->vars) < L->par->var_base)
+  if (L->par && v->idx < L->par->var_base)
     diag_error(node_loc(L, rhs), NULL, "parallel loop assigns variable '%s' declared outside it", v->name);
   Val vals[64];
   lower_struct_expr(L, rhs, v->type, vals);
-  for (int i = 0; i < v->type->nfields; i++) v[1 + i].val = vals[i];
+  for (int i = 0; i < v->type->nfields; i++) L->vars[v->idx + 1 + i]->val = vals[i];
 }
