@@ -375,6 +375,26 @@ static WalkNext write_index_of(Node *n, void *ctx) {
   return WALK_INTO;
 }
 
+typedef struct {
+  Val arr;
+  Val idx[MAX_WRITE_EXPRS]; // the index expressions of its writes, at any depth
+  int n;
+  bool over;
+} AllWrites;
+
+static WalkNext all_writes_of(Node *n, void *ctx) {
+  AllWrites *w = ctx;
+  if (n->kind == IR_WRITE && n->u.mem.arr == w->arr) {
+    int k = 0;
+    while (k < w->n && w->idx[k] != n->u.mem.idx) k++;
+    if (k == w->n) {
+      if (w->n == MAX_WRITE_EXPRS) w->over = true;
+      else w->idx[w->n++] = n->u.mem.idx;
+    }
+  }
+  return WALK_INTO;
+}
+
 // A polynomial of values from outside the loop (poly_of), computed at the builder's point.
 static Val poly_value(Rev *R, const Poly *p) {
   Builder *b = &R->b;
@@ -429,10 +449,12 @@ static void par_region(Rev *R, const Node *n, Val arr, const unsigned char *insi
       for (int v = 0; v < POLY_DEG && d[k].t[q].v[v]; v++)
         ok &= !d[k].t[q].c || !inside[d[k].t[q].v[v]];
   }
-  if (!ok && !wi.over && !cond && R->region_loop) { // nested in loops: the elements reached
-    bool all = wi.n > 0;
-    for (int k = 0; all && k < wi.n; k++)
-      all = interval_region(R, R->region_loop, arr, wi.idx[k], inside, reg, nreg, n->loc);
+  if (!ok && !cond && R->region_loop) { // nested in loops: the elements they reach
+    AllWrites aw = {arr, {0}, 0, false};
+    ir_walk(n->u.par.body, &(Walker){.pre = all_writes_of, .ctx = &aw});
+    bool all = aw.n > 0 && !aw.over;
+    for (int k = 0; all && k < aw.n; k++)
+      all = interval_region(R, R->region_loop, arr, aw.idx[k], inside, reg, nreg, n->loc);
     if (all) return;
   }
   if (!ok)

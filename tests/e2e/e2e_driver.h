@@ -193,11 +193,14 @@ static inline long e2e_iget(const void *p, long i, size_t es) {
   }
 }
 static inline double *e2e_dalloc(long n) {
+  if (n < 0 || n > (1L << 40)) abort(); // (a length the spec computed wrong; also for gcc's
+                                        // -Walloc-size-larger-than)
   double *p = calloc((size_t)n + 1, sizeof(double));
   if (!p) abort();
   return p;
 }
 static inline long *e2e_ialloc(long n) {
+  if (n < 0 || n > (1L << 40)) abort();
   long *p = calloc((size_t)n + 1, sizeof(long));
   if (!p) abort();
   return p;
