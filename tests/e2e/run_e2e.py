@@ -25,6 +25,8 @@ Spec: comment lines `// e2e: ...` in NAME.c (lines before any `func` apply to ev
 function; lines after `func NAME` only to NAME and override the former):
   sizes n=0,1,7 m=1,3,5      one case per column; int params take the value of the same name
   seeds 3                    random repetitions per case (default 3)
+  source PATH                the program is the file PATH (relative to the test file: an
+                             example kept once under examples/), the spec lines this file's
   int k = EXPR               int scalar param k from a C expression of the size variables
   array x[LEN] range(LO,HI) fill(EXPR)
                              array param x: length LEN (C expression); values uniform in
@@ -308,13 +310,23 @@ class Func:
     pass
 
 
+def source_of(path):
+    """The program a test runs: the test file itself, or the file its `// e2e: source PATH`
+    line names (relative to the test: an example kept once, under examples/)."""
+    m = re.search(r"^\s*//\s*e2e:\s*source\s+(\S+)\s*$", open(path).read(), re.M)
+    return os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))) if m else path
+
+
 def parse_program(path):
-    """The marked functions of a test program, with their specs."""
+    """The marked functions of a test program, with their specs (from the test file, the
+    code from its source)."""
+    spec_text = open(path).read()
+    path = source_of(path)
     src = open(path).read()
     glob_spec, local, cur = Spec(), {}, None
-    for n, line in enumerate(src.splitlines(), 1):
+    for n, line in enumerate(spec_text.splitlines(), 1):
         m = re.match(r"\s*//\s*e2e:\s*(.*?)\s*$", line)
-        if not m:
+        if not m or m.group(1).startswith("source "):
             continue
         try:
             if m.group(1).startswith("func "):
@@ -625,8 +637,9 @@ def run_c(args, name):
         driver = gen_driver(funcs)
     except SpecError as e:
         raise Fail("bad test spec: %s" % e)
+    src = source_of(src)
     # the output keeps the program's #include "..." lines: its headers are found with -I
-    cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir], lambda n: os.path.join(bdir, n)
+    cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)], lambda n: os.path.join(bdir, n)
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
     extra_objs, link = [], []
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
@@ -693,12 +706,14 @@ def run_c(args, name):
 def run_cuda(args, name):
     sdir = getattr(args, "src_dir", None) or HERE
     src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
+    src = source_of(src)
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
     translate(args, name, src, "cuda", cu)
     # (a large output, e.g. the general hist rule's sorts and scans, takes nvcc minutes on a
     # loaded 2-core machine)
-    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-c", cu, "-o", cu + ".o"] + args.nvcc_flags.split(),
+    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
+        "-o", cu + ".o"] + args.nvcc_flags.split(),
        "nvcc -c", timeout=1200)
     return []
 
