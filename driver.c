@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ir/ir.h"
 #include "translate.h"
 
 #ifndef ADSOAC_VERSION
@@ -55,6 +56,11 @@ static const char usage_text[] =
     "  --no-fuse          keep the loops as distributed (one per reduction, histogram\n"
     "                     and elementwise part): shows the split, runs slower\n"
     "  --no-line          no #line directives in the output\n"
+    "  --remarks, -R      per marked loop, on stderr: what was proven (each iteration's own\n"
+    "                     elements, disjoint accesses, privatized arrays), what was taken on\n"
+    "                     the user's word (injective(...)), how each adjoint is accumulated\n"
+    "                     (plain, a reduction, per-thread copies, atomics, and why), what\n"
+    "                     a sequential loop checkpoints\n"
     "  --passes           list the passes of the pipeline, in order, and exit\n"
     "  --dump-after=PASS  the IR of each marked function as it is after PASS (stdout unless\n"
     "                     -o), instead of code\n"
@@ -125,6 +131,8 @@ static Options parse_options(int argc, char **argv) {
       o.dump_after = a + 13;
     } else if (!strcmp(a, "--no-line")) {
       o.line_directives = false;
+    } else if (!strcmp(a, "--remarks") || !strcmp(a, "-R")) {
+      diag_set_remarks(true);
     } else if (a[0] == '-' && a[1]) {
       usage_error("unknown option '%s'", a);
     } else {

@@ -47,6 +47,31 @@ static bool row_of_top(Rev *R, Val arr) {
          !ir_writes(R->top_par->u.par.body, arr) && reads_rows(R, R->top_par->u.par.body, arr);
 }
 
+// --remarks: how the adjoint of an array read in parallel loop R->par is accumulated, once
+// per loop, array and way.
+static void remark_acc(Rev *R, Val arr, const char *how) {
+  if (!diag_remarks()) return;
+  for (int i = 0; i < R->nremarked; i++)
+    if (R->remarked[i].par == R->par && R->remarked[i].arr == arr && R->remarked[i].how == how)
+      return;
+  if (R->nremarked < MAX_REMARKED)
+    R->remarked[R->nremarked++] = (struct Remarked){R->par, arr, how};
+  diag_remark(R->par->loc, "adjoint of '%s' in the reverse loop: %s", R->pf->vals[arr].hint, how);
+}
+
+// An update of arr's adjoint that other iterations may make at the same element: a
+// per-thread copy of the interval it reaches (acc_shared), else an atomic add.
+static void acc_atomic(Rev *R, const Node *n, Val g, const char *why) {
+  Val arr = n->u.mem.arr;
+  if (acc_shared(R, arr, n->u.mem.idx, g)) {
+    remark_acc(R, arr, "per-thread copies of the interval its indices reach, summed after "
+                       "the loop (iterations may update the same elements)");
+    return;
+  }
+  remark_acc(R, arr, why);
+  b_acc(&R->b, R->abar[arr], P(n->u.mem.idx), g, ACC_ATOMIC);
+}
+
 static void rev_read(Rev *R, const Node *n) {
   Val g = R->adj[n->out], abar = R->abar[n->u.mem.arr];
   if (!g || !abar) return;
@@ -56,20 +81,22 @@ static void rev_read(Rev *R, const Node *n) {
   }
   Val idx = n->u.mem.idx;
   if (R->priv[n->u.mem.arr]) { // an array of the iteration's own (of the thread's)
+    remark_acc(R, n->u.mem.arr, "plain updates (the iteration's own array)");
     b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
     return;
   }
   if (row_of_top(R, n->u.mem.arr)) { // a row of the thread's own
+    remark_acc(R, n->u.mem.arr, "plain updates (each iteration reads a row of its own)");
     b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
     return;
   }
   if (R->depth > 1 && !is_invariant(R, idx)) { // iterations of the outer loop run in parallel
-    if (!acc_shared(R, n->u.mem.arr, idx, g)) b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    acc_atomic(R, n, g, "atomic adds (a nested loop's reads, the outer iterations in parallel)");
     return;
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx) && R->seq_depth) { // every thread
-    if (!acc_shared(R, n->u.mem.arr, idx, g)) // (a per-loop sum would leave the loop's scope)
-      b_acc(&R->b, abar, P(idx), g, ACC_ATOMIC);
+    // (a per-loop sum would leave the loop's scope)
+    acc_atomic(R, n, g, "atomic adds (an element every iteration reads, in a sequential loop)");
     return;
   }
   for (int o = 0; o < R->noffs && !is_invariant(R, idx); o++) {
@@ -78,6 +105,8 @@ static void rev_read(Rev *R, const Node *n) {
     int k = 0;
     while (k < x->n && !index_same(R->def, x->idx[k], idx)) k++;
     IR_ASSERT(k < x->n); // (plan_offsets saw every read)
+    remark_acc(R, n->u.mem.arr, "a temporary per index expression (a stencil), summed "
+                                "after the loop; no atomics");
     if (k == 0) {
       b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
     } else {
@@ -88,6 +117,8 @@ static void rev_read(Rev *R, const Node *n) {
     return;
   }
   if (idx != R->par->u.par.idx && is_invariant(R, idx)) {
+    remark_acc(R, n->u.mem.arr, "a reduction (+) over the loop (an element every iteration "
+                                "reads), added after it");
     for (int i = 0; i < R->ninv_acc; i++)
       if (R->inv_acc[i].arr == n->u.mem.arr && R->inv_acc[i].idx == idx) {
         R->inv_acc[i].sum = b_add(&R->b, R->inv_acc[i].sum, g);
@@ -102,9 +133,15 @@ static void rev_read(Rev *R, const Node *n) {
     R->inv_acc[R->ninv_acc++] = (InvAcc){n->u.mem.arr, idx, g};
     return;
   }
-  bool plain = reads_injective(R, n->u.mem.arr);
-  if (plain || !acc_shared(R, n->u.mem.arr, idx, g))
-    b_acc(&R->b, abar, P(idx), g, plain ? ACC_PLAIN : ACC_ATOMIC);
+  if (reads_injective(R, n->u.mem.arr)) {
+    bool said = false;
+    for (int k = 0; k < R->par->u.par.ninjective; k++) said |= R->par->u.par.injective[k] == n->u.mem.arr;
+    remark_acc(R, n->u.mem.arr, said ? "plain updates (injective(...): taken on the user's word)"
+                                     : "plain updates (each iteration reads elements of its own)");
+    b_acc(&R->b, abar, P(idx), g, ACC_PLAIN);
+    return;
+  }
+  acc_atomic(R, n, g, "atomic adds (iterations may read the same elements)");
 }
 
 // y[idx] = v: the seed of the element flows to v; the element's adjoint becomes 0.

@@ -65,6 +65,8 @@ typedef struct LoopAux {
   struct LoopAux *next;
 } LoopAux;
 
+#define MAX_REMARKED 64
+
 typedef struct Rev {
   Arena *a;     // = cx->a
   AdCtx *cx;
@@ -112,6 +114,9 @@ typedef struct Rev {
   struct Sweep *(*sweep_begin)(struct Rev *R, const Block *body); // the forward half of sweep
   void (*sweep_end)(struct Rev *R, const Block *body, struct Sweep *sw); // the reverse half
   unsigned char *priv; // arrays allocated in a parallel loop's body (each iteration's own)
+  // --remarks: the (loop, array, way) triples already told, once each
+  struct Remarked { const Node *par; Val arr; const char *how; } remarked[MAX_REMARKED];
+  int nremarked;
 } Rev;
 
 #define P(v) (R->pv[v])

@@ -761,6 +761,7 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   }
   m->u.loop.idx = clone_val(R->f, R->pf, n->u.loop.idx, R->pv);
   m->u.loop.note = checkpoint_note(R, n, x);
+  diag_remark(n->loc, "sequential loop: %s", m->u.loop.note);
   Block *outer = b->blk;
   m->u.loop.body = b->blk = block_new(R->a);
   Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);

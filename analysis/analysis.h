@@ -142,6 +142,10 @@ typedef struct {
 bool index_row_major(Node *const *def, const unsigned char *inside, const Block *body, Val idx,
                      Val i);
 
+// How write w was shown to give each iteration its own elements (for --remarks).
+IndexProof write_proof(const IndexLoop *lp, const Block *body, const Access *w,
+                       const Val *injective, int ninjective);
+
 Dep map_dependence(const IndexLoop *lp, const Block *body, const Access *acc, int nacc,
                    const Val *injective, int ninjective);
 

@@ -74,6 +74,12 @@ static Overlap self_overlap(const IndexLoop *lp, const Block *body, const Access
   return ov;
 }
 
+IndexProof write_proof(const IndexLoop *lp, const Block *body, const Access *w,
+                       const Val *injective, int ninjective) {
+  if (asserted(w->arr, injective, ninjective)) return PROOF_ASSERTED;
+  return self_overlap(lp, body, w).proof;
+}
+
 Dep map_dependence(const IndexLoop *lp, const Block *body, const Access *acc, int nacc,
                    const Val *injective, int ninjective) {
   Node *const *def = lp->def;

@@ -99,6 +99,27 @@ void diag_warn(Loc loc, const char *hint, const char *fmt, ...) {
   va_end(ap);
 }
 
+static bool remarks;
+
+void diag_set_remarks(bool on) {
+  remarks = on;
+}
+
+bool diag_remarks(void) {
+  return remarks;
+}
+
+void diag_remark(Loc loc, const char *fmt, ...) {
+  if (!remarks) return;
+  va_list ap;
+  va_start(ap, fmt);
+  const char *file = loc.file ? loc.file : (cur_src ? cur_src->path : "adsoac");
+  fprintf(OUT, "%s:%u:%u: remark: ", file, loc.line, loc.col);
+  vfprintf(OUT, fmt, ap);
+  fputc('\n', OUT);
+  va_end(ap);
+}
+
 void diag_note(Loc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

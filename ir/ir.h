@@ -57,6 +57,11 @@ _Noreturn void diag_error(Loc loc, const char *hint, const char *fmt, ...)
 void diag_warn(Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// --remarks: "file:line:col: remark: ..." (no source line), what a translation proved,
+// assumed and chose; nothing without diag_set_remarks(true).
+void diag_set_remarks(bool on);
+bool diag_remarks(void);
+void diag_remark(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void diag_internal(const char *file, int line, const char *msg);
 // Runs fn(arg) on a thread of its own with a stack of `stack` bytes, and returns how it
 // ended.  An error diagnosed there (diag_error) ends that thread, after the cleanup handlers

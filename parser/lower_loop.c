@@ -448,6 +448,37 @@ static void check_scan_contributions(Lower *L, const Pragma *pr, const Node *n) 
 
 // The map promise (language.md §3), checked by map_dependence (analysis/depend.c); a
 // dependence is an error at the access that shows it, with a note at the other one.
+// --remarks: how each array the loop writes was shown to be written at elements of each
+// iteration's own.
+static void remark_writes(Lower *L, const IndexLoop *lp, const Block *body, const ParCtx *p,
+                          const Node *par) {
+  if (!diag_remarks()) return;
+  static const char *const how[] = {
+      [PROOF_NONE] = "not shown", [PROOF_GCD] = "the GCD test",
+      [PROOF_BOUNDS] = "the bounds of the indices over the loops' ranges",
+      [PROOF_ROW_MAJOR] = "rows i*M + j of a matrix",
+      [PROOF_ASSERTED] = "taken on the user's word: injective(...)"};
+  for (int k = 0; k < p->nacc; k++) {
+    const Access *w = &p->acc[k];
+    bool first = w->write;
+    for (int j = 0; j < k && first; j++) first = !(p->acc[j].write && p->acc[j].arr == w->arr);
+    if (!first) continue;
+    int nidx = 0;
+    for (int j = 0; j < p->nacc; j++)
+      if (p->acc[j].arr == w->arr) {
+        bool seen = false;
+        for (int i = 0; i < j && !seen; i++)
+          seen = p->acc[i].arr == w->arr && index_same(L->fn->defs, p->acc[i].idx, p->acc[j].idx);
+        nidx += !seen;
+      }
+    IndexProof pr = write_proof(lp, body, w, par->u.par.injective, par->u.par.ninjective);
+    diag_remark(par->loc, "each iteration writes elements of '%s' of its own (%s)%s",
+                L->fn->vals[w->arr].hint ? L->fn->vals[w->arr].hint : "?", how[pr],
+                nidx > 1 ? arena_printf(L->a, "; its %d index expressions shown never to meet "
+                                        "across iterations", nidx) : "");
+  }
+}
+
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
@@ -465,7 +496,10 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
   Dep d;
   for (;;) {
     d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective, par->u.par.ninjective);
-    if (d.kind == DEP_NONE) return;
+    if (d.kind == DEP_NONE) {
+      remark_writes(L, &lp, body, p, par);
+      return;
+    }
     // an array the function allocated: each iteration may have its own (privatize, later)
     Val arr = p->acc[d.w].arr;
     const Node *a = def[arr];

@@ -176,6 +176,8 @@ void privatize(Lower *L) {
   }
   for (int k = 0; k < L->npending; k++) { // each iteration's own copy
     Pending *p = &L->pending[k];
+    diag_remark(p->par->loc, "'%s' privatized: each iteration writes all of it before it reads "
+                "it, and gets a copy of its own", L->fn->vals[p->arr].hint);
     Block *body = p->par->u.par.body;
     Node *al = node_new(L->a, IR_ALLOC, p->par->loc);
     al->u.alloc.n = L->fn->defs[p->arr]->u.alloc.n;

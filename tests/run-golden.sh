@@ -10,7 +10,8 @@
 #   diag/X.c    ->  adsoac --target=c diag/X.c -o F  must fail, print exactly diag/X.err,
 #                   and leave F as it was (here: a file holding "untouched");
 #                   diag/warn_X.c must instead succeed, write F, and print diag/warn_X.err;
-#                   diag/cuda_X.c is translated with --target=cuda instead
+#                   diag/cuda_X.c is translated with --target=cuda instead;
+#                   diag/remark_X.c with --remarks: must succeed and print diag/remark_X.err
 set -u
 adsoac=$(realpath "$1")
 cd "$(dirname "$0")"
@@ -58,12 +59,14 @@ for c in diag/*.c; do
   exp=${c%.c}.err
   echo untouched >"$tmp/out.c"
   target=c
-  case $(basename "$c") in cuda_*) target=cuda ;; esac # refusals of the CUDA target only
-  "$adsoac" --target=$target "$c" -o "$tmp/out.c" 2>"$tmp/err"
+  flags=
+  case $(basename "$c") in cuda_*) target=cuda ;; remark_*) flags=--remarks ;; esac
+  # shellcheck disable=SC2086 # FLAGS are words
+  "$adsoac" --target=$target $flags "$c" -o "$tmp/out.c" 2>"$tmp/err"
   rc=$?
   if [ -n "${ADSOAC_UPDATE_GOLDEN:-}" ]; then cp "$tmp/err" "$exp"; fi
   case $(basename "$c") in
-  warn_*)
+  warn_* | remark_*)
     if [ $rc -ne 0 ]; then report "$c" fail "exit status $rc, expected 0"; continue; fi
     if [ "$(cat "$tmp/out.c")" = untouched ]; then report "$c" fail "no output written"; continue; fi ;;
   *)

@@ -21,7 +21,7 @@ fi
 python3 - "$tmp/help.txt" "$tmp/page.txt" <<'PY'
 import re, sys
 def name(tok):
-    return re.split(r"[=\[ ]", tok)[0]
+    return re.split(r"[=\[ ]", tok)[0].rstrip(",")
 help_opts = {name(l.split()[0]) for l in open(sys.argv[1]) if re.match(r"^  -", l)}
 text = open(sys.argv[2]).read()
 sec = text.split("\nOPTIONS\n", 1)[1].split("\nTHE ANNOTATIONS\n", 1)[0]
