@@ -24,6 +24,12 @@ Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map
 // d(result)/d(argument argno) of a math built-in, r = fn(x, y, z) already computed (y, z: 0
 // where the arity is lower); 0 where the derivative is zero.
 Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val z, Val r);
+// The partial derivatives of an external function's result (ExtFn) with respect to its
+// active parameters, d[j] for the j-th active one, at the arguments args[0 .. nparams):
+// one call of its vjp with seed 1 where declared, else one call of its jvp per active
+// parameter (a unit tangent).
+void deriv_ext(Builder *b, const ExtFn *e, const Val *args, Val *d);
+int ext_nactive(const ExtFn *e);
 
 // ---- reduce.c: the passes of the special rules of reduce ----
 void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out);

@@ -108,3 +108,31 @@ Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val z, Val r) {
   }
   UNREACHABLE();
 }
+
+int ext_nactive(const ExtFn *e) {
+  int n = 0;
+  for (int k = 0; k < e->nparams; k++) n += ext_active(e, k);
+  return n;
+}
+
+void deriv_ext(Builder *b, const ExtFn *e, const Val *args, Val *d) {
+  int np = e->nparams, na = ext_nactive(e);
+  Val *a = ARENA_ARRAY(b->fn->arena, Val, np + na + 1);
+  for (int k = 0; k < np; k++) a[k] = args[k];
+  if (e->vjp) {
+    a[np] = b_const_f(b, e->ret, 1.0);
+    Node *n = b_ext(b, e, EXT_VJP, a, np + 1, na);
+    for (int j = 0; j < na; j++) d[j] = n->u.ext.outs[j];
+    return;
+  }
+  int j = 0;
+  for (int k = 0; k < np; k++) {
+    if (!ext_active(e, k)) continue;
+    int t = 0;
+    for (int i = 0; i < np; i++)
+      if (ext_active(e, i)) a[np + t++] = b_const_f(b, e->ptypes[i], i == k ? 1.0 : 0.0);
+    Node *n = b_ext(b, e, EXT_JVP, a, np + na, 1);
+    n->out = 0; // (the result is computed already)
+    d[j++] = n->u.ext.outs[0];
+  }
+}

@@ -42,6 +42,41 @@ static Val fwd_call(Fwd *F, const Node *n) {
   return t;
 }
 
+// r = fn(a1, ..., an), a function with declared derivatives: its jvp gives r and its
+// tangent in one call (or, with only a vjp, the partial derivatives, one call).
+static void fwd_ext(Fwd *F, const Node *n) {
+  const ExtFn *e = n->u.ext.fn;
+  int np = e->nparams, na = ext_nactive(e);
+  bool varied = false;
+  for (int k = 0; k < np; k++) varied |= T(n->u.ext.args[k]) != 0;
+  if (!varied || !F->varied[n->out] || !e->jvp) {
+    clone_block(&F->b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+    if (!varied || !F->varied[n->out]) return;
+  }
+  Val *args = ARENA_ARRAY(F->a, Val, np + na + 1), *d = ARENA_ARRAY(F->a, Val, na + 1);
+  for (int k = 0; k < np; k++) args[k] = P(n->u.ext.args[k]);
+  Val t = 0;
+  if (e->jvp) {
+    for (int k = 0, j = 0; k < np; k++)
+      if (ext_active(e, k)) {
+        Val x = T(n->u.ext.args[k]);
+        args[np + j++] = x ? as_type(F, x, e->ptypes[k]) : fwd_zero(F, e->ptypes[k]);
+      }
+    Node *m = b_ext(&F->b, e, EXT_JVP, args, np + na, 1);
+    F->pv[n->out] = m->out;
+    t = m->u.ext.outs[0];
+  } else {
+    deriv_ext(&F->b, e, args, d);
+    for (int k = 0, j = 0; k < np; k++)
+      if (ext_active(e, k)) {
+        Val x = T(n->u.ext.args[k]);
+        if (x) t = b_add(&F->b, t, b_mul(&F->b, d[j], x));
+        j++;
+      }
+  }
+  F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);
+}
+
 // Tangents of the values a block yields: zero constants where a value has none.
 static void yield_tangents(Fwd *F, Block *dst, const Block *src, int n) {
   Block *outer = F->b.blk;
@@ -257,6 +292,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->adot[n->u.copy.dst]) scan_free(b, F->adot[n->u.copy.dst]);
     return;
+  case IR_EXT: fwd_ext(F, n); return;
   case IR_ACC: case IR_COPY: case IR_SORT: UNREACHABLE();
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
@@ -279,7 +315,7 @@ static void fwd_node(Fwd *F, const Node *n) {
       b_write(b, F->adot[n->u.mem.arr], P(n->u.mem.idx), tv ? as_type(F, tv, et) : fwd_zero(F, et));
     }
     break;
-  case IR_CONST: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_CONST: case IR_EXT: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
   }
   if (n->out && F->varied[n->out] && t) F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);

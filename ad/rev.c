@@ -156,6 +156,29 @@ static void rev_write(Rev *R, const Node *n) {
 
 // ---- scalar statements ----
 
+// r = fn(a1, ..., an), a function with declared derivatives: its vjp with seed g gives the
+// adjoints of the active arguments (or, with only a jvp, one call per active argument gives
+// the partial derivatives).
+static void rev_ext(Rev *R, const Node *n, Val g) {
+  const ExtFn *e = n->u.ext.fn;
+  int np = e->nparams, na = ext_nactive(e);
+  Val *args = SCRATCH(Val, np + 1), *d = SCRATCH(Val, na + 1);
+  for (int k = 0; k < np; k++) args[k] = P(n->u.ext.args[k]);
+  bool vjp = e->vjp != NULL;
+  if (vjp) {
+    args[np] = g;
+    Node *m = b_ext(&R->b, e, EXT_VJP, args, np + 1, na);
+    memcpy(d, m->u.ext.outs, sizeof(Val) * (size_t)na);
+  } else {
+    deriv_ext(&R->b, e, args, d);
+  }
+  for (int k = 0, j = 0; k < np; k++) {
+    if (!ext_active(e, k)) continue;
+    Val a = n->u.ext.args[k], x = d[j++];
+    if (R->varied[a]) adj_add(R, a, vjp ? x : b_mul(&R->b, g, x));
+  }
+}
+
 static void rev_binop(Rev *R, const Node *n, Val g) {
   Val a = n->u.bin.a, c = n->u.bin.b;
   Builder *b = &R->b;
@@ -264,6 +287,7 @@ static void rev_node(Rev *R, const Node *n) {
       adj_add(R, arg, b_mul(b, g, d));
     }
     return;
+  case IR_EXT: if (g) rev_ext(R, n, g); return;
   case IR_CAST:
     if (g && ty_is_float(R->pf->vals[n->u.cast.a].type)) adj_add(R, n->u.cast.a, g);
     return;

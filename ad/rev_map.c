@@ -116,7 +116,7 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
       }
     }
     return true;
-  case IR_UNOP: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_UNOP: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: return false;
   }
@@ -202,7 +202,7 @@ static bool index_clonable(Rev *R, Val v, int *budget) {
   case IR_CAST: return index_clonable(R, d->u.cast.a, budget);
   case IR_BINOP:
     return index_clonable(R, d->u.bin.a, budget) && index_clonable(R, d->u.bin.b, budget);
-  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: return false;
   }
@@ -223,7 +223,7 @@ static Val index_at(Rev *R, Val v, Val i) {
     c->u.bin.a = index_at(R, d->u.bin.a, i);
     c->u.bin.b = index_at(R, d->u.bin.b, i);
     break;
-  case IR_CONST: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_CONST: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: break;
   }

@@ -32,7 +32,7 @@ static bool section_clonable(Rev *R, Val v, Val i, const unsigned char *inside, 
     return (d->u.bin.op == BIN_ADD || d->u.bin.op == BIN_SUB || d->u.bin.op == BIN_MUL) &&
            section_clonable(R, d->u.bin.a, i, inside, budget) &&
            section_clonable(R, d->u.bin.b, i, inside, budget);
-  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: return false;
   }
@@ -53,7 +53,7 @@ static Val section_at(Rev *R, Val v, Val i, Val at, const unsigned char *inside)
     c->u.bin.a = section_at(R, d->u.bin.a, i, at, inside);
     c->u.bin.b = section_at(R, d->u.bin.b, i, at, inside);
     break;
-  case IR_CONST: case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+  case IR_CONST: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: break;
   }

@@ -37,7 +37,7 @@ void note_def(Rev *R, Node *n, unsigned char *mark) {
     }
     rev_note_defs(R, n->u.loop.body, mark);
     break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
@@ -72,6 +72,10 @@ static bool invariant_within(Rev *R, Val v, int *budget) {
     return invariant_within(R, d->u.call.a, budget) &&
            (!d->u.call.b || invariant_within(R, d->u.call.b, budget)) &&
            (!d->u.call.c || invariant_within(R, d->u.call.c, budget));
+  case IR_EXT:
+    for (int k = 0; k < d->u.ext.nargs; k++)
+      if (!invariant_within(R, d->u.ext.args[k], budget)) return false;
+    return true;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
   case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
   }
@@ -99,6 +103,10 @@ Val hoist(Rev *R, Val v) {
     n->u.call.a = hoist(R, d->u.call.a);
     if (d->u.call.b) n->u.call.b = hoist(R, d->u.call.b);
     if (d->u.call.c) n->u.call.c = hoist(R, d->u.call.c);
+    break;
+  case IR_EXT: // (a call: no outs)
+    n->u.ext.args = ARENA_ARRAY(R->a, Val, d->u.ext.nargs);
+    for (int k = 0; k < d->u.ext.nargs; k++) n->u.ext.args[k] = hoist(R, d->u.ext.args[k]);
     break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
   case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();
@@ -149,7 +157,7 @@ bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
            block_reads_in_par(n->u.ifs.els, arr, in_par);
   case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
   case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_WRITE:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_WRITE:
   case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: return false;
   }

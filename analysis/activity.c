@@ -37,6 +37,13 @@ static void act_node(Act *a, const Node *n) {
   case IR_CALL:
     mark(a, n->out, any(a, n->u.call.a, n->u.call.b) || any(a, n->u.call.c, 0));
     break;
+  case IR_EXT: {
+    bool v = false;
+    for (int k = 0; k < n->u.ext.nargs; k++) v |= a->v[n->u.ext.args[k]];
+    mark(a, n->out, v);
+    for (int k = 0; k < n->u.ext.nouts; k++) mark(a, n->u.ext.outs[k], v);
+    break;
+  }
   case IR_CAST: mark(a, n->out, any(a, n->u.cast.a, 0)); break;
   case IR_READ: mark(a, n->out, a->v[n->u.mem.arr]); break;
   case IR_WRITE: case IR_UPDATE: // an array holding varied values varies
@@ -137,8 +144,8 @@ static void warn_node(const Fn *f, const Node *n, const unsigned char *varied) {
     break;
   case IR_LOOP: warn_block(f, n->u.loop.body, varied); break;
   case IR_PAR: warn_block(f, n->u.par.body, varied); break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_READ: case IR_WRITE: case IR_ACC:
-  case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_EXT: case IR_READ: case IR_WRITE:
+  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
   }
 }
 

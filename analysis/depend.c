@@ -125,6 +125,13 @@ static void taint_node(const Node *n, unsigned char *t, bool cond) {
     t[n->out] = cond || t[n->u.call.a] || (n->u.call.b && t[n->u.call.b]) ||
                 (n->u.call.c && t[n->u.call.c]);
     return;
+  case IR_EXT: {
+    bool x = cond;
+    for (int k = 0; k < n->u.ext.nargs; k++) x |= t[n->u.ext.args[k]];
+    if (n->out) t[n->out] = x;
+    for (int k = 0; k < n->u.ext.nouts; k++) t[n->u.ext.outs[k]] = x;
+    return;
+  }
   case IR_CAST: t[n->out] = cond || t[n->u.cast.a]; return;
   case IR_READ: if (n->out) t[n->out] = cond || t[n->u.mem.idx]; return;
   case IR_IF: {

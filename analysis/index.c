@@ -92,7 +92,7 @@ static Form form_of(Node *const *def, const unsigned char *inside, Val v, Val i,
     }
     return none;
   }
-  case IR_CALL: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     return none; // (a read: the array may change)
   }
@@ -128,6 +128,7 @@ static bool same(Node *const *def, Val a, Val b, int *budget) {
     return x->u.call.fn == y->u.call.fn && same(def, x->u.call.a, y->u.call.a, budget) &&
            (x->u.call.b == y->u.call.b || same(def, x->u.call.b, y->u.call.b, budget)) &&
            (x->u.call.c == y->u.call.c || same(def, x->u.call.c, y->u.call.c, budget));
+  case IR_EXT: // (not compared: an index an external function computes is rare)
   case IR_READ: // reads are not compared: the array may have changed
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
   case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:

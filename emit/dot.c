@@ -71,6 +71,9 @@ static WalkNext edges_node(Node *n, void *ctx) {
   case IR_BINOP: edge_val(d, n->u.bin.a), edge_val(d, n->u.bin.b); break;
   case IR_CALL: edge_val(d, n->u.call.a), edge_val(d, n->u.call.b), edge_val(d, n->u.call.c); break;
   case IR_CAST: edge_val(d, n->u.cast.a); break;
+  case IR_EXT:
+    for (int k = 0; k < n->u.ext.nargs; k++) edge_val(d, n->u.ext.args[k]);
+    break;
   case IR_IF: edge_val(d, n->u.ifs.cond); break;
   case IR_PAR:
     for (int r = 0; r < n->u.par.nreds; r++)

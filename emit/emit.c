@@ -72,6 +72,35 @@ static void emit_loop(Emit *e, const Node *n) {
            names_get(e->nm, n->u.loop.outs[k]), names_get(e->nm, par[k]));
 }
 
+// A function with declared derivatives (ExtFn), or its vjp or jvp, with adsoac's own
+// conventions: each active argument followed by its adjoint's address or its tangent; the
+// seed last (vjp), or the address of the result's tangent (jvp).
+static void emit_ext(Emit *e, const Node *n) {
+  const ExtFn *x = n->u.ext.fn;
+  ExtMode m = n->u.ext.mode;
+  for (int k = 0; k < n->u.ext.nouts; k++) assign(e, n->u.ext.outs[k], "0");
+  Buf b = {.arena = e->a};
+  buf_printf(&b, "%s(", m == EXT_CALL ? x->name : m == EXT_VJP ? x->vjp : x->jvp);
+  int j = 0;
+  for (int k = 0; k < x->nparams; k++) {
+    buf_printf(&b, "%s%s", k ? ", " : "", ref(e, n->u.ext.args[k]));
+    if (m == EXT_CALL || !ext_active(x, k)) continue;
+    if (m == EXT_VJP)
+      buf_printf(&b, ", &%s", names_get(e->nm, n->u.ext.outs[j++]));
+    else
+      buf_printf(&b, ", %s", ref(e, n->u.ext.args[x->nparams + j++]));
+  }
+  if (m == EXT_VJP) buf_printf(&b, ", %s", ref(e, n->u.ext.args[x->nparams]));
+  if (m == EXT_JVP) buf_printf(&b, ", &%s", names_get(e->nm, n->u.ext.outs[0]));
+  buf_puts(&b, ")");
+  const char *call = arena_strdup(e->a, b.data);
+  buf_free(&b);
+  if (n->out)
+    assign(e, n->out, call);
+  else
+    line(e, "(void)%s;", call);
+}
+
 static const char *elem_ref(Emit *e, const Node *n) {
   return elem_at(e, n->u.mem.arr, ref(e, n->u.mem.idx));
 }
@@ -89,6 +118,7 @@ static void emit_stmt(Emit *e, const Node *n) {
                                     : arena_printf(e->a, "%s(%s)", fn, ref(e, n->u.call.a)));
     return;
   }
+  case IR_EXT: emit_ext(e, n); return;
   case IR_CAST:
     assign(e, n->out, arena_printf(e->a, "(%s)%s", tname(e, e->f->vals[n->out].type), ref(e, n->u.cast.a)));
     return;

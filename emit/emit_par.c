@@ -314,6 +314,10 @@ static WalkNext kernel_vals(Node *n, void *ctx) {
     mark_used(used, n->u.call.a), mark_used(used, n->u.call.b), mark_used(used, n->u.call.c);
     break;
   case IR_CAST: mark_used(used, n->u.cast.a); break;
+  case IR_EXT:
+    for (int k = 0; k < n->u.ext.nargs; k++) mark_used(used, n->u.ext.args[k]);
+    for (int k = 0; k < n->u.ext.nouts; k++) defd[n->u.ext.outs[k]] = 1;
+    break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     mark_used(used, n->u.mem.arr), mark_used(used, n->u.mem.idx), mark_used(used, n->u.mem.v);
     break;
@@ -593,7 +597,7 @@ static void emit_private(Emit *e, const Node *n) {
     line(e, "}");
     return;
   }
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
   case IR_SORT: case IR_RETURN:
     break;
@@ -685,7 +689,7 @@ void emit_memory(Emit *e, const Node *n) {
     line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_RETURN:
     break; // (emit_stmt's)
   }

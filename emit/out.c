@@ -85,6 +85,8 @@ static void declare_block(Emit *e, const Block *b, bool all, bool in_branch) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
     if (n->out && n->kind != IR_CONST && n->kind != IR_ALLOC && all) declare(e, n->out, in_branch);
+    for (int k = 0; n->kind == IR_EXT && all && k < n->u.ext.nouts; k++)
+      declare(e, n->u.ext.outs[k], in_branch);
     if (n->kind == IR_IF) {
       for (int k = 0; k < n->u.ifs.nouts; k++) declare(e, n->u.ifs.outs[k], in_branch);
       declare_block(e, n->u.ifs.then, true, true);

@@ -270,6 +270,32 @@ Val b_call(Builder *b, MathFn fn, Val a, Val c) {
   return b_call3(b, fn, a, c, 0);
 }
 
+bool ext_active(const ExtFn *e, int k) {
+  return ty_is_float(e->ptypes[k]);
+}
+
+Node *b_ext(Builder *b, const ExtFn *fn, ExtMode mode, const Val *args, int nargs, int nouts) {
+  Node *n = node_new(b->fn->arena, IR_EXT, b->loc);
+  n->u.ext.fn = fn;
+  n->u.ext.mode = mode;
+  n->u.ext.nargs = nargs;
+  n->u.ext.args = ARENA_ARRAY(b->fn->arena, Val, nargs);
+  memcpy(n->u.ext.args, args, sizeof(Val) * (size_t)nargs);
+  if (mode != EXT_VJP) n->out = fn_val(b->fn, fn->ret, NULL);
+  n->u.ext.nouts = nouts;
+  n->u.ext.outs = ARENA_ARRAY(b->fn->arena, Val, nouts + 1);
+  int k = 0;
+  for (int i = 0; i < nouts; i++) {
+    Type *t = fn->ret;
+    if (mode == EXT_VJP) { // the adjoint of the i-th active parameter
+      while (!ext_active(fn, k)) k++;
+      t = fn->ptypes[k++];
+    }
+    n->u.ext.outs[i] = fn_val(b->fn, t, NULL);
+  }
+  return b_push(b, n);
+}
+
 Val b_cast(Builder *b, Type *t, Val a) {
   Node *n = b_node(b, IR_CAST, t);
   n->u.cast.a = a;

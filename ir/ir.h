@@ -180,6 +180,27 @@ typedef enum { ACC_PLAIN, ACC_ATOMIC } AccMode;
 typedef struct Node Node;
 typedef struct Block Block;
 
+// A function whose body adsoac does not see (a library's), called with scalars, whose
+// derivatives the user declares: #pragma adsoac derivative(name) vjp(name_vjp) jvp(name_jvp)
+// (language.md §6).  Its float and double parameters are active, its integer ones passive;
+// it returns float or double and is pure (its result depends only on its arguments).
+//   R name(P1 a1, ..., Pn an)
+//   R vjp(P1 a1 [, P1 *a1_bar], ..., Pn an [, Pn *an_bar], R ret_bar)   (*ak_bar += ...)
+//   R jvp(P1 a1 [, P1 a1_dot], ..., Pn an [, Pn an_dot], R *ret_dot)
+// (the bracketed parameters for the active ones), as adsoac's own f_vjp and f_jvp are.
+typedef struct ExtFn {
+  const char *name, *vjp, *jvp; // vjp, jvp: NULL where not declared
+  Type *ret;
+  Type **ptypes;
+  const char **pnames;
+  int nparams;
+  Loc loc; // the derivative pragma
+  uint32_t decl_end; // where the last declaration of vjp, jvp in the input ends (0: headers)
+} ExtFn;
+bool ext_active(const ExtFn *e, int k); // parameter k is float or double
+
+typedef enum { EXT_CALL, EXT_VJP, EXT_JVP } ExtMode;
+
 struct Block {
   Node **stmts;
   int n, cap;
@@ -257,6 +278,16 @@ struct Node {
       MathFn fn;
       Val a, b, c; // b, c: 0 where the arity is lower
     } call;
+    struct {
+      const ExtFn *fn;
+      ExtMode mode;
+      // EXT_CALL: args = the arguments (nparams).  EXT_VJP: the arguments, then the seed of
+      // the result; outs = the adjoint of each active argument (one per active parameter, in
+      // order), out = 0.  EXT_JVP: the arguments, then the tangent of each active one; outs[0]
+      // = the result's tangent, out = the result (or 0: not needed).
+      Val *args, *outs;
+      int nargs, nouts;
+    } ext;
     struct {
       Val a;
     } cast;
@@ -388,6 +419,8 @@ Val b_binop(Builder *b, BinOp op, Val a, Val c);
 Val b_call(Builder *b, MathFn fn, Val a, Val c);          // arity 1 (c = 0) or 2
 Val b_call3(Builder *b, MathFn fn, Val a, Val c, Val d); // fma
 Val b_cast(Builder *b, Type *t, Val a);
+// An IR_EXT statement (args copied); returns it, its outs left to the caller.
+Node *b_ext(Builder *b, const ExtFn *fn, ExtMode mode, const Val *args, int nargs, int nouts);
 Val b_read(Builder *b, Val arr, Val idx);
 void b_write(Builder *b, Val arr, Val idx, Val v);
 void b_acc(Builder *b, Val arr, Val idx, Val v, AccMode mode);

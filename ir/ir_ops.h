@@ -5,6 +5,7 @@ OP(IR_CONST, "const")     // out = literal                          u.cst
 OP(IR_UNOP, "unop")       // out = op a                             u.un
 OP(IR_BINOP, "binop")     // out = a op b                           u.bin
 OP(IR_CALL, "call")       // out = math builtin (a [, b [, c]])      u.call
+OP(IR_EXT, "ext")         // out = a function with declared derivatives (args), or its vjp/jvp   u.ext
 OP(IR_CAST, "cast")       // out = (type of out) a                  u.cast
 OP(IR_READ, "read")       // out = arr[idx]                         u.mem
 OP(IR_WRITE, "write")     // arr[idx] = v                           u.mem

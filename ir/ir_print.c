@@ -144,6 +144,24 @@ static void print_node(Printer *p, const Node *n) {
     if (n->u.call.c) buf_printf(p->out, ", %s", V(n->u.call.c));
     buf_puts(p->out, ")\n");
     return;
+  case IR_EXT: {
+    const ExtFn *e = n->u.ext.fn;
+    int np = e->nparams;
+    ExtMode m = n->u.ext.mode;
+    buf_printf(p->out, "ext %s(", m == EXT_CALL ? e->name : m == EXT_VJP ? e->vjp : e->jvp);
+    print_vals(p, n->u.ext.args, np);
+    if (m != EXT_CALL) {
+      buf_puts(p->out, m == EXT_VJP ? "; seed " : "; tangents ");
+      print_vals(p, n->u.ext.args + np, n->u.ext.nargs - np);
+    }
+    buf_puts(p->out, ")");
+    if (n->u.ext.nouts) {
+      buf_puts(p->out, m == EXT_VJP ? " => adjoints " : " => tangent ");
+      print_vals(p, n->u.ext.outs, n->u.ext.nouts);
+    }
+    buf_puts(p->out, "\n");
+    return;
+  }
   case IR_CAST: buf_printf(p->out, "cast %s\n", V(n->u.cast.a)); return;
   case IR_READ: buf_printf(p->out, "read %s[%s]\n", V(n->u.mem.arr), V(n->u.mem.idx)); return;
   case IR_WRITE:

@@ -138,6 +138,20 @@ static void verify_node(Verifier *vf, const Node *n) {
       fail(vf, "call: operands do not match the function's arity", n->out);
     break;
   }
+  case IR_EXT: {
+    const ExtFn *e = n->u.ext.fn;
+    int nact = 0;
+    for (int k = 0; k < e->nparams; k++) nact += ext_active(e, k);
+    int want_args = e->nparams + (n->u.ext.mode == EXT_VJP ? 1 : n->u.ext.mode == EXT_JVP ? nact : 0);
+    int want_outs = n->u.ext.mode == EXT_VJP ? nact : n->u.ext.mode == EXT_JVP;
+    if (n->u.ext.nargs != want_args || n->u.ext.nouts != want_outs ||
+        (n->u.ext.mode == EXT_CALL && !n->out) || (n->u.ext.mode == EXT_VJP && n->out))
+      fail(vf, "ext: operands do not match the function's parameters", n->out);
+    for (int i = 0; i < n->u.ext.nargs; i++)
+      if (!n->u.ext.args[i]) fail(vf, "ext: missing operand", n->out);
+    for (int i = 0; i < n->u.ext.nouts; i++) def(vf, n->u.ext.outs[i]);
+    break;
+  }
   case IR_IF: {
     int outer = enter(vf, n->u.ifs.cond, 0);
     verify_block(vf, n->u.ifs.then);

@@ -25,9 +25,9 @@ static Node *walk_nested(Node *n, const Walker *w) {
     for (int k = 0; !stop && k < n->u.par.nhists; k++)
       if (!(stop = walk_lambda(n->u.par.hists[k].lam, w))) stop = walk_lambda(n->u.par.hists[k].inv, w);
     return stop ? stop : walk_block(n->u.par.body, w);
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST:
+  case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY:
+  case IR_SORT: case IR_FREE: case IR_RETURN:
     return NULL;
   }
   UNREACHABLE();
@@ -78,6 +78,7 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
   case IR_CALL:
     use(&n->u.call.a, fn, ctx), use(&n->u.call.b, fn, ctx), use(&n->u.call.c, fn, ctx);
     return;
+  case IR_EXT: use_all(n->u.ext.args, n->u.ext.nargs, fn, ctx); return;
   case IR_CAST: use(&n->u.cast.a, fn, ctx); return;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     use(&n->u.mem.arr, fn, ctx), use(&n->u.mem.idx, fn, ctx), use(&n->u.mem.v, fn, ctx);
@@ -126,6 +127,7 @@ void ir_node_defs(Node *n, IrValFn *fn, void *ctx) {
       use_all(n->u.par.scans[k].out, n->u.par.scans[k].nf, fn, ctx);
     }
     return;
+  case IR_EXT: use_all(n->u.ext.outs, n->u.ext.nouts, fn, ctx); return;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN:

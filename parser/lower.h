@@ -127,6 +127,13 @@ typedef struct UserOp {
   UT_hash_handle hh;    // the operators by name; of two of the same name, the first
 } UserOp;
 
+// A function with derivatives declared by #pragma adsoac derivative (extern.c).
+typedef struct ExtDef {
+  const char *name;
+  ExtFn *fn;
+  UT_hash_handle hh;
+} ExtDef;
+
 // The innermost loop being lowered, for break and continue (language.md §6).  They set flags,
 // hidden scalar variables; the statements after one that may have set them run under
 // `if (!(brk | cont))`, and a sequential loop ends before an iteration that starts with its
@@ -171,6 +178,8 @@ typedef struct Lower {
   const Prog *prog;   // the file
   FnDef *fndefs;      // functions defined in the file (uthash, by name)
   UserOp *ops;        // declared operators (uthash, by name)
+  ExtDef *exts;       // functions with declared derivatives (uthash, by name)
+  uint32_t fn_start;  // where the marked function's definition starts in the input
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
@@ -187,6 +196,12 @@ typedef struct Lower {
 // A construct recurses into the ones above its file through the dispatchers that Lower holds
 // (set by parse.c): a struct initializer's fields are expressions, an inlined call's body is
 // statements.
+
+// ---- extern.c ----
+// The #pragma adsoac derivative lines of the file (root), their functions' signatures read
+// off the declarations in the file and the project headers it includes.
+ExtDef *collect_derivatives(Arena *a, TSParser *parser, const Prog *p, TSNode root,
+                            const TypeTable *types);
 
 // ---- lower_scope.c ----
 int var_push(Lower *L, Var v);
@@ -268,6 +283,7 @@ Val lower_call_vals(Lower *L, TSNode def, const Val *args, int nargs, Loc loc);
 void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out);
 void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out);
 Type *call_result_type(Lower *L, TSNode call);
+Val lower_ext_call(Lower *L, TSNode call, const ExtFn *x); // a function with declared derivatives
 
 // ---- lower_struct.c ----
 void lower_struct_expr(Lower *L, TSNode e, Type *t, Val *out);

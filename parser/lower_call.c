@@ -204,3 +204,26 @@ void lower_struct_call(Lower *L, TSNode call, Type *t, Val *out) {
                node_text(L, ts_field(call, "function")), t->name);
   call_inline(L, call, def, out);
 }
+
+Val lower_ext_call(Lower *L, TSNode call, const ExtFn *x) {
+  Loc loc = node_loc(L, call);
+  if (x->decl_end > L->fn_start)
+    diag_error(loc, arena_printf(L->a, "declare %s%s%s before this function", x->vjp ? x->vjp : "",
+                                 x->vjp && x->jvp ? " and " : "", x->jvp ? x->jvp : ""),
+               "the derivatives of '%s' are declared after the function that calls it", x->name);
+  TSNode args = ts_field(call, "arguments");
+  int n = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+    n += !ts_is(ts_node_named_child(args, i), "comment");
+  if (n != x->nparams)
+    diag_error(loc, NULL, "'%s' takes %d argument%s", x->name, x->nparams, x->nparams == 1 ? "" : "s");
+  Val *av = ARENA_ARRAY(L->a, Val, n + 1);
+  for (int i = 0, k = 0; k < n; i++) {
+    TSNode a = ts_node_named_child(args, (uint32_t)i);
+    if (ts_is(a, "comment")) continue;
+    av[k] = convert(L, L->expr(L, a), x->ptypes[k]);
+    k++;
+  }
+  L->b.loc = loc;
+  return b_ext(&L->b, x, EXT_CALL, av, n, 0)->out;
+}

@@ -339,11 +339,15 @@ static Val lower_call(Lower *L, TSNode e) {
     diag_error(node_loc(L, fnode), NULL, "calls through expressions are not supported");
   if (!L->in_expansion && L->macros && macro_defined(L->macros, name, use_byte(L, e), NULL))
     return lower_macro_call(L, e, name);
+  ExtDef *x;
+  HASH_FIND_STR(L->exts, name, x);
+  if (x) return lower_ext_call(L, e, x->fn);
   if (!math_lookup(name, &fn, &f32)) {
     TSNode def = fn_def(L->fndefs, name);
     if (ts_node_is_null(def))
       diag_error(node_loc(L, fnode), "adsoac differentiates only code it can see: define the "
-                 "function (static) in this file, or use a math function of language.md §6",
+                 "function (static) in this file, use a math function of language.md §6, or "
+                 "declare its derivatives: #pragma adsoac derivative(f) vjp(f_vjp) jvp(f_jvp)",
                  "call to '%s', whose body is not in this file", name);
     return lower_user_call(L, e, def);
   }

@@ -117,7 +117,7 @@ static bool covered(Lower *L, const Block *b, Val arr, Val n, bool cov, Loc *bad
           !covered(L, s->u.ifs.els, arr, n, false, bad))
         return false;
       break;
-    case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+    case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
     case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
     case IR_FREE: case IR_RETURN:
       *bad = s->loc;

@@ -327,6 +327,126 @@ static void scan_file(MacroTable *t, PpFile *f, uint32_t inc_pos, int depth) {
 static const char *const macro_predefined[] = {"__STDC__", "__STDC_HOSTED__",
                                                "__STDC_VERSION__=201112L"};
 
+// ---- declaration specifiers the grammar does not know ----
+// CUDA's and GNU's function and variable annotations (__host__ __device__, __forceinline__,
+// __launch_bounds__(...)) mean nothing to a derivative: they become blanks.  An object-like
+// macro that expands to such annotations and C's own specifiers only (#define HD __host__
+// __device__, #define INLINE static inline, #define RESTRICT __restrict__) is replaced by
+// what the C preprocessor gives, without the annotations and the specifiers that do not
+// matter to a derivative (inline, restrict), where that fits in the name's bytes (every byte
+// keeps its line and column); the grammar parses the declaration then.
+
+static const char *const annotations[] = {
+    "__host__", "__device__", "__global__", "__forceinline__", "__noinline__", "__shared__",
+    "__constant__", "__managed__", "__restrict__", "__restrict", "__inline__", "__inline",
+    "__extension__", "__launch_bounds__", "__align__", "__attribute__", "__declspec"};
+// Specifiers that change what a declaration means to adsoac: kept (static gives f, f_vjp and
+// f_jvp internal linkage); the others (inline, restrict, register, volatile, _Noreturn) are
+// dropped with the annotations.
+static const char *const specifiers[] = {"static", "extern", "const"};
+static const char *const dropped[] = {"inline", "restrict", "register", "volatile", "_Noreturn"};
+
+static bool in_list(const char *s, size_t n, const char *const *list, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (strlen(list[i]) == n && !memcmp(s, list[i], n)) return true;
+  return false;
+}
+
+static bool is_annotation(const char *s, size_t n) {
+  return in_list(s, n, annotations, sizeof annotations / sizeof *annotations);
+}
+
+static bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// The end of the parenthesized arguments at s[i..n) (after blanks), or i where none follow.
+static size_t skip_parens(const char *s, size_t n, size_t i) {
+  size_t j = i;
+  while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+  if (j >= n || s[j] != '(') return i;
+  int depth = 0;
+  for (; j < n; j++) {
+    if (s[j] == '(') depth++;
+    if (s[j] == ')' && --depth == 0) return j + 1;
+  }
+  return i;
+}
+
+// The expansion of an object-like macro without its annotations, when it holds nothing else
+// than annotations and specifiers; NULL otherwise.
+static const char *specifiers_only(MacroTable *t, const char *name, uint32_t at) {
+  PpMacro *m = table_lookup(t, name, at);
+  if (!m || m->function_like) return NULL;
+  const char *x = macro_expand(t, name, NULL, 0, false, at, (Loc){0});
+  Buf kept = {.arena = t->a};
+  size_t n = strlen(x), i = 0;
+  bool ok = true;
+  while (ok && i < n) {
+    if (x[i] == ' ' || x[i] == '\t') {
+      i++;
+      continue;
+    }
+    size_t j = i;
+    while (j < n && ident_char(x[j])) j++;
+    if (j == i) {
+      ok = false;
+    } else if (is_annotation(x + i, j - i)) {
+      i = skip_parens(x, n, j);
+    } else if (in_list(x + i, j - i, dropped, sizeof dropped / sizeof *dropped)) {
+      i = j;
+    } else if (in_list(x + i, j - i, specifiers, sizeof specifiers / sizeof *specifiers)) {
+      buf_printf(&kept, "%s%.*s", kept.len ? " " : "", (int)(j - i), x + i);
+      i = j;
+    } else {
+      ok = false;
+    }
+  }
+  const char *r = ok ? arena_strdup(t->a, kept.len ? kept.data : "") : NULL;
+  buf_free(&kept);
+  return r;
+}
+
+static void blank_specifiers(MacroTable *t, char *s, size_t n) {
+  size_t i = 0;
+  bool line_start = true;
+  while (i < n) {
+    char c = s[i];
+    if (c == '\n') {
+      line_start = true;
+      i++;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      i++;
+    } else if (c == '#' && line_start) { // a directive, with its continuation lines
+      while (i < n && (s[i] != '\n' || s[i - 1] == '\\')) i++;
+    } else if (c == '"' || c == '\'') {
+      line_start = false;
+      i += tok_quoted(s + i, n - i);
+    } else if (ident_char(c) && !(c >= '0' && c <= '9')) {
+      line_start = false;
+      size_t j = i;
+      while (j < n && ident_char(s[j])) j++;
+      if (is_annotation(s + i, j - i)) {
+        size_t e = skip_parens(s, n, j);
+        for (size_t k = i; k < e; k++)
+          if (s[k] != '\n' && s[k] != '\r') s[k] = ' ';
+        i = e;
+        continue;
+      }
+      char *name = arena_strndup(t->a, s + i, j - i);
+      const char *kept = table_lookup(t, name, (uint32_t)i) ? specifiers_only(t, name, (uint32_t)i) : NULL;
+      if (kept && strlen(kept) <= j - i) {
+        memset(s + i, ' ', j - i);
+        memcpy(s + i, kept, strlen(kept));
+      }
+      i = j;
+    } else {
+      line_start = false;
+      i++;
+    }
+  }
+}
+
 MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt) {
   MacroTable *t = ARENA_NEW(a, MacroTable);
   t->a = a;
@@ -349,6 +469,7 @@ MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt) {
   t->main = f;
   scan_file(t, f, UINT32_MAX, 0);
   pp_blank_comments(f->active, src->len);
+  blank_specifiers(t, f->active, src->len);
   t->cur = NULL;
   return t;
 }

@@ -114,7 +114,7 @@ static WalkNext writes_to(Node *n, void *ctx) {
   Val arr = *(Val *)ctx;
   switch (n->kind) {
   case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ: case IR_ACC:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ: case IR_ACC:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN:
     return WALK_INTO;
@@ -172,6 +172,7 @@ static void set_activity(Lower *L, const Pragma *pr) {
 typedef struct {
   FnDef *fndefs; // (uthash, by name)
   UserOp *ops;   // (uthash, by name)
+  ExtDef *exts;  // (uthash, by name)
   TypeTable types;
   MacroTable *macros;
 } Defs;
@@ -250,6 +251,8 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.prog = prog;
   L.fndefs = defs->fndefs;
   L.ops = defs->ops;
+  L.exts = defs->exts;
+  L.fn_start = ts_node_start_byte(def);
   L.types = &defs->types;
   L.macros = defs->macros;
   L.expr = lower_expr; // (see Lower)
@@ -339,7 +342,7 @@ static bool check_stray_pragma(void *ctx, TSNode n, int depth) {
   bool in_fn = w->in_fn || w->fn_depth >= 0;
   Pragma pr;
   if (ts_is(n, "preproc_call") && in_fn && pragma_parse(w->a, w->src, n, &pr)) {
-    if (pr.kind == PR_GRAD || pr.kind == PR_OPERATOR)
+    if (pr.kind == PR_GRAD || pr.kind == PR_OPERATOR || pr.kind == PR_DERIVATIVE)
       diag_error(pr.loc, "put it directly before a function definition, at file level",
                  "'#pragma adsoac %s' inside a function", pr.text);
     diag_warn(pr.loc, "mark the function with #pragma adsoac grad to translate it on its own",
@@ -416,6 +419,7 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
     *f = (FnDef){s, n};
     TABLE_ADD(a, defs.fndefs, name, f);
   }
+  defs.exts = collect_derivatives(a, parser, p, root, &defs.types);
   // declared operators first: marked functions may use them
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
@@ -436,6 +440,10 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
     Pragma pr;
     if (!ts_is(n, "preproc_call") || !pragma_parse(a, &p->text, n, &pr)) continue;
     if (pr.kind == PR_OPERATOR) continue;
+    if (pr.kind == PR_DERIVATIVE) { // (collect_derivatives)
+      add_drop(a, p, ts_node_start_byte(n), ts_node_end_byte(n));
+      continue;
+    }
     if (pr.kind != PR_GRAD)
       diag_error(pr.loc, "loop pragmas belong inside a function, before a for loop",
                  "'#pragma adsoac %s' is not allowed at file level", pr.text);

@@ -11,7 +11,9 @@ typedef struct MacroOptions MacroOptions;
 Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt);
 
 // ---- pragma.c ----
-typedef enum { PR_NONE, PR_GRAD, PR_MAP, PR_CLAUSES, PR_OPERATOR, PR_STRIPMINE } PragmaKind;
+typedef enum {
+  PR_NONE, PR_GRAD, PR_MAP, PR_CLAUSES, PR_OPERATOR, PR_STRIPMINE, PR_DERIVATIVE
+} PragmaKind;
 typedef enum { CL_REDUCE, CL_SCAN, CL_HIST } ClauseKind;
 
 typedef struct {
@@ -40,6 +42,8 @@ typedef struct {
   Loc neutral_loc, inverse_loc;
   bool commutative;
   const char *inverse;
+  const char *deriv, *vjp, *jvp; // PR_DERIVATIVE: derivative(f) vjp(g) jvp(h)
+  Loc deriv_loc, vjp_loc, jvp_loc;
   const char **injective; // map/clauses: injective(y, ...)
   int ninjective;
   Loc inj_loc;

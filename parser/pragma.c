@@ -4,7 +4,8 @@
 //                        | "map"
 //                        | clause { clause }
 //                        | "operator" ...
-//                        | "stripmine" "(" int ")" )
+//                        | "stripmine" "(" int ")"
+//                        | "derivative" "(" ident ")" { ( "vjp" | "jvp" ) "(" ident ")" } )
 //   clause    = ( "reduce" | "scan" ) "(" op ":" ident { "," ident } ")"
 //             | "hist" "(" op ":" ident "[" expr ":" expr "]" ")"
 //   op        = "+" | "*" | "min" | "max" | ident
@@ -215,6 +216,33 @@ static void parse_operator(Lex *lx, Pragma *p) {
                "neutral((Lin){1.0, 0.0})", "operator pragma without neutral(...)");
 }
 
+// derivative(f) vjp(g) jvp(h): f's body is not in the file; g and h are its derivatives
+// (language.md §6), one of them at least.
+static void parse_derivative(Lex *lx, Pragma *p) {
+  const char *hint = "write #pragma adsoac derivative(f) vjp(f_vjp) jvp(f_jvp), with one of "
+                     "vjp(...) and jvp(...) at least";
+  expect(lx, "(", hint);
+  p->deriv_loc = lx->tok_loc;
+  p->deriv = expect_ident(lx, "a function name", hint);
+  expect(lx, ")", hint);
+  while (lx->tok_len) {
+    bool vjp = is(lx, "vjp");
+    if ((!vjp && !is(lx, "jvp")) || (vjp ? p->vjp : p->jvp) != NULL)
+      diag_error(lx->tok_loc, hint, "unexpected %s in derivative pragma", tok_desc(lx));
+    next(lx);
+    expect(lx, "(", hint);
+    Loc at = lx->tok_loc;
+    const char *name = expect_ident(lx, "a function name", hint);
+    expect(lx, ")", hint);
+    if (vjp)
+      p->vjp = name, p->vjp_loc = at;
+    else
+      p->jvp = name, p->jvp_loc = at;
+  }
+  if (!p->vjp && !p->jvp)
+    diag_error(p->loc, hint, "derivative pragma without vjp(...) or jvp(...)");
+}
+
 // injective(y, ...): the user asserts the map promise for each listed array: no element that
 // one iteration reads or writes is written by another (y[perm[i]] with perm a permutation).
 static void parse_injective(Lex *lx, Pragma *p) {
@@ -270,7 +298,7 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out) {
   while (tend > tstart && isspace((unsigned char)lx.s[tend - 1])) tend--;
   out->text = arena_strndup(a, lx.s + tstart, tend - tstart);
   const char *known = "known pragmas: grad [wrt(...)], map, reduce(...), scan(...), hist(...), "
-                      "operator, stripmine(L)";
+                      "operator, stripmine(L), derivative(f) vjp(...) jvp(...)";
   if (is(&lx, "grad")) {
     out->kind = PR_GRAD;
     next(&lx);
@@ -292,6 +320,10 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out) {
     out->kind = PR_OPERATOR;
     next(&lx);
     parse_operator(&lx, out);
+  } else if (is(&lx, "derivative")) {
+    out->kind = PR_DERIVATIVE;
+    next(&lx);
+    parse_derivative(&lx, out);
   } else if (is(&lx, "stripmine")) {
     out->kind = PR_STRIPMINE;
     next(&lx);

@@ -79,6 +79,10 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
     n->u.call.c = M(map, s->u.call.c);
     break;
   case IR_CAST: n->u.cast.a = M(map, s->u.cast.a); break;
+  case IR_EXT:
+    n->u.ext.args = map_vals(a, s->u.ext.args, s->u.ext.nargs, map);
+    n->u.ext.outs = clone_vals(a, b->fn, sf, s->u.ext.outs, s->u.ext.nouts, map);
+    break;
   case IR_READ:
   case IR_WRITE:
   case IR_ACC:

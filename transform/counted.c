@@ -24,7 +24,7 @@ static WalkNext writes_memory(Node *n, void *ctx) {
   case IR_ACC: case IR_COPY: case IR_SORT:
     w->other = true;
     return WALK_STOP;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_FREE: case IR_RETURN:
     return WALK_INTO;
   }
@@ -48,7 +48,7 @@ static void count_nested(Fn *f, Node *n) {
   case IR_IF: counted_block(f, n->u.ifs.then), counted_block(f, n->u.ifs.els); return;
   case IR_LOOP: counted_block(f, n->u.loop.body); return;
   case IR_PAR: counted_block(f, n->u.par.body); return;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN:
     return;

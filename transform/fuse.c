@@ -41,6 +41,9 @@ static WalkNext touch_node(Node *n, void *ctx) {
   case IR_UNOP: u(t, n->u.un.a); break;
   case IR_BINOP: u(t, n->u.bin.a), u(t, n->u.bin.b); break;
   case IR_CALL: u(t, n->u.call.a), u(t, n->u.call.b), u(t, n->u.call.c); break;
+  case IR_EXT:
+    for (int k = 0; k < n->u.ext.nargs; k++) u(t, n->u.ext.args[k]);
+    break;
   case IR_CAST: u(t, n->u.cast.a); break;
   case IR_READ:
     u(t, n->u.mem.idx);
@@ -190,6 +193,10 @@ static void merge(Fn *f, Node *a, const Node *b) {
 static bool defines_needed(const Node *n, const unsigned char *need) {
   if (n->out && need[n->out]) return true;
   switch (n->kind) {
+  case IR_EXT:
+    for (int i = 0; i < n->u.ext.nouts; i++)
+      if (need[n->u.ext.outs[i]]) return true;
+    break;
   case IR_IF:
     for (int i = 0; i < n->u.ifs.nouts; i++)
       if (need[n->u.ifs.outs[i]]) return true;
@@ -303,6 +310,7 @@ static bool same_op(const Node *x, const Node *y, const Val *rep) {
            rep[x->u.call.b] == rep[y->u.call.b] && rep[x->u.call.c] == rep[y->u.call.c];
   case IR_READ:
     return rep[x->u.mem.arr] == rep[y->u.mem.arr] && rep[x->u.mem.idx] == rep[y->u.mem.idx];
+  case IR_EXT: // (a call of a function adsoac does not see: made as often as the source does)
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
   case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     return false; // effects, and statements that are not one operation
@@ -389,6 +397,9 @@ static void rename_operands(Cse *c, Node *n) {
     n->u.call.a = r[n->u.call.a], n->u.call.b = r[n->u.call.b], n->u.call.c = r[n->u.call.c];
     break;
   case IR_CAST: n->u.cast.a = r[n->u.cast.a]; break;
+  case IR_EXT:
+    for (int k = 0; k < n->u.ext.nargs; k++) n->u.ext.args[k] = r[n->u.ext.args[k]];
+    break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     n->u.mem.arr = r[n->u.mem.arr], n->u.mem.idx = r[n->u.mem.idx], n->u.mem.v = r[n->u.mem.v];
     break;
@@ -412,8 +423,8 @@ static unsigned value_hash(const Cse *c, const Node *n) {
     break;
   case IR_CAST: k[1] = r[n->u.cast.a]; break;
   case IR_READ: k[1] = r[n->u.mem.arr], k[2] = r[n->u.mem.idx]; break;
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
-  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_EXT: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     break; // (an alloc: by kind only; same_op finds none equal)
   }
   for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 0x100000001B3u + (h >> 29);
@@ -552,7 +563,7 @@ static WalkNext touch_of(Node *n, void *arr) {
   case IR_READ: case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == *(Val *)arr ? WALK_STOP : WALK_INTO;
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return WALK_STOP;
   case IR_ACC: // accumulations commute
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF: case IR_LOOP:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_IF: case IR_LOOP:
   case IR_PAR:
     return WALK_INTO;
   }

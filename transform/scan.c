@@ -109,7 +109,7 @@ static WalkNext write_to(Node *n, void *ctx) {
   case IR_WRITE: case IR_ACC: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
   case IR_COPY: case IR_SORT:
     return n->u.copy.dst == arr || n->u.copy.src == arr ? WALK_STOP : WALK_INTO;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ: case IR_IF:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_FREE: case IR_RETURN:
     return WALK_INTO;
   }
@@ -325,7 +325,7 @@ static WalkNext array_use(Node *n, void *ctx) {
       return WALK_SKIP;
     }
     break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF: case IR_LOOP:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_IF: case IR_LOOP:
   case IR_ALLOC: case IR_FREE: case IR_RETURN:
     break;
   }

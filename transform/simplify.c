@@ -36,6 +36,10 @@ static bool removable(const Node *n, const int *uses) {
   switch (n->kind) {
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
     return !uses[n->out];
+  case IR_EXT: // (pure)
+    for (int i = 0; i < n->u.ext.nouts; i++)
+      if (uses[n->u.ext.outs[i]]) return false;
+    return !n->out || !uses[n->out];
   case IR_IF:
     for (int i = 0; i < n->u.ifs.nouts; i++)
       if (uses[n->u.ifs.outs[i]]) return false;
@@ -186,7 +190,7 @@ static WalkNext array_use(Node *n, void *ctx) {
   case IR_PAR: // a histogram's section is read back after the loop
     for (int h = 0; h < n->u.par.nhists; h++) u->read[n->u.par.hists[h].arr] = 1;
     break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_WRITE:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_WRITE:
   case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_FREE: case IR_RETURN: break;
   }
   return WALK_INTO;
@@ -199,7 +203,7 @@ static bool dead_write(const Node *n, const ArrayUse *u) {
   case IR_WRITE: case IR_ACC: a = n->u.mem.arr; break;
   case IR_ALLOC: a = n->out; break;
   case IR_FREE: case IR_COPY: a = n->u.copy.dst; break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_SORT: case IR_RETURN: break;
   }
   if (n->kind == IR_COPY && n->u.copy.swap) return false;

@@ -27,6 +27,11 @@ function; lines after `func NAME` only to NAME and override the former):
   seeds 3                    random repetitions per case (default 3)
   source PATH                the program is the file PATH (relative to the test file: an
                              example kept once under examples/), the spec lines this file's
+  link PATH                  a C file (relative to the test file) compiled and linked with
+                             the translation and the references: a library whose functions
+                             the program calls without their bodies (declared derivatives)
+  nvcc FLAGS                 more flags for nvcc -c (--cuda): -rdc=true where kernels call
+                             device functions defined in another file (a library)
   int k = EXPR               int scalar param k from a C expression of the size variables
   array x[LEN] range(LO,HI) fill(EXPR)
                              array param x: length LEN (C expression); values uniform in
@@ -317,6 +322,12 @@ def source_of(path):
     return os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))) if m else path
 
 
+def links_of(path):
+    """The files the test's `// e2e: link PATH` lines name (relative to the test file)."""
+    return [os.path.normpath(os.path.join(os.path.dirname(path), m))
+            for m in re.findall(r"^\s*//\s*e2e:\s*link\s+(\S+)\s*$", open(path).read(), re.M)]
+
+
 def parse_program(path):
     """The marked functions of a test program, with their specs (from the test file, the
     code from its source)."""
@@ -326,7 +337,7 @@ def parse_program(path):
     glob_spec, local, cur = Spec(), {}, None
     for n, line in enumerate(spec_text.splitlines(), 1):
         m = re.match(r"\s*//\s*e2e:\s*(.*?)\s*$", line)
-        if not m or m.group(1).startswith("source "):
+        if not m or m.group(1).startswith(("source ", "link ", "nvcc ")):
             continue
         try:
             if m.group(1).startswith("func "):
@@ -338,13 +349,19 @@ def parse_program(path):
     code = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
     funcs = []
     structs, typedefs = parse_structs(path)
+    # object-like macros that expand to qualifiers (#define RESTRICT __restrict__), expanded
+    # in the marked functions' parameters
+    qmacros = {m.group(1): m.group(2) or "" for m in re.finditer(
+        r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[ \t]+([\w \t]*?))?[ \t]*$", code, re.M)
+        if all(w in QUALS for w in (m.group(2) or "").split())}
+    expand = lambda text: re.sub(r"\w+", lambda w: qmacros.get(w.group(0), w.group(0)), text)
     for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+adsoac[ \t]+grad\b([^\n]*)\n([^{;]*)\{", code, re.M):
         h = re.match(r"\s*(.*?)\b(\w+)\s*\(([^()]*)\)\s*$", m.group(2), re.S)
         if not h:
             raise SpecError("%s: cannot parse the function after `#pragma adsoac grad`" % path)
         f = Func()
         f.ret, f.name = " ".join(h.group(1).split()), h.group(2)
-        ps = [p.strip() for p in h.group(3).split(",")]
+        ps = [expand(p).strip() for p in h.group(3).split(",")]
         f.params = [] if ps in ([""], ["void"]) else [Param(p, structs, typedefs) for p in ps]
         w = re.search(r"wrt\s*\(([^)]*)\)", m.group(1))
         f.wrt = set(re.findall(r"\w+", w.group(1))) if w else None
@@ -637,6 +654,7 @@ def run_c(args, name):
         driver = gen_driver(funcs)
     except SpecError as e:
         raise Fail("bad test spec: %s" % e)
+    links = links_of(src)
     src = source_of(src)
     # the output keeps the program's #include "..." lines: its headers are found with -I
     cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)], lambda n: os.path.join(bdir, n)
@@ -649,10 +667,16 @@ def run_c(args, name):
         p = subprocess.run([sys.executable, shim, src, o("shim.cu")], capture_output=True, text=True)
         if p.returncode:
             raise Fail("cuda_shim.py failed:\n" + p.stderr)
-        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE]
+        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE] + (["-rdc=true"] if links else [])
         sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
         sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "nvcc -c (shims)")
         extra_objs = [o("shim.o")]
+        if links:  # a library the kernels call: device code too (its functions __host__ __device__)
+            for k, lib in enumerate(links):
+                sh(nv + ["-x", "cu", "-c", lib, "-o", o("dlib%d.o" % k)], "nvcc -c " + os.path.basename(lib))
+                extra_objs.append(o("dlib%d.o" % k))
+            sh(nv + ["-dlink", o("grad.o")] + extra_objs + ["-o", o("dlink.o")], "nvcc -dlink")
+            extra_objs.append(o("dlink.o"))
         cudalib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(args.nvcc))), "lib64")
         link = ["-L" + cudalib, "-Wl,-rpath," + cudalib, "-lcudart", "-lstdc++"]
     else:
@@ -673,6 +697,9 @@ def run_c(args, name):
     sh(["objcopy"] + ["--keep-global-symbol=%s_ref" % f.name for f in funcs] + [o("ref.o")],
        "localizing the reference's other symbols")
     objs = [o("driver.o"), o("grad.o"), o("ref.o")] + extra_objs
+    for k, lib in enumerate(links):  # (with --cuda-run: for the references, C's names)
+        sh(cc + ["-O2", "-c", lib, "-o", o("link%d.o" % k)], "compiling " + os.path.basename(lib))
+        objs.append(o("link%d.o" % k))
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
         sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
@@ -680,6 +707,17 @@ def run_c(args, name):
         sh(["objcopy"] + ["--keep-global-symbol=%s_ref64" % f.name for f in funcs] + [o("ref64.o")],
            "localizing the double reference's other symbols")
         objs.append(o("ref64.o"))
+        # the double reference calls the libraries compiled in double too: their symbols
+        # renamed NAME_e2e64 in both
+        for k, lib in enumerate(links):
+            l64 = o("link%d_64.o" % k)
+            sh(cc + ["-O2", "-c", lib, "-o", l64] + FLOAT64_DEFS, "compiling %s in double" % os.path.basename(lib))
+            nm = subprocess.run(["nm", "--defined-only", "-g", l64], capture_output=True, text=True)
+            syms = [l.split()[-1] for l in nm.stdout.splitlines() if len(l.split()) == 3]
+            ren64 = ["--redefine-sym=%s=%s_e2e64" % (s, s) for s in syms]
+            sh(["objcopy"] + ren64 + [l64], "renaming the double library's symbols")
+            sh(["objcopy"] + ren64 + [o("ref64.o")], "renaming the double reference's calls")
+            objs.append(l64)
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
     sh(cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")],
@@ -706,6 +744,7 @@ def run_c(args, name):
 def run_cuda(args, name):
     sdir = getattr(args, "src_dir", None) or HERE
     src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
+    own = re.findall(r"^\s*//\s*e2e:\s*nvcc\s+(.*?)\s*$", open(src).read(), re.M)
     src = source_of(src)
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
@@ -713,7 +752,7 @@ def run_cuda(args, name):
     # (a large output, e.g. the general hist rule's sorts and scans, takes nvcc minutes on a
     # loaded 2-core machine)
     sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
-        "-o", cu + ".o"] + args.nvcc_flags.split(),
+        "-o", cu + ".o"] + args.nvcc_flags.split() + " ".join(own).split(),
        "nvcc -c", timeout=1200)
     return []
 
