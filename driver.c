@@ -17,7 +17,7 @@
 #define ADSOAC_VERSION "0.1.0"
 #endif
 
-typedef enum { EMIT_CODE, EMIT_IR, EMIT_DOT } EmitKind;
+typedef enum { EMIT_CODE, EMIT_IR, EMIT_DOT, EMIT_CHECK } EmitKind;
 
 typedef struct {
   const char *input, *output;
@@ -45,6 +45,10 @@ static const char usage_text[] =
     "  --target=cuda|c    CUDA C with CUB (default), or portable C11 with OpenMP\n"
     "  --emit=code|ir|dot the translated code (default), the SOAC IR as text, or the SOAC\n"
     "                     dataflow graph as Graphviz dot (ir and dot: stdout unless -o)\n"
+    "  --emit=check       a standalone C program (default: INPUT_check.c) that validates the\n"
+    "                     translation on random inputs of the sizes given on its command line:\n"
+    "                     f against the original C, f_vjp and f_jvp against central\n"
+    "                     differences (cc -O2 -fopenmp INPUT_check.c -lm; ./a.out n=100 x=n)\n"
     "  -D NAME[=VALUE]    define a macro, as a C compiler does (also -DNAME)\n"
     "  -I DIR             search DIR for #include \"...\" headers (also -IDIR)\n"
     "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
@@ -108,6 +112,8 @@ static Options parse_options(int argc, char **argv) {
       o.emit = EMIT_IR;
     } else if (!strcmp(a, "--emit=dot")) {
       o.emit = EMIT_DOT;
+    } else if (!strcmp(a, "--emit=check")) {
+      o.emit = EMIT_CHECK;
     } else if (!strcmp(a, "-MD")) {
       o.deps = true;
     } else if (!strcmp(a, "-MF")) {
@@ -159,6 +165,7 @@ static const char *default_output(Arena *a, const Options *o) {
   const char *in = o->input;
   size_t n = strlen(in);
   if (n > 2 && !strcmp(in + n - 2, ".c")) n -= 2;
+  if (o->emit == EMIT_CHECK) return arena_printf(a, "%.*s_check.c", (int)n, in);
   return arena_printf(a, "%.*s_grad.%s", (int)n, in, o->target == TARGET_CUDA ? "cu" : "c");
 }
 
@@ -336,8 +343,13 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   size_t len;
   char *text = read_input(a, o->input, &len);
   Src src = {o->input, text, len, {0}};
-  TranslateOptions to = {o->target, o->emit == EMIT_IR, o->emit == EMIT_DOT, o->line_directives,
-                         strcmp(path, "-") ? path : NULL, ADSOAC_VERSION};
+  TranslateOptions to = {.target = o->emit == EMIT_CHECK ? TARGET_C : o->target,
+                         .emit_ir = o->emit == EMIT_IR,
+                         .emit_dot = o->emit == EMIT_DOT,
+                         .line_directives = o->line_directives,
+                         .output_name = strcmp(path, "-") ? path : NULL,
+                         .version = ADSOAC_VERSION,
+                         .emit_check = o->emit == EMIT_CHECK};
   to.dump_after = o->dump_after;
   to.defines = o->defines;
   to.ndefines = o->ndefines;
@@ -414,7 +426,7 @@ int main(int argc, char **argv) {
   Arena *a = arena_new(0);
   Buf out = {0}, dep = {0};
   const char *path = o.output                                ? o.output
-                     : o.emit != EMIT_CODE || o.dump_after ? "-"
+                     : (o.emit != EMIT_CODE && o.emit != EMIT_CHECK) || o.dump_after ? "-"
                                                            : default_output(a, &o);
   const char *df = o.deps && strcmp(path, "-") ? dep_file_name(a, &o, path) : NULL;
   check_outputs(&o, path, df);

@@ -267,8 +267,11 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   } else if (dump) {
     for (int i = 0; i < prog->nmarked; i++) print_unit(&units[i], true, out);
   } else {
-    EmitOptions eo = {o->target, o->line_directives, src->path, o->output_name, o->version};
+    EmitOptions eo = {.target = o->target, .line_directives = o->line_directives,
+                      .input_name = src->path, .output_name = o->output_name,
+                      .version = o->version, .check = o->emit_check};
     emit_program(prog, &eo, out);
+    if (o->emit_check) emit_check(prog, &eo, out);
   }
   pthread_cleanup_pop(1); // free_units
   return ok;

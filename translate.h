@@ -15,6 +15,7 @@ typedef struct {
   bool general_rule; // --general-rule: every reduction by the general rule in forward mode
   bool no_fuse;      // --no-fuse: the loops stay as distributed
   const char *dump_after; // --dump-after=PASS: the IR after that pass, instead of code
+  bool emit_check;        // --emit=check: the validation program (with --target=c's code)
   // out: the headers the translation read (for -MD)
   const char *const *deps;
   int ndeps;

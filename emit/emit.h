@@ -10,10 +10,16 @@ typedef struct {
   const char *input_name; // as named on the command line, for comments and #line
   const char *output_name; // for the #line after the user's code (NULL: none)
   const char *version;
+  bool check; // --emit=check: the translation is part of the validation program (check.c)
 } EmitOptions;
 
 // Writes the whole output file for prog into out.
 void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out);
+
+// ---- check.c ----
+// --emit=check: after emit_program's output, the original functions (NAME_ref) and a main
+// that validates f, f_vjp and f_jvp against them on random inputs.
+void emit_check(const Prog *prog, const EmitOptions *opt, Buf *out);
 
 // ---- dot.c ----
 void emit_dot(const Prog *prog, Buf *out);

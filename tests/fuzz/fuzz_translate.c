@@ -16,7 +16,8 @@
 static void translate_once(const Src *src, Target target, bool emit_ir) {
   Arena *arena = arena_new(0);
   Buf out = {0};
-  TranslateOptions o = {target, emit_ir, true, emit_ir ? NULL : "fuzz_grad.out", "fuzz"};
+  TranslateOptions o = {.target = target, .emit_ir = emit_ir, .line_directives = true,
+                        .output_name = emit_ir ? NULL : "fuzz_grad.out", .version = "fuzz"};
   adsoac_translate(arena, &o, src, &out); // an error in the input is fine
   buf_free(&out);
   arena_free(arena);
