@@ -141,12 +141,25 @@ static int bench_threads(void) {
 #endif
 }
 
-// One table row; the header is printed by bench/run.sh.
+// No hand-written adjoint (the legacy_* benchmarks): pass BENCH_NO_HAND as the hand time,
+// and the row shows "-" in the hand columns.
+#define BENCH_NO_HAND NAN
+
+// One table row; the header is printed by bench/run.sh (the same widths).
 static void bench_row(const Bench *b, double seq, double pri, double vjp,
                       double hand) {
-  printf("%-10s %10d %4d %10.3f %10.3f %10.3f %10.3f %10.2f %8.2f %8.2f  %s\n",
-         b->name, b->n, bench_threads(), seq, pri, vjp, hand, vjp / pri,
-         vjp / seq, vjp / hand, b->warnings ? "MISMATCH" : "ok");
+  printf("%-14s %10d %4d %10.3f %10.3f %10.3f ", b->name, b->n, bench_threads(), seq, pri,
+         vjp);
+  if (isnan(hand))
+    printf("%10s ", "-");
+  else
+    printf("%10.3f ", hand);
+  printf("%10.2f %8.2f %8.2f ", vjp / pri, pri / seq, vjp / seq);
+  if (isnan(hand))
+    printf("%8s", "-");
+  else
+    printf("%8.2f", vjp / hand);
+  printf("  %s\n", b->warnings ? "MISMATCH" : "ok");
   fflush(stdout);
 }
 
@@ -159,6 +172,17 @@ static void bench_check_fd(Bench *b, const char *what, double g, double fp,
   double err = fabs(fd - g) / fmax(fmax(fabs(g), fabs(fd)), 1.0);
   if (!(err <= 1e-6))
     bench_warn(b, "hand-written adjoint %.17g, finite difference %.17g "
+               "(rel. error %.3g)", what, g, fd, err);
+}
+
+// The same for a benchmark without a hand-written adjoint (legacy_*): f_vjp's derivative g
+// against the central difference of the sequential original.
+static void bench_check_vjp_fd(Bench *b, const char *what, double g, double fp, double fm,
+                               double h) {
+  double fd = (fp - fm) / (2.0 * h);
+  double err = fabs(fd - g) / fmax(fmax(fabs(g), fabs(fd)), 1.0);
+  if (!(err <= 1e-6))
+    bench_warn(b, "f_vjp %.17g, finite difference of the sequential C %.17g "
                "(rel. error %.3g)", what, g, fd, err);
 }
 

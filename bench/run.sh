@@ -1,35 +1,46 @@
 #!/usr/bin/env bash
 # bench/run.sh: AD overhead benchmarks on the C target (OpenMP).
-# For each benchmark NAME (function FN) it, in one run on this machine:
-#   translates bench/NAME.c with adsoac (--target=c), or takes NAME_grad.c from --fake DIR;
-#   builds NAME_bench from: NAME.c by cc (-DFN=FN_seq, -O2, no OpenMP), NAME_grad.c
-#   (-O2 -fopenmp), NAME_hand.c (-O2 -fopenmp) and the driver NAME_main.c;
-#   runs it: checks f_vjp against the hand-written adjoint once, then times
-#   seq / primal / vjp / hand (1 warm-up + R reps, median) and prints a table row.
+# For each benchmark NAME (function FN, annotated file SRC: bench/NAME.c, or a kernel of
+# examples/ named in BENCHES) it, in one run on this machine:
+#   translates SRC with adsoac (--target=c), or takes NAME_grad.c from --fake DIR;
+#   builds NAME_bench from: SRC by cc (-DFN=FN_seq, -O2, no OpenMP; every other global
+#   symbol made local, since the translation defines SRC's helpers too), NAME_grad.c
+#   (-O2 -fopenmp), NAME_hand.c (-O2 -fopenmp) where it exists and the driver NAME_main.c;
+#   runs it: checks f_vjp against the hand-written adjoint (without one: against finite
+#   differences of the sequential C) once, then times seq / primal / vjp / hand
+#   (1 warm-up + R reps, median) and prints a table row.
 # Not a test: never part of pass/fail. See bench/README.md.
 set -u
 
 usage() {
   cat <<USAGE
-usage: bench/run.sh (--adsoac PATH | --fake DIR) [--n N] [--reps R] [--only NAME] [--build DIR]
+usage: bench/run.sh (--adsoac PATH | --fake DIR) [--n N] [--reps R] [--only NAME[,NAME...]] [--build DIR]
        bench/run.sh --selftest      (pipeline check with bench/selftest, small n)
   --adsoac PATH  the adsoac translator to benchmark
   --fake DIR     take NAME_grad.c from DIR instead of running adsoac
-  --n N          vector length (default 10000000)
+  --n N          problem size: vector length, or as bench/README.md says (default 10000000)
   --reps R       timed repetitions, median reported (default 11)
-  --only NAME    run one benchmark (${BENCHES_NAMES})
+  --only NAMES   run these benchmarks only (comma-separated; repeatable): ${BENCHES_NAMES}
   --build DIR    build here and keep it (default: a temporary directory, removed)
-Environment: CC (default cc), OMP_NUM_THREADS (left as is).
+Environment: CC (default cc), OBJCOPY (default objcopy), OMP_NUM_THREADS (left as is).
 Exit status: 0 ok; 1 usage, translation or build failure; 3 a correctness check warned.
 USAGE
 }
 
-# NAME:FN, FN being the function marked `#pragma adsoac grad` in bench/NAME.c.
+# NAME:FN or NAME:FN:SRC, FN being the function marked `#pragma adsoac grad` in SRC (a path
+# relative to bench/; default NAME.c). The legacy_* benchmarks time the kernels of
+# examples/legacy as they are (no copy here, no hand-written adjoint: bench/README.md).
 BENCHES="dot:dot mapreduce:loss mapwrite:fit prod:prod maxval:maxval cprod:cprod scanadd:cumloss scanmul:cumprod iir:iir matscan:matscan histadd:hsum histmul:hprod histmax:hmax histlse:hlse heat:heat heat2:heat gmm:gmm"
-BENCHES_NAMES="dot, mapreduce, mapwrite, prod, maxval, cprod, scanadd, scanmul, iir, matscan, histadd, histmul, histmax, histlse, heat, heat2, gmm"
+for k in gmm:gmm_objective lstm:lstm_objective ba:ba_objective xs:xs_lookup csr:csr_residual stencil:heat2d; do
+  BENCHES="$BENCHES legacy_${k%%:*}:${k#*:}:../examples/legacy/${k%%:*}/${k%%:*}.c"
+done
+BENCHES_NAMES=
+for b in $BENCHES; do BENCHES_NAMES="$BENCHES_NAMES, ${b%%:*}"; done
+BENCHES_NAMES=${BENCHES_NAMES#, }
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-cc}
+OBJCOPY=${OBJCOPY:-objcopy}
 ADSOAC= FAKE= N=10000000 REPS=11 ONLY= BUILD= SELFTEST=
 
 while [ $# -gt 0 ]; do
@@ -42,8 +53,8 @@ while [ $# -gt 0 ]; do
     --n=*) N=${1#*=}; shift ;;
     --reps) REPS=${2:?}; shift 2 ;;
     --reps=*) REPS=${1#*=}; shift ;;
-    --only) ONLY=${2:?}; shift 2 ;;
-    --only=*) ONLY=${1#*=}; shift ;;
+    --only) ONLY="$ONLY,${2:?}"; shift 2 ;;
+    --only=*) ONLY="$ONLY,${1#*=}"; shift ;;
     --build) BUILD=${2:?}; shift 2 ;;
     --build=*) BUILD=${1#*=}; shift ;;
     --selftest) SELFTEST=1; shift ;;
@@ -53,11 +64,17 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -n "$SELFTEST" ]; then
-  # The correct stand-ins must pass every check; the wrong ones must be flagged.
-  st=0
-  "$0" --fake "$HERE/selftest" --n 100000 --reps 3 || { echo "selftest: correct stand-ins were flagged" >&2; st=1; }
+  # The correct stand-ins must pass every check; the wrong ones must be flagged. Only the
+  # benchmarks with stand-ins (selftest/NAME_grad.c): the legacy_* ones have none (a
+  # stand-in is a hand-written gradient, which they lack by design).
+  st=0 have=
+  for b in $BENCHES; do
+    [ -f "$HERE/selftest/${b%%:*}_grad.c" ] && have="$have,${b%%:*}"
+  done
+  "$0" --fake "$HERE/selftest" --only "${have#,}" --n 100000 --reps 3 || { echo "selftest: correct stand-ins were flagged" >&2; st=1; }
   for b in $BENCHES; do
     name=${b%%:*}
+    [ -f "$HERE/selftest/${name}_grad.c" ] || continue
     out=$("$0" --fake "$HERE/selftest/wrong" --only "$name" --n 100000 --reps 3 2>&1)
     rc=$?
     echo "$out"
@@ -85,9 +102,13 @@ if [ -n "$FAKE" ]; then
   [ -d "$FAKE" ] || { echo "run.sh: --fake: no such directory: $FAKE" >&2; exit 1; }
   FAKE=$(cd "$FAKE" && pwd)
 fi
-if [ -n "$ONLY" ] && ! grep -qw -- "$ONLY" <<<"${BENCHES//:/ }"; then
-  echo "run.sh: unknown benchmark '$ONLY' (have: $BENCHES_NAMES)" >&2; exit 1
-fi
+# --only: a comma-separated list (a leading comma from the option parsing); each must exist
+ONLY=${ONLY#,}
+for o in ${ONLY//,/ }; do
+  found=
+  for b in $BENCHES; do [ "${b%%:*}" = "$o" ] && found=1; done
+  [ -n "$found" ] || { echo "run.sh: unknown benchmark '$o' (have: $BENCHES_NAMES)" >&2; exit 1; }
+done
 
 if [ -n "$BUILD" ]; then
   mkdir -p "$BUILD" && B=$(cd "$BUILD" && pwd) || exit 1
@@ -100,36 +121,45 @@ CFLAGS="-std=c11 -O2"
 STATUS=0
 WARNFILES=
 
-echo "# adsoac bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}"
+# (GNU nproc answers OMP_NUM_THREADS when it is set: the machine's cores without it)
+echo "# adsoac bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores, OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}"
 echo "# cc: $($CC --version 2>/dev/null | head -n1); flags: $CFLAGS (+ -fopenmp except seq-C)"
 if [ -n "$ADSOAC" ]; then echo "# gradient code: $ADSOAC --target=c ($("$ADSOAC" --version 2>/dev/null | head -n1))"
 else echo "# gradient code: FAKE hand-made stand-ins from $FAKE (not adsoac output)"; fi
-echo "# times: median of $REPS runs after 1 warm-up, in ms; check: f_vjp vs hand-written adjoint (rel. 1e-9)"
-printf '%-10s %10s %4s %10s %10s %10s %10s %10s %8s %8s  %s\n' \
-  benchmark n thr "seq-C ms" "primal ms" "vjp ms" "hand ms" vjp/primal vjp/seq vjp/hand check
+echo "# times: median of $REPS runs after 1 warm-up, in ms; check: f_vjp vs hand-written adjoint (rel. 1e-9), or (hand -) vs finite differences"
+printf '%-14s %10s %4s %10s %10s %10s %10s %10s %8s %8s %8s  %s\n' \
+  benchmark n thr "seq-C ms" "primal ms" "vjp ms" "hand ms" vjp/primal pri/seq vjp/seq vjp/hand check
 
-fail_row() { printf '%-10s %10s %4s  %s\n' "$1" "$N" - "$2"; STATUS=1; }
+fail_row() { printf '%-14s %10s %4s  %s\n' "$1" "$N" - "$2"; STATUS=1; }
 
 for b in $BENCHES; do
-  name=${b%%:*} fn=${b#*:}
-  [ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
+  name=${b%%:*} fn=${b#*:} src=$name.c
+  case $fn in *:*) src=${fn#*:} fn=${fn%%:*} ;; esac
+  if [ -n "$ONLY" ]; then case ",$ONLY," in *",$name,"*) ;; *) continue ;; esac; fi
+  src=$HERE/$src
+  srcdir=$(dirname "$src")
   log=$B/$name.build.log
   : >"$log"
-  # 1. translate (or take the stand-in)
+  # 1. translate (or take the stand-in); -I: the translation keeps SRC's #include "..." lines
   if [ -n "$ADSOAC" ]; then
-    if ! "$ADSOAC" --target=c "$HERE/$name.c" -o "$B/${name}_grad.c" >>"$log" 2>&1; then
+    if ! "$ADSOAC" --target=c "$src" -o "$B/${name}_grad.c" >>"$log" 2>&1; then
       fail_row "$name" "FAILED: adsoac translation (see below)"; sed 's/^/    /' "$log"; continue
     fi
   else
     if [ ! -f "$FAKE/${name}_grad.c" ]; then fail_row "$name" "FAILED: no $FAKE/${name}_grad.c"; continue; fi
     cp "$FAKE/${name}_grad.c" "$B/${name}_grad.c"
   fi
-  # 2. build the driver
-  if ! { $CC $CFLAGS -Wno-unknown-pragmas "-D$fn=${fn}_seq" -c "$HERE/$name.c" -o "$B/${name}_seq.o" &&
-         $CC $CFLAGS -fopenmp -c "$B/${name}_grad.c" -o "$B/${name}_grad.o" &&
-         $CC $CFLAGS -fopenmp -c "$HERE/${name}_hand.c" -o "$B/${name}_hand.o" &&
-         $CC $CFLAGS -fopenmp -I"$HERE" -c "$HERE/${name}_main.c" -o "$B/${name}_main.o" &&
-         $CC -fopenmp "$B/${name}_main.o" "$B/${name}_seq.o" "$B/${name}_grad.o" "$B/${name}_hand.o" \
+  # 2. build the driver. The sequential object keeps only FN_seq global: SRC's other
+  # functions (helpers, non-static in legacy code) are defined by the translation too.
+  # Without NAME_hand.c the driver times no hand adjoint.
+  hand=
+  [ -f "$HERE/${name}_hand.c" ] && hand=$B/${name}_hand.o
+  if ! { $CC $CFLAGS -Wno-unknown-pragmas -I"$srcdir" "-D$fn=${fn}_seq" -c "$src" -o "$B/${name}_seq.o" &&
+         $OBJCOPY --keep-global-symbol="${fn}_seq" "$B/${name}_seq.o" &&
+         $CC $CFLAGS -fopenmp -I"$srcdir" -c "$B/${name}_grad.c" -o "$B/${name}_grad.o" &&
+         { [ -z "$hand" ] || $CC $CFLAGS -fopenmp -c "$HERE/${name}_hand.c" -o "$hand"; } &&
+         $CC $CFLAGS -fopenmp -I"$HERE" -I"$srcdir" -c "$HERE/${name}_main.c" -o "$B/${name}_main.o" &&
+         $CC -fopenmp "$B/${name}_main.o" "$B/${name}_seq.o" "$B/${name}_grad.o" $hand \
              -lm -o "$B/${name}_bench"; } >>"$log" 2>&1; then
     fail_row "$name" "FAILED: build (see below)"; sed 's/^/    /' "$log"; continue
   fi
