@@ -26,7 +26,12 @@ void ad_free(AdCtx *cx) {
 Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map, Type *ptype,
                  const char *pname) {
   Val par = pf->vals[v].parent;
-  if (!par) return fn_val(f, t, name);
+  if (!par) {
+    Val x = fn_val(f, t, name);
+    f->vals[x].adecl = pf->vals[v].adecl; // (the derivatives have the primal's type)
+    f->vals[x].avla = pf->vals[v].avla;
+    return x;
+  }
   if (!map[par])
     map[par] = fn_val(f, ptype ? ptype : pf->vals[par].type, pname ? pname : pf->vals[par].hint);
   return fn_field_val(f, map[par], pf->vals[v].field);

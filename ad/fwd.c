@@ -328,6 +328,7 @@ static void fwd_block(Fwd *F, const Block *b) {
 static Fn *jvp_signature(Fwd *F) {
   const Fn *pf = F->pf;
   Fn *f = fn_new(F->a, arena_printf(F->a, "%s_jvp", pf->name), pf->loc);
+  f->is_static = pf->is_static;
   f->ret = pf->ret;
   f->params = ARENA_ARRAY(F->a, Param, pf->nparams * 2 + 1);
   Val *dot = ARENA_ARRAY(F->cx->scratch, Val, pf->nvals); // a struct parameter's tangent

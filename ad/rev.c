@@ -440,6 +440,7 @@ static void sweep_end(Rev *R, const Block *body, struct Sweep *sw) {
 static Fn *vjp_signature(Rev *R) {
   const Fn *pf = R->pf;
   Fn *f = fn_new(R->a, arena_printf(R->a, "%s_vjp", pf->name), pf->loc);
+  f->is_static = pf->is_static;
   f->ret = pf->ret;
   f->params = ARENA_ARRAY(R->a, Param, pf->nparams * 2 + 1);
   Val *bar = SCRATCH(Val, pf->nvals); // a struct parameter's adjoint struct (T *p_bar)

@@ -175,9 +175,14 @@ static void emit_block(Emit *e, const Block *b) {
 
 // ---- functions ----
 
+// f's prototype (without the ';'): static as the marked function is; extern "C" on CUDA
+// (a host function a C program calls) unless static; an array of arrays as C declares it.
 static const char *signature(Emit *e, const Fn *f) {
   Buf b = {.arena = e->a};
-  buf_printf(&b, "%s %s(", tname(e, f->ret), f->name);
+  const char *link = f->is_static                    ? "static ADSOAC_MAYBE_UNUSED "
+                     : e->opt->target == TARGET_CUDA ? "extern \"C\" "
+                                                     : "";
+  buf_printf(&b, "%s%s %s(", link, tname(e, f->ret), f->name);
   unsigned char *done = ARENA_ARRAY(e->a, unsigned char, f->nvals);
   for (int i = 0; i < f->nparams; i++) {
     Val v = f->params[i].val;
@@ -186,6 +191,20 @@ static const char *signature(Emit *e, const Fn *f) {
       done[v] = 1;
     }
     const Type *t = f->vals[v].type;
+    if (f->vals[v].adecl && f->vals[v].avla && e->opt->target == TARGET_CUDA) {
+      // C++ has no variable-length arrays: a pointer to the elements, which any array
+      // converts to (the C declarator as a comment)
+      buf_printf(&b, "%s%svoid *%s /* ", i ? ", " : "", t->elem_const ? "const " : "",
+                 f->params[i].name);
+      buf_printf(&b, f->vals[v].adecl, "");
+      buf_puts(&b, " */");
+      continue;
+    }
+    if (f->vals[v].adecl) {
+      buf_printf(&b, "%s%s%s ", i ? ", " : "", t->elem_const ? "const " : "", tname(e, t->elem));
+      buf_printf(&b, f->vals[v].adecl, f->params[i].name);
+      continue;
+    }
     buf_printf(&b, "%s%s%s%s", i ? ", " : "", tname(e, t), t->kind == TY_PTR ? "" : " ",
                names_get(e->nm, v));
   }
@@ -215,8 +234,15 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
 
   e->out = out;
   buf_printf(out, "\n// %s\n", what);
-  buf_printf(out, "%s%s {\n", e->opt->target == TARGET_CUDA ? "extern \"C\" " : "", signature(e, f));
+  buf_printf(out, "%s {\n", signature(e, f));
   e->depth = 1;
+  for (int i = 0; i < f->nparams; i++) { // the flat aliases of arrays of arrays
+    Val v = f->params[i].val;
+    if (!f->vals[v].adecl) continue;
+    const Type *t = f->vals[v].type;
+    const char *et = arena_printf(e->a, "%s%s", t->elem_const ? "const " : "", tname(e, t->elem));
+    line(e, "%s *%s = (%s *)%s;", et, names_get(e->nm, v), et, f->params[i].name);
+  }
   declare_hoisted(e, f->body, true);
   for (int i = 0; i < e->ntemps; i++) line(e, "%s = NULL;", e->temps[i]);
   buf_puts(out, body.data ? body.data : "");
@@ -257,6 +283,19 @@ static void emit_runtime(Emit *e, Buf *out) {
   buf_puts(out, "// ---- end of adsoac runtime ----\n\n");
 }
 
+// The prototypes of f, f_vjp and f_jvp of marked function m, where its definition stood: the
+// code after it (a main that calls it) sees them.
+static void emit_prototypes(Emit *e, const Marked *m, Buf *out) {
+  const Fn *fs[3] = {m->primal, m->vjp, m->jvp};
+  buf_printf(out, "// adsoac: %s, %s and %s are defined below (generated)\n", m->primal->name,
+             m->vjp->name, m->jvp->name);
+  for (int k = 0; k < 3; k++) {
+    e->f = fs[k];
+    e->nm = names_new(e->a, fs[k], e->prog, e->opt->target == TARGET_CUDA);
+    buf_printf(out, "%s;\n", signature(e, fs[k]));
+  }
+}
+
 static void emit_passthrough(Emit *e, Buf *out) {
   const Prog *p = e->prog;
   uint32_t pos = 0;
@@ -273,9 +312,20 @@ static void emit_passthrough(Emit *e, Buf *out) {
     uint32_t end = i < p->ndrop ? p->drop_start[i] : (uint32_t)p->src.len;
     buf_printf(out, "%.*s", (int)(end - pos), p->src.text + pos);
     if (i < p->ndrop) {
-      // keep the line count, so that #line stays true for the rest of the input
-      for (uint32_t k = p->drop_start[i]; k < p->drop_end[i]; k++)
-        if (p->src.text[k] == '\n') buf_puts(out, "\n");
+      const Marked *m = NULL;
+      for (int j = 0; j < p->nmarked; j++)
+        if (p->marked[j].start_byte == p->drop_start[i]) m = &p->marked[j];
+      if (m) { // the prototypes, then back to the input's lines
+        emit_prototypes(e, m, out);
+        if (e->opt->line_directives) {
+          unsigned line = 1;
+          for (uint32_t k = 0; k < p->drop_end[i]; k++) line += p->src.text[k] == '\n';
+          buf_printf(out, "#line %u \"%s\"\n", line, e->opt->input_name);
+        }
+      } else { // keep the line count, so that #line stays true for the rest of the input
+        for (uint32_t k = p->drop_start[i]; k < p->drop_end[i]; k++)
+          if (p->src.text[k] == '\n') buf_puts(out, "\n");
+      }
       pos = p->drop_end[i];
     }
   }

@@ -162,6 +162,12 @@ typedef struct {
   Val parent;
   int field;
   Val *fields; // a parent: its fields' values, one per field of the struct type
+  // An array-of-arrays parameter (double A[N][M], double (*A)[M]): the IR sees a flat
+  // pointer to the elements; the signature declares it as C does, this declarator text with
+  // %s for the name ("%s[N][M]"), and the body reads it through a flat alias (emit.c).
+  const char *adecl;
+  bool avla; // ... whose extents are not constants (double A[n][m]): C++ (the CUDA target)
+             // declares it a flat pointer, with the C declarator as a comment
 } ValInfo;
 
 // ---- nodes ----
@@ -366,6 +372,7 @@ typedef struct Fn {
   Node **defs;   // defs[id]: the statement a Builder made it with (others: NULL)
   int nvals, capvals;
   Arena *arena;
+  bool is_static; // declared static: f, f_vjp and f_jvp are (language.md §2)
 } Fn;
 
 // A marked function and what was derived from it.

@@ -600,7 +600,7 @@ static bool lower_if_update(Lower *L, TSNode s) {
 // if (cond) then_stmt else alt (with then_rest, alt_rest: that statement and the ones after it
 // in its block), the variables the branches assign merged into the if's outs.
 static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool then_rest,
-                           TSNode alt, bool alt_rest) {
+                           TSNode alt, bool alt_rest, bool at_end) {
   int nv = L->nvars;
   Val *before = ARENA_ARRAY(L->a, Val, nv), *tv = ARENA_ARRAY(L->a, Val, nv),
       *ev = ARENA_ARRAY(L->a, Val, nv);
@@ -609,10 +609,10 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   Fwd tf = {0}, ef = {0};
   Block *then = lower_branch(L, then_stmt, then_rest, tv, nv, &then_ret, &tf);
   Block *els = lower_branch(L, alt, alt_rest, ev, nv, &else_ret, &ef);
-  if (then_ret != else_ret)
+  if (then_ret != else_ret && !at_end)
     diag_error(loc, "return on every path of the if, or only after it",
                "only one branch of this if returns");
-  L->returned = then_ret;
+  L->returned = then_ret || else_ret; // (at the end: the other branch ends the function)
   Node *n = node_new(L->a, IR_IF, loc);
   n->u.ifs.cond = cond;
   n->u.ifs.then = then;
@@ -663,7 +663,13 @@ static bool lower_if_(Lower *L, TSNode s) {
     if (!ts_node_is_null(ret))
       diag_error(node_loc(L, first_return(ret)), NULL, "return inside a parallel loop");
   }
-  lower_if_parts(L, loc, cond, ts_field(s, "consequence"), false, alt, rest);
+  // the last statement of the function's body (or the rest of it taken as the else): a
+  // branch that does not return falls off the end, which returns too ($ret keeps no value
+  // there, which the function's end refuses unless it returns void)
+  TSNode after = ts_node_next_named_sibling(s);
+  while (ts_is(after, "comment")) after = ts_node_next_named_sibling(after);
+  bool at_end = (rest || ts_node_is_null(after)) && ts_node_eq(ts_node_parent(s), L->fn_body);
+  lower_if_parts(L, loc, cond, ts_field(s, "consequence"), false, alt, rest, at_end);
   return rest;
 }
 
@@ -691,7 +697,7 @@ void lower_guarded(Lower *L, TSNode stmt, bool rest, bool brk_only) {
     return;
   }
   nest_enter(L, stmt);
-  lower_if_parts(L, node_loc(L, stmt), g, stmt, rest, (TSNode){0}, false);
+  lower_if_parts(L, node_loc(L, stmt), g, stmt, rest, (TSNode){0}, false, false);
   nest_leave(L);
 }
 
@@ -838,26 +844,15 @@ static void lower_stmt_(Lower *L, TSNode s) {
     if (L->par && L->par->inline_base >= L->inline_depth)
       diag_error(node_loc(L, s), NULL, "return inside a parallel loop");
     TSNode e = ts_node_named_child(s, 0);
-    if (L->inline_depth) { // an inlined call: the value goes to the hidden variable $ret
-      Var *r = var_find(L, "$ret");
-      if (!ts_node_is_null(e) && r->kind == VAR_STRUCT) {
-        assign_struct(L, r, e);
-      } else if (!ts_node_is_null(e)) {
-        if (r->type->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");
-        r->val = convert(L, lower_expr(L, e), r->type);
-      }
-      L->returned = true;
-      return;
-    }
-    Node *n = node_new(L->a, IR_RETURN, node_loc(L, s));
-    if (!ts_node_is_null(e)) {
-      if (L->fn->ret->kind == TY_VOID) diag_error(node_loc(L, e), NULL, "void function returns a value");
-      n->u.ret.v = convert(L, lower_expr(L, e), L->fn->ret);
-    } else if (L->fn->ret->kind != TY_VOID) {
+    // the value goes to the hidden variable $ret: the function (the marked one or an
+    // inlined one) returns once, at its end (parse.c lower_function, lower_call.c)
+    Var *r = var_find(L, "$ret");
+    if (!ts_node_is_null(e) && r->type->kind == TY_VOID)
+      diag_error(node_loc(L, e), NULL, "void function returns a value");
+    if (ts_node_is_null(e) && r->type->kind != TY_VOID)
       diag_error(node_loc(L, s), NULL, "return without a value");
-    }
-    free_allocs(L, 0);
-    b_push(&L->b, n);
+    if (!ts_node_is_null(e) && r->kind == VAR_STRUCT) assign_struct(L, r, e);
+    else if (!ts_node_is_null(e)) r->val = convert(L, lower_expr(L, e), r->type);
     L->returned = true;
   } else if (!strcmp(t, "preproc_call")) {
     // another pragma (omp, once, ...): ignored

@@ -180,6 +180,7 @@ typedef struct Lower {
   UserOp *ops;        // declared operators (uthash, by name)
   ExtDef *exts;       // functions with declared derivatives (uthash, by name)
   uint32_t fn_start;  // where the marked function's definition starts in the input
+  TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];
@@ -220,6 +221,18 @@ void check_not_macro(Lower *L, TSNode name);
 
 // ---- lower_type.c ----
 Type *lower_type(Lower *L, TSNode type_node);
+// The dimensions of a parameter's declarator (language.md §2: double x[], double A[N][M],
+// double A[][M], double A[n][m], double (*A)[M]), in C's order: size[k] the extent of
+// dimension k (a null node: unknown, as a pointer or [] gives), the identifier, and the
+// declarator as C text with the name as %s ("%s[N][M]", "(*%s)[M]").  A pointer after the
+// first dimension (double **p, double *a[4]) is refused; so is a missing extent there.
+typedef struct {
+  int n; // 0: a scalar
+  TSNode size[MAX_DIMS + 1];
+  TSNode ident;
+  const char *fmt;
+} DeclDims;
+void declarator_dims(Lower *L, TSNode d, DeclDims *out);
 Val convert(Lower *L, Val v, Type *to);
 Type *common_type(Type *x, Type *y);
 void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt);

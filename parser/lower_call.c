@@ -65,7 +65,8 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   L->var_floor = L->nvars;
   L->src = &L->prog->text;
   L->in_expansion = false;
-  TSNode body = ts_field(def, "body");
+  TSNode body = ts_field(def, "body"), fn_body = L->fn_body;
+  L->fn_body = body;
   for (int i = 0; i < np; i++) {
     if (arrays[i]) { // a pointer: the caller's view, under the parameter's name and type
       Type *t = arrays[i]->ref >= 0 ? arrays[i]->type : fp[i].type;
@@ -92,6 +93,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
                "'%s' does not return a value", name);
   L->inline_depth--;
   L->returned = returned;
+  L->fn_body = fn_body;
   L->loop = loop;
   var_pop(L, nvars);
   L->var_floor = floor;

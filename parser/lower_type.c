@@ -265,3 +265,52 @@ void collect_types(Arena *a, const Src *src, TSNode root, TypeTable *tt) {
 Type *find_type(const Lower *L, const char *name) {
   return L->types ? type_named(L->types, name) : NULL;
 }
+
+void declarator_dims(Lower *L, TSNode d, DeclDims *out) {
+  TSNode decl = d, rev[MAX_DIMS + 2];
+  bool ptr[MAX_DIMS + 2];
+  int n = 0;
+  *out = (DeclDims){0};
+  while (!ts_node_is_null(d) && !ts_is(d, "identifier")) {
+    if (ts_is(d, "array_declarator") || ts_is(d, "pointer_declarator")) {
+      if (n == MAX_DIMS + 1)
+        diag_error(node_loc(L, decl), NULL, "arrays of more than %d dimensions", MAX_DIMS + 1);
+      bool is_ptr = ts_is(d, "pointer_declarator");
+      ptr[n] = is_ptr;
+      rev[n++] = is_ptr ? (TSNode){0} : ts_field(d, "size");
+      d = ts_field(d, "declarator");
+    } else if (ts_is(d, "parenthesized_declarator")) {
+      d = ts_node_named_child(d, 0);
+    } else {
+      diag_error(node_loc(L, d), NULL, "unsupported parameter declarator");
+    }
+  }
+  if (ts_node_is_null(d)) diag_error(node_loc(L, decl), "name every parameter", "unnamed parameter");
+  out->n = n;
+  out->ident = d;
+  for (int k = 0; k < n; k++) { // (rev: from the outermost declarator in)
+    out->size[k] = rev[n - 1 - k];
+    if (k == 0) continue;
+    if (ptr[n - 1 - k])
+      diag_error(node_loc(L, decl), "pass a flat array (double *x, indexed x[i*m + j]) or an "
+                 "array of arrays (double A[][M], double A[n][m], double (*A)[M])",
+                 "pointers to pointers and arrays of pointers are not supported");
+    if (ts_node_is_null(out->size[k]))
+      diag_error(node_loc(L, decl), "give every dimension after the first its extent",
+                 "an array of arrays of unknown extent (only the first dimension may be [])");
+  }
+  // the declarator as C text, the extents as written, without qualifiers (C++ has no
+  // double x[restrict n]); a % of the text doubled
+  Buf b = {.arena = L->a};
+  buf_puts(&b, n && ptr[n - 1] ? "(*%s)" : "%s");
+  for (int k = 0; k < n; k++) {
+    if (k == 0 && ptr[n - 1]) continue;
+    buf_puts(&b, "[");
+    if (!ts_node_is_null(out->size[k]))
+      for (const char *t = node_text(L, out->size[k]); *t; t++)
+        buf_puts(&b, *t == '%' ? "%%" : *t == '\n' || *t == '\r' || *t == '\t' ? " " : (char[]){*t, 0});
+    buf_puts(&b, "]");
+  }
+  out->fmt = arena_strdup(L->a, b.data);
+  buf_free(&b);
+}

@@ -61,16 +61,13 @@ static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
   if (ts_node_is_null(d))
     diag_error(node_loc(L, pd), "name every parameter", "unnamed parameter");
   Type *base = lower_type(L, tn);
-  int depth = 0;
-  while (ts_is(d, "pointer_declarator") || ts_is(d, "array_declarator")) {
-    depth++;
-    d = ts_field(d, "declarator");
-  }
-  if (!ts_is(d, "identifier"))
-    diag_error(node_loc(L, d), NULL, "unsupported parameter declarator");
-  if (depth > 1)
-    diag_error(node_loc(L, pd), "pass multi-dimensional data as a flat array indexed A[i*m + j]",
-               "pointers to pointers are not supported");
+  DeclDims dd;
+  declarator_dims(L, d, &dd);
+  int depth = dd.n > 0;
+  d = dd.ident;
+  if (dd.n > 1 && base->kind == TY_STRUCT)
+    diag_error(node_loc(L, pd), "pass an array of structs (T *p) indexed p[i*m + j]",
+               "arrays of arrays of structs are not supported");
   if (base->kind == TY_VOID)
     diag_error(node_loc(L, pd), NULL, "void parameters are not supported");
   check_not_macro(L, d);
@@ -88,7 +85,16 @@ static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
   p->is_float = ty_is_float(base);
   p->val = fn_val(L->fn, p->type, p->name);
   if (p->is_array) { // (a pointer the body moves gets an offset variable)
-    View v = {p->val, p->type, 0, -1};
+    View v = {p->val, p->type, 0, -1, dd.n - 1};
+    for (int k = 1; k < dd.n; k++) { // an array of arrays: its rows' extents
+      L->b.loc = node_loc(L, dd.size[k]);
+      v.dims[k - 1] = L->expr(L, dd.size[k]);
+      if (!ty_is_int(val_type(L->fn, v.dims[k - 1])))
+        diag_error(node_loc(L, dd.size[k]), NULL, "an array extent is not an integer");
+      const Node *c = L->fn->defs[v.dims[k - 1]];
+      L->fn->vals[p->val].avla |= !c || c->kind != IR_CONST;
+    }
+    if (dd.n > 1) L->fn->vals[p->val].adecl = dd.fmt;
     ptr_var_push(L, p->name, p->type, &v, assigned_in(L, body, p->name), p->loc);
   } else {
     var_push(L, (Var){p->name, p->type, VAR_SCALAR, p->val, p->loc});
@@ -265,15 +271,31 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   if (ptr) diag_error(ts_loc(src, def), "write results through pointer parameters instead",
                       "functions returning pointers are not supported");
   L.fn->ret = lower_type(&L, ts_field(def, "type"));
+  for (uint32_t i = 0; i < ts_node_named_child_count(def); i++) {
+    TSNode s = ts_node_named_child(def, i);
+    L.fn->is_static |= ts_is(s, "storage_class_specifier") && !strcmp(node_text(&L, s), "static");
+  }
   if (L.fn->ret->kind != TY_VOID && !ty_is_float(L.fn->ret) && !ty_is_int(L.fn->ret))
     diag_error(ts_loc(src, def), NULL, "unsupported return type");
   lower_params(&L, d, ts_field(def, "body"));
   L.alloc_blk = L.fn->body;
-  lower_block(&L, ts_field(def, "body"));
-  if (!L.returned) free_allocs(&L, 0);
+  // a return anywhere sets the hidden variable $ret, as in an inlined call (the statements
+  // after an if that returned run in its else): the function returns once, at its end,
+  // which the derivative rules take as the end of the primal
+  int ri = var_push(&L, (Var){"$ret", L.fn->ret, VAR_SCALAR, 0, L.fn->loc});
+  L.fn_body = ts_field(def, "body");
+  lower_block(&L, L.fn_body);
+  Val rv = L.vars[ri]->val;
+  if (L.fn->ret->kind != TY_VOID && !rv)
+    diag_error(ts_loc(src, def), "end every path of the function with a return",
+               "function '%s' does not return a value on every path", L.fn->name);
+  free_allocs(&L, 0);
+  if (L.fn->ret->kind != TY_VOID) { // (a void function ends without one)
+    Node *ret = node_new(L.a, IR_RETURN, L.b.loc);
+    ret->u.ret.v = rv;
+    b_push(&L.b, ret);
+  }
   privatize(&L);
-  if (L.fn->ret->kind != TY_VOID && !L.returned)
-    diag_error(ts_loc(src, def), NULL, "function '%s' does not end with a return", L.fn->name);
   set_activity(&L, pr);
   ir_verify(L.fn, "lower");
   return L.fn;

@@ -20,6 +20,7 @@ Fn *fn_copy(Arena *a, const Fn *src) {
   Fn *f = fn_new(a, src->name, src->loc);
   Val *map = ARENA_ARRAY(a, Val, src->nvals + 1);
   f->ret = src->ret;
+  f->is_static = src->is_static;
   f->params = ARENA_ARRAY(a, Param, src->nparams + 1);
   f->nparams = src->nparams;
   for (int i = 0; i < src->nparams; i++) {

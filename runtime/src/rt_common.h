@@ -15,6 +15,8 @@
 #define ADSOAC_TLS _Thread_local
 #endif
 #define ADSOAC_WEAK __attribute__((weak))
+// a static marked function's f, f_vjp and f_jvp, which the file may not all call
+#define ADSOAC_MAYBE_UNUSED __attribute__((unused))
 
 ADSOAC_EXTERN_C ADSOAC_WEAK char *adsoac_error_slot_(void) {
   static ADSOAC_TLS char msg[512];
