@@ -563,15 +563,16 @@ class LegacyGen(Gen):
 
     # ---- sequential loops in every C form ----
 
-    def seq_loop(self, ctx, ind, L, body, partial=False):
+    def seq_loop(self, ctx, ind, L, body, partial=False, forms=None):
         """A sequential loop over [0, L) in one of C's forms; body(ctx, ind, c) emits its
         statements.  With partial, it may skip elements (steps of 2, break, continue); else
-        it visits every index (so that it can fill an array).  Returns the index's name if it
-        was declared before the loop (it can be read after: L, or where it broke)."""
+        it visits every index (so that it can fill an array); forms narrows the forms (the
+        numbers below) where adsoac refuses the others (found/refused/).  Returns the index's
+        name if it was declared before the loop (it can be read after: L, or where it broke)."""
         r, c = self.r, self.fresh("c")
         Ls = str(L)
         c2 = self.sub(ctx, cs=ctx.get("cs", []) + [(c, L)])
-        k = r.choice([0, 0, 0, 1, 2, 2, 3, 4, 5, 6, 7] + ([8, 8, 9, 10] if partial else []))
+        k = r.choice(forms or [0, 0, 0, 1, 2, 2, 3, 4, 5, 6, 7] + ([8, 8, 9, 10] if partial else []))
         after = None
         tail = []
         if k < 2:
@@ -660,10 +661,12 @@ class LegacyGen(Gen):
         r = self.r
         k = r.randrange(7)
         srcs = [n for n, l, _ in ctx["arrays"] if l == L and n != v] + ["p"]  # (p: 8 >= L)
-        if k < 2:  # elementwise, maybe reading other elements
+        if k < 2:  # elementwise, maybe reading other elements (while, do, break: seldom, as
+            # adsoac refuses them when they update an array: found/refused/exit_loop_inplace.c)
+            forms = None if r.random() < 0.15 else [0, 0, 1, 2, 3, 4, 7, 8]
             self.seq_loop(ctx, ind, L, lambda c2, i2, c: self.emit(
                 i2, "%s[%s] = %s[%s] * %s + %s;" % (v, c, v, c, r.choice(["0.5", "a", self.expr(self.wctx(c2), 1)]),
-                                                   self.expr(self.wctx(c2), 1))), partial=True)
+                                                   self.expr(self.wctx(c2), 1))), partial=True, forms=forms)
         elif k == 2:  # triangular (Qtimesx): reads earlier elements
             a, b = self.fresh("ai"), self.fresh("bi")
             c2 = self.sub(ctx, cs=ctx["cs"] + [(a, L), (b, L)])
@@ -771,6 +774,8 @@ class LegacyGen(Gen):
         to ctx's locals) and maybe a local array later reads may use."""
         r, i = self.r, ctx["i"]
         k = r.randrange(12)
+        if ctx.get("noarrays"):  # (--avoid hist-local)
+            k = r.choice([5, 6, 8, 9, 10, 11])
         if k < 3:  # a fixed-size local array: filled, updated, read
             L = r.choice([3, 3, 2, 4])
             v = self.declare_array(ctx, ind, L)
@@ -943,7 +948,9 @@ class LegacyGen(Gen):
         """One annotated loop with a legacy body."""
         r = self.r
         scratch = None
-        if r.random() < 0.2:  # a malloc'd scratch array, privatized (each iteration fills it)
+        noarrays = ("hist-local" in AVOID and kind == "hist" and op != "+") or \
+                   ("scan-local" in AVOID and kind == "scan")
+        if r.random() < 0.2 and not noarrays:  # a malloc'd scratch array, privatized (each iteration fills it)
             scratch = (self.fresh("sc"), r.choice(["d", 3]))
             self.headers.add("stdlib.h")
             self.pre.append("double *%s = (double *)malloc(%s * sizeof(double));" % (
@@ -962,14 +969,18 @@ class LegacyGen(Gen):
         if kind in ("reduce", "hist"):
             ctx["yreads"] = ["y[%(i)s]", "y[2 * %(i)s + 1]", "y[n + %(i)s]", "y[3 * %(i)s + 2]"]
         b = ind + 1
-        if r.random() < 0.2:  # a variable-length array at the start of the body
+        if noarrays:  # (found/hist_local_array.c, found/scan_local_array.c)
+            ctx["noarrays"] = True
+        if r.random() < 0.2 and not noarrays:  # a variable-length array at the start of the body
             v = self.fresh("vl")
             self.emit(b, "double %s[d];" % v)
             self.seq_loop(ctx, b, "d", lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))))
             ctx["arrays"].append((v, "d", True))
-        if scratch:
+        if scratch:  # (filled by <=, while or do: refused, found/refused/scratch_fill_forms.c)
             v, L = scratch
-            self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))))
+            forms = None if r.random() < 0.15 else [0, 0, 1, 2, 4, 7]
+            self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))),
+                          forms=forms)
             ctx["arrays"].append((v, L, True))
         if kind != "scan" and r.random() < 0.2:  # continue in a parallel loop
             self.emit(b, "if (%s) continue;" % self.cond(ctx))
@@ -1032,9 +1043,11 @@ class LegacyGen(Gen):
             return
         L, K = (3, "3") if layout == "3i" else ("d", "d")
         k = r.randrange(4)
-        if k < 2:  # a nested sequential loop over the row
+        if k < 2:  # a nested sequential loop over the row (counting down, while, do: seldom,
+            # refused: found/refused/rows_loop_forms.c)
+            forms = None if r.random() < 0.15 else [0, 0, 1, 3, 4, 7]
             self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(
-                i2, "y[%s * %s + %s] = %s;" % (K, i, c, self.body_expr(c2))))
+                i2, "y[%s * %s + %s] = %s;" % (K, i, c, self.body_expr(c2))), forms=forms)
         elif k == 2:  # a helper writing the row through a pointer
             src = r.choice(arrs(L) + (["p", "p + 4"] if L == 3 else ["&x[%s * d]" % i]))
             self.emit(b, "%s(%s, %s, %s, %s);" % (self.use("pscale"), L, src, self.expr(ctx, 1),
@@ -1086,7 +1099,7 @@ class LegacyGen(Gen):
     def stage_walk(self, ind, state):
         """A function-level sequential loop in one of C's forms, into a scalar."""
         r, w = self.r, self.fresh("wk")
-        k = r.randrange(6)
+        k = r.choice([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5])  # (5: found/refused/pointer_step_write.c)
         src = "y" if state["y_written"] else "x"
         self.emit(ind, "double %s = 0.0;" % w)
         if k == 0:  # a pointer stepping through an array
@@ -1327,7 +1340,7 @@ def selfcheck(args, work, name, sans=("msan", "asan")):
     for san, cc in [(("memory", "clang") if s == "msan" else (True, args.cc)) for s in sans]:
         a = argparse.Namespace(**dict(vars(args), fake=fake, sanitize=san, cc=cc,
                                       build_dir=os.path.join(work, "selfcheck"),
-                                      driver_env={"E2E_ID_RTOL": "1e300"}))
+                                      driver_env={"E2E_ID_RTOL": "1e300", "ASAN_OPTIONS": "detect_leaks=0"}))
         try:
             run_e2e.run_c(a, name)
         except run_e2e.Fail:
@@ -1374,7 +1387,7 @@ def shrink(args, path, out, check=True):
                 return j
         return k
 
-    keep = ("// e2e", "#include", "#if", "#endif", "#pragma adsoac grad")
+    keep = ("// e2e", "#include", "#if", "#endif", "#pragma adsoac grad", "  free(")
     changed = True
     seeds = next((k for k, l in enumerate(lines) if l.startswith("// e2e: seeds")), None)
     if seeds is not None and fails(lines[:seeds] + ["// e2e: seeds 1"] + lines[seeds + 1:]):
@@ -1437,7 +1450,8 @@ def main():
                     help="the programs' space: classic (annotated loops), legacy (legacy C), mixed (half each)")
     ap.add_argument("--shrink", metavar="FILE", help="shrink a failing program (to FILE.min.c)")
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
-                    help="leave out a known bug's trigger (README of found/): inv-fill")
+                    help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
+                         "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
     ap.add_argument("--selfcheck", nargs="?", const="asan", choices=["asan", "msan"],
