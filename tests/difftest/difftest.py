@@ -704,6 +704,8 @@ class LegacyGen(Gen):
         """Updates of v in place, maybe under if/else (both sides, one side, nested ifs)."""
         r = self.r
         k = r.randrange(5)
+        if "nested-if-update" in AVOID and (k == 3 or ctx.get("inif")):  # (found/nested_if_inplace.c)
+            k = r.choice([0, 4])
         if k == 0:
             self.array_op(ctx, ind, v, L)
         elif k == 1:
@@ -788,14 +790,14 @@ class LegacyGen(Gen):
             if r.random() < 0.5:
                 a = self.fresh("ai")
                 self.emit(ind, "for (int %s = 0; %s < 3; %s++) %s[1][%s] = %s[1][%s] * %s + %s[0][%s];"
-                          % (a, a, a, v, a, v, a, self.expr(ctx, 1), v, a))
+                          % (a, a, a, v, a, v, a, self.expr(self.wctx(ctx), 1), v, a))
             ctx["arrays"].append((v, (2, 3), True))
             ctx["locals"].append(self.consume(ctx, ind, v, (2, 3)))
         elif k == 4:  # a local array declared inside a branch
             t = self.fresh("r")
             self.emit(ind, "double %s = %s;" % (t, self.r.choice(["0.0", self.leaf(ctx)])))
             self.emit(ind, "if (%s) {" % self.cond(ctx))
-            c2 = self.sub(ctx)
+            c2 = self.sub(ctx, inif=True)
             L = r.choice([2, 3, "d"])
             v = self.declare_array(c2, ind + 1, L)
             if r.random() < 0.6:
@@ -1451,7 +1453,8 @@ def main():
     ap.add_argument("--shrink", metavar="FILE", help="shrink a failing program (to FILE.min.c)")
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
                     help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
-                         "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c)")
+                         "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
+                         "nested-if-update (found/nested_if_inplace.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
     ap.add_argument("--selfcheck", nargs="?", const="asan", choices=["asan", "msan"],
