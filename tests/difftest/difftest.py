@@ -1,25 +1,44 @@
 #!/usr/bin/env python3
 """Differential tester: random programs inside the contract, checked end to end.
 
-Each program is a marked function of one or two annotated loops (map, reduce, scan, hist with
-every operator), whose bodies mix branches (if/else, nested ifs, ?:) around reads of every
-kind (the loop's own element, a loop-invariant element p[3] or p[k], an indirect element
-x[idx[i]], a free scalar, a local, a struct field), math calls, helper functions, sequential
-inner loops and nested annotated reductions; with inputs that reach the special cases (exact
-zeros for *, ties for min/max, bins outside the section, n = 0, 1 and odd sizes).  Each is
-checked by tests/e2e/run_e2e.py: f against the original C, f_vjp against central finite
-differences of the original, f_jvp against finite differences and <jvp(u), w> = <u, vjp(w)>,
-adsoac's output compiled with -Wall -Werror; with --nvcc the CUDA output is compiled too.
+Two spaces of programs.  Classic (class Gen): a marked function of one or two annotated
+loops (map, reduce, scan, hist with every operator), whose bodies mix branches (if/else,
+nested ifs, ?:) around reads of every kind (the loop's own element, a loop-invariant element
+p[3] or p[k], an indirect element x[idx[i]], a free scalar, a local, a struct field), math
+calls, helper functions, sequential inner loops and nested annotated reductions, maybe in a
+time loop; with inputs that reach the special cases (exact zeros for *, ties for min/max,
+bins outside the section, n = 0, 1 and odd sizes).  Legacy C (class LegacyGen, README "What
+is supported"): the same loops and reads with local arrays (fixed, 2-D, variable-length,
+malloc'd scratch) filled, read and updated in place by sequential loops of every C form
+(triangular updates, under if/else, declared in a branch), pointer views and helpers writing
+through pointers, several index expressions into one array, memset/memcpy, time loops
+writing at offsets that move with the step, an array of structs with an int field.  Program
+k of a seed comes from either space (--space mixed, by a stream of its own: the classic
+programs keep the text they had before the legacy space existed), or all from one.
 
-A refusal (adsoac exits 1 with a diagnostic) is not a failure: it is counted and summarized.
-Anything else (a wrong number, an internal error, output that does not compile) fails, and the
+Each is checked by tests/e2e/run_e2e.py: f against the original C, f_vjp against central
+finite differences of the original, f_jvp against finite differences and <jvp(u), w> =
+<u, vjp(w)>, adsoac's output compiled with -Wall -Werror; with --nvcc the CUDA output is
+compiled too.  A refusal (adsoac exits 1 with a diagnostic) is not a failure: it is counted
+and summarized.  A failure of derivatives only, at inputs with kinks (exact zeros and ties
+put several kinks along one direction, where the one-sided differences bound nothing), is
+run again without the zeros and ties and counted apart if it passes there.  Anything else (a
+wrong number, an internal error, a crash, output that does not compile) fails, and the
 program is kept in --keep DIR (default: the build directory's failed/).
 
   tests/difftest/difftest.py --adsoac build/adsoac [--seed S] [--count N] [-j J]
+                             [--space mixed|classic|legacy] [--avoid NAME,...]
                              [--nvcc NVCC --nvcc-every K] [--keep DIR] [--print-only]
+  tests/difftest/difftest.py --adsoac build/adsoac --selfcheck [asan|msan] ...
+                             checks the generator, not adsoac: each program as the
+                             finite-difference stand-in (tests/e2e/selftest/fd_fake.py) under
+                             ASan+UBSan or MSan (no access out of bounds, no uninitialised read)
   tests/difftest/difftest.py --adsoac build/adsoac --shrink FAILED.c
-                             deletes lines while it still fails: FAILED.min.c
+                             deletes blocks, lines and size cases while it fails the same way
+                             (or is refused with the same message) and stays valid: FAILED.min.c
 
+--avoid leaves out the trigger of a known bug (each names its program in found/), so that
+the rest of the space stays visible: inv-fill, hist-local, scan-local, if-update, time-sum.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -1204,8 +1223,14 @@ class LegacyGen(Gen):
             for hv, _ in self.fl_arrays:
                 self.emit(2, "for (int c = 3; c > 0; c--) %s[c] = %s[c - 1] * 0.9;" % (hv, hv))
                 self.emit(2, "%s[0] = %s;" % (hv, r.choice(["0.0", "0.5 * %s[0]" % hv])))
-                self.emit(2, "for (int c = 0; c < n; c++) %s[0] += %s[c] * %s;" % (
-                    hv, r.choice(["y", "x"]), r.choice(["0.1", "0.05 * x[c]"])))
+                e = "%s[c] * %s" % (r.choice(["y", "x"]), r.choice(["0.1", "0.05 * x[c]"]))
+                if "time-sum" in AVOID:  # (found/time_loop_running_sum.c)
+                    self.emit(2, "double %s_s = 0.0;" % hv)
+                    self.emit(2, "#pragma adsoac reduce(+: %s_s)" % hv)
+                    self.emit(2, "for (int c = 0; c < n; c++) %s_s += %s;" % (hv, e))
+                    self.emit(2, "%s[0] += %s_s;" % (hv, hv))
+                else:
+                    self.emit(2, "for (int c = 0; c < n; c++) %s[0] += %s;" % (hv, e))
             if halves:
                 self.halves(2)
         for what, l in stages:
@@ -1471,7 +1496,8 @@ def main():
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
                     help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
                          "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
-                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c)")
+                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c), "
+                         "time-sum (found/time_loop_running_sum.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
     ap.add_argument("--selfcheck", nargs="?", const="asan", choices=["asan", "msan"],

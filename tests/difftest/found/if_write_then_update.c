@@ -6,7 +6,9 @@
 //   value where its definition may not have run (defined in a branch or a loop body)
 // (exit 3).  With the first if replaced by a block: "IR verifier after 'lower' in f: read";
 // with the write unconditional, or the second if removed: translated.  Probably the bug of
-// nested_if_inplace.c (the update in an if nested in the writing one).
+// nested_if_inplace.c (the update in an if nested in the writing one).  With the element
+// written through a pointer (double *q = &v[1]; *q = x[i];) and the update done by a helper
+// whose loop steps a pointer, adsoac crashes instead (SIGSEGV; seed 6, program l6_57).
 // e2e: sizes n=0,1,5
 // e2e: array x[n] range(-1,1)
 // e2e: array p[8] range(-1,1)
