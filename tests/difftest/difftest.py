@@ -675,6 +675,11 @@ class LegacyGen(Gen):
             self.seq_loop(ctx, ind, L, fill)
         return v
 
+    def dlen(self, ctx):
+        """The length of a local array of d elements: d, or 4 where the body has a continue
+        (adsoac refuses a variable-length array there: found/refused/vla_continue.c)."""
+        return 4 if ctx.get("novla") else "d"
+
     def declare(self, ctx, ind, v, L):
         """double v[L]; a variable-length one at the start of the parallel loop's body (where
         adsoac takes them: inside an if or a loop it refuses them)."""
@@ -828,7 +833,7 @@ class LegacyGen(Gen):
             self.emit(ind, "double %s = %s;" % (t, self.r.choice(["0.0", self.leaf(ctx)])))
             self.emit(ind, "if (%s) {" % self.cond(ctx))
             c2 = self.sub(ctx, inif=True)
-            L = r.choice([2, 3, "d"])
+            L = r.choice([2, 3, self.dlen(ctx)])
             v = self.declare_array(c2, ind + 1, L)
             if r.random() < 0.6:
                 self.array_ops(c2, ind + 1, v, L)
@@ -894,7 +899,7 @@ class LegacyGen(Gen):
                 self.emit(ind, "*%s = *%s * %s + %s;" % (q, q, self.expr(ctx, 1), self.expr(ctx, 1)))
             ctx["locals"].append(t)
         elif k == 7:  # a helper writing a local array through a pointer (a slice of x, of p)
-            L = r.choice([3, "d"])
+            L = r.choice([3, self.dlen(ctx)])
             v = self.fresh("lv")
             self.declare(ctx, ind, v, L)
             if L == 3 and r.random() < 0.4:
@@ -1017,6 +1022,7 @@ class LegacyGen(Gen):
         vla = any(L == "d" for _, L, _ in ctx["arrays"])  # (with a continue: found/refused/vla_continue.c)
         if kind != "scan" and r.random() < (0.04 if vla else 0.2):  # continue in a parallel loop
             self.emit(b, "if (%s) continue;" % self.cond(ctx))
+            ctx["novla"] = True
         if state["y_written"] and layout in ("i", "in") and r.random() < 0.5:
             ctx["locals"].append("y[%s]" % i)  # the earlier loop's output
         for _ in range(r.choice([1, 1, 2, 2, 3])):
