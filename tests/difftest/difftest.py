@@ -475,6 +475,10 @@ PHELPERS = {
                "  out[2] = u[0] * v[1] - u[1] * v[0];",
                "}"],
     "pfirst": ["static double pfirst(const double *q) { return q[0] + 2.0 * *(q + 1); }"],
+    "pupd": ["static void pupd(Pt *e, double c) {",
+             "  e->w = e->w * c + 0.5;",
+             "  e->id = e->id + 1;",
+             "}"],
 }
 # known bugs' triggers the generator can leave out (--avoid): each names a program of found/
 AVOID = set()
@@ -999,6 +1003,8 @@ class LegacyGen(Gen):
         layout = None
         if kind == "map":  # (in a time loop, rows y[3*i + c] are not checkpointed: README)
             layout = r.choice(["i", "i", "i", "2i", "3i", "di", "in"] if ind == 1 else ["i", "i", "2i", "in"])
+            if "pt" in self.optional and r.random() < 0.3:
+                layout = "st"
         i = self.par_header(ind, kind)
         if layout == "in" and not self.canonical and r.random() < 0.9:  # (found/refused/offsets_*.c)
             layout = "i"
@@ -1043,7 +1049,7 @@ class LegacyGen(Gen):
             self.out_scan(ctx, b, op, s, state)
         else:
             self.out_hist(ctx, b, op, state)
-        if kind in ("scan",) or kind == "map":
+        if kind == "scan":
             self.written.add("y")
         if kind == "hist":
             self.written.add("h")
@@ -1052,10 +1058,30 @@ class LegacyGen(Gen):
     def lout_map(self, ctx, b, state, layout):
         """A map's writes of y in one layout (several index expressions into y)."""
         r, i = self.r, ctx["i"]
-        state["y_written"] = True
+        if layout != "st":
+            state["y_written"] = True
+            self.written.add("y")
         arrs = lambda L: [n for n, l, _ in ctx["arrays"] if l == L]
         if layout == "i":
             self.out_map(ctx, b, state)
+            return
+        if layout == "st":  # an array of structs written: a field, the int field, whole elements
+            self.optional.add("q")
+            self.written.add("q")
+            k = r.randrange(3)
+            if k == 0:
+                self.emit(b, "q[%s].w = %s;" % (i, self.body_expr(ctx)))
+                self.emit(b, "q[%s].id = pt[%s].id + %s %% 2;" % (i, i, i))
+            elif k == 1:  # a whole element read, changed, written back
+                e = self.fresh("el")
+                self.emit(b, "Pt %s = pt[%s];" % (e, i))
+                self.emit(b, "%s.w = %s.w * %s + q[%s].w;" % (e, e, self.body_expr(ctx), i))
+                self.emit(b, "q[%s] = %s;" % (i, e))
+            else:  # through a pointer to the element, and a helper
+                e = self.fresh("pe")
+                self.emit(b, "Pt *%s = &q[%s];" % (e, i))
+                self.emit(b, "%s(%s, %s);" % (self.use("pupd"), e, self.body_expr(ctx)))
+                self.emit(b, "%s->w += (pt + %s)->w;" % (e, i))
             return
         if layout == "in":  # offsets that are multiples of the trip count
             self.out_map(ctx, b, state)
@@ -1316,6 +1342,8 @@ class LegacyGen(Gen):
             head.append("// e2e: array s[2*n*(steps+1)+2] range(-1,1)")
         if "pt" in self.optional:
             head.append("// e2e: struct pt[n] id=range(0,n) w=range(-1,1)")
+        if "q" in self.optional:
+            head.append("// e2e: struct q[n] id=range(-5,5) w=range(-1,1)")
         head += ["// e2e: scalar a range(-1,1)",
                  "// e2e: tol grad_rtol=1e-5 grad_atol=1e-6"]
         head += ["#include <%s>" % h for h in sorted(self.headers)] + [""]
@@ -1335,6 +1363,8 @@ class LegacyGen(Gen):
             params += ", double *s"
         if "pt" in self.optional:
             params += ", const Pt *pt"
+        if "q" in self.optional:
+            params += ", Pt *q"
         head += ["#pragma adsoac grad", "%s %s(%s) {" % (ret, self.name, params)]
         body = ["  " + l for l in self.pre] + self.lines
         text = "\n".join([l.rstrip() for l in head] + body + ["}", ""])
