@@ -1256,7 +1256,8 @@ class LegacyGen(Gen):
             else:
                 pv = None
             halves = r.random() < 0.3
-            if r.random() < 0.3 and not halves:  # (with halves: found/refused/halves_stripmine.c)
+            stripmined = r.random() < 0.3 and not halves  # (with halves: found/refused/halves_stripmine.c)
+            if stripmined:
                 self.emit(1, "#pragma adsoac stripmine(%d)" % r.choice([2, 3]))
             self.emit(1, "for (int t = 0; t < steps; t++) {")
             ind = 2
@@ -1280,7 +1281,9 @@ class LegacyGen(Gen):
                 self.lloop(l[0], l[1], ind, state)
         state["scalars"] = [v + ".b" if v in state["lin"] else v for v in state["scalars"]]
         if steps:
-            if r.random() < 0.5:  # y[t]: an element per step, at an offset moving with it
+            # y[t]: an element per step, at an offset moving with it (strip-mined: seldom,
+            # found/refused/yt_stripmine.c)
+            if r.random() < 0.5 and (not stripmined or r.random() < 0.1):
                 e = " + ".join(state["scalars"][:1] + [r.choice(["a", "p[k]", "0.5"])])
                 self.emit(2, "y[t] = y[t] * 0.5 + %s;" % e)
                 self.written.add("y")
