@@ -1171,7 +1171,7 @@ class LegacyGen(Gen):
     def stage_walk(self, ind, state):
         """A function-level sequential loop in one of C's forms, into a scalar."""
         r, w = self.r, self.fresh("wk")
-        k = r.choice([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5])  # (5: found/refused/pointer_step_write.c)
+        k = r.choice([0, 1, 2, 3, 4] * 6 + [5])  # (5: found/refused/pointer_step_write.c)
         src = "y" if state["y_written"] else "x"
         self.emit(ind, "double %s = 0.0;" % w)
         if k == 0:  # a pointer stepping through an array

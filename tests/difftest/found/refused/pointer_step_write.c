@@ -2,6 +2,9 @@
 // a counted for loop whose increment also steps a pointer (c += 1, q++) and writes through it
 // (*q = ...): it is read as a loop that ends on a condition; pointers.c's walk does the same
 // with reads only.
+// With q++ in the body instead (*q = *q * 0.5 + a; s += *q; q++;) it is refused too: "the
+// elements this sequential loop overwrites change from iteration to iteration: checkpointing
+// them is not supported", where y[c] = y[c] * 0.5 + a translates (time_inplace.c's elements).
 // adsoac says:
 //   error: reverse mode of a loop that ends on a condition (while, do, break) and reads
 //   an array it writes is not supported
