@@ -1024,7 +1024,7 @@ class LegacyGen(Gen):
             ctx["arrays"].append((v, "d", True))
         if scratch:  # (filled by <=, while or do: refused, found/refused/scratch_fill_forms.c)
             v, L = scratch
-            forms = None if r.random() < 0.15 else [0, 0, 1, 2, 4, 7]
+            forms = None if r.random() < 0.15 else [0, 0, 1, 4, 7] + ([2] if L == "d" else [])
             self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))),
                           forms=forms)
             ctx["arrays"].append((v, L, True))

@@ -1,7 +1,9 @@
 // REFUSED (adsoac exits 1), found by tests/difftest/difftest.py (legacy space), reduced by hand:
 // a malloc'd scratch array that every iteration fills before reading it (language.md §6:
 // privatized), filled by for (c = 0; c <= d - 1; ++c) (also: while and do loops); c < d,
-// counting down and != are accepted.
+// counting down and != are accepted.  A scratch of 3 elements (malloc(3 * sizeof(double)))
+// filled counting down (for (int c = 3 - 1; c >= 0; c--)) is refused the same way, where
+// malloc(d * ...) filled counting down from d - 1 is accepted (seed 11, program l11_56).
 // adsoac says:
 //   error: iterations of the parallel loop may depend on each other through 'sc', an
 //   array the function allocated: they write elements that are not their own, and it cannot be
