@@ -73,7 +73,7 @@ Usage:
       check disabled through E2E_ID_RTOL, as differences are not exactly linear).
   --adsoac-flag FLAG     pass FLAG to adsoac too (e.g. --general-rule).
   --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
-  --sanitize             build adsoac's output and the driver with ASan and UBSan.
+  --sanitize             build adsoac's output, the references and the driver with ASan and UBSan.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -659,6 +659,8 @@ def run_c(args, name):
     # the output keeps the program's #include "..." lines: its headers are found with -I
     cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)], lambda n: os.path.join(bdir, n)
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
+    if args.sanitize == "memory":  # (clang: uninitialised reads)
+        san = ["-fsanitize=memory", "-fno-omit-frame-pointer"]
     extra_objs, link = [], []
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
         cu = o("prog_grad.cu")
@@ -691,7 +693,7 @@ def run_c(args, name):
         sh(cc + ["-O2", "-fopenmp"] + strict + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
     ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
-    sh(cc + ["-O2", "-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
+    sh(cc + ["-O2"] + san + ["-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
     # the program's other functions (legacy helpers are not static) are in adsoac's output
     # too: the references keep only their renamed marked functions global
     sh(["objcopy"] + ["--keep-global-symbol=%s_ref" % f.name for f in funcs] + [o("ref.o")],
@@ -702,7 +704,7 @@ def run_c(args, name):
         objs.append(o("link%d.o" % k))
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
-        sh(cc + ["-O2", "-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
+        sh(cc + ["-O2"] + san + ["-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
            "compiling the double reference")
         sh(["objcopy"] + ["--keep-global-symbol=%s_ref64" % f.name for f in funcs] + [o("ref64.o")],
            "localizing the double reference's other symbols")
@@ -720,8 +722,15 @@ def run_c(args, name):
             objs.append(l64)
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
-    sh(cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")],
-       "compiling the driver")
+    dcmd = cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")]
+    key = repr((dcmd, driver, open(os.path.join(HERE, "e2e_driver.h")).read()))
+    if not (os.path.exists(o("driver.o")) and os.path.exists(o("driver.key"))
+            and open(o("driver.key")).read() == key):  # (the same driver as last time: kept)
+        if os.path.exists(o("driver.key")):
+            os.remove(o("driver.key"))
+        sh(dcmd, "compiling the driver")
+        with open(o("driver.key"), "w") as fh:
+            fh.write(key)
     sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "4")
@@ -830,7 +839,7 @@ def main():
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
     ap.add_argument("--selftest", action="store_true", help="check the harness itself")
-    ap.add_argument("--sanitize", action="store_true", help="ASan+UBSan for output and driver")
+    ap.add_argument("--sanitize", action="store_true", help="ASan+UBSan for output, references and driver")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every check")
     args = ap.parse_args()
