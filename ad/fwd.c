@@ -271,7 +271,7 @@ static void fwd_node(Fwd *F, const Node *n) {
   case IR_LOOP: fwd_loop(F, n); return;
   case IR_UPDATE:
     if (F->htan && n->u.mem.hist == F->htan->h) hist_tangent(F, n);
-    if (F->drop_writes) return;
+    if (F->drop_writes && !F->local[n->u.mem.arr]) return;
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->hist_tan[n->u.mem.hist] >= 0 && T(n->u.mem.v)) {
       Node *u = node_new(F->a, IR_UPDATE, n->loc);
@@ -283,6 +283,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     }
     return;
   case IR_ALLOC: // a temporary, and its tangent
+    if (F->drop_writes) F->local[n->out] = 1; // (a re-execution fills it again)
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (F->varied[n->out])
       F->adot[n->out] = scan_alloc(b, F->pf->vals[n->out].type->elem, P(n->u.alloc.n),
@@ -297,7 +298,7 @@ static void fwd_node(Fwd *F, const Node *n) {
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
   }
-  if (n->kind == IR_WRITE && F->drop_writes) return;
+  if (n->kind == IR_WRITE && F->drop_writes && !F->local[n->u.mem.arr]) return;
   clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
   Val t = 0;
   switch (n->kind) {
@@ -379,6 +380,7 @@ Fn *ad_jvp(AdCtx *cx, const Fn *pf) {
   F->tan = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
   F->adot = ARENA_ARRAY(cx->scratch, Val, pf->nvals);
   F->varied = activity_varied(cx->scratch, pf);
+  F->local = ARENA_ARRAY(cx->scratch, unsigned char, pf->nvals);
   F->f = jvp_signature(F);
   F->b = (Builder){F->f, F->f->body, pf->loc};
   fwd_block(F, pf->body);

@@ -13,7 +13,8 @@ typedef struct Fwd {
   Val *adot; // primal array -> its tangent array (0: inactive)
   unsigned char *varied;
   bool in_par;
-  bool drop_writes; // re-executing a loop body: no writes
+  bool drop_writes; // re-executing a loop body: no writes (but to its own local arrays)
+  unsigned char *local; // primal array -> allocated in a re-executed body
   int *hist_tan;    // in a loop with hist clauses: clause -> the clause of its tangent, or -1
   bool general;     // --general-rule
   struct HistTan *htan; // a tangent pass of hist(*/min/max/declared): what its updates do

@@ -2,6 +2,7 @@
 // loop itself (papers/reduce-scan-hist-rules.md §2.9-2.12, histogram-ad.md): copies of a
 // histogram's section before and after the loop, and passes over the loop's updates that
 // find, per bin, the winner of min/max or the zero count and nonzero product of *.
+#include <stdlib.h>
 #include <limits.h>
 
 #include "ad_internal.h"
@@ -40,13 +41,20 @@ Val hist_guarded(Builder *b, Val cond, Val arr, Val idx, Val other) {
   return sel->u.ifs.outs[0];
 }
 
-// Rewrites the cloned body b: writes go, updates of clause h (h < 0: none, a nested parallel
-// loop's body) become fn's code, other updates go.
-static void rewrite(Builder *at, Block *b, int h, Val i, HistVisit fn, void *ctx) {
+static WalkNext local_alloc(Node *n, void *ctx) {
+  if (n->kind == IR_ALLOC) ((unsigned char *)ctx)[n->out] = 1;
+  return WALK_INTO;
+}
+
+// Rewrites the cloned body b: writes go (but those to its own local arrays, local[arr]),
+// updates of clause h (h < 0: none, a nested parallel loop's body) become fn's code, other
+// updates go.
+static void rewrite(Builder *at, Block *b, int h, Val i, HistVisit fn, void *ctx,
+                    const unsigned char *local) {
   Block *out = block_new(at->fn->arena);
   for (int j = 0; j < b->n; j++) {
     Node *n = b->stmts[j];
-    if (n->kind == IR_WRITE) continue;
+    if (n->kind == IR_WRITE && !local[n->u.mem.arr]) continue;
     if (n->kind == IR_UPDATE) {
       if (h < 0 || n->u.mem.hist != h) continue;
       Builder nb = {at->fn, out, n->loc};
@@ -54,11 +62,11 @@ static void rewrite(Builder *at, Block *b, int h, Val i, HistVisit fn, void *ctx
       continue;
     }
     if (n->kind == IR_IF) {
-      rewrite(at, n->u.ifs.then, h, i, fn, ctx);
-      rewrite(at, n->u.ifs.els, h, i, fn, ctx);
+      rewrite(at, n->u.ifs.then, h, i, fn, ctx, local);
+      rewrite(at, n->u.ifs.els, h, i, fn, ctx, local);
     }
-    if (n->kind == IR_LOOP) rewrite(at, n->u.loop.body, h, i, fn, ctx);
-    if (n->kind == IR_PAR) rewrite(at, n->u.par.body, -1, i, fn, ctx); // its effects are done
+    if (n->kind == IR_LOOP) rewrite(at, n->u.loop.body, h, i, fn, ctx, local);
+    if (n->kind == IR_PAR) rewrite(at, n->u.par.body, -1, i, fn, ctx, local); // its effects are done
     block_push(at->fn->arena, out, n);
   }
   b->stmts = out->stmts, b->n = out->n, b->cap = out->cap;
@@ -73,7 +81,11 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
   m->u.par.nreds = m->u.par.nscans = 0;
   m->u.par.body->nyields = 0;
   m->u.par.ninjective = 0;
-  rewrite(b, m->u.par.body, h, m->u.par.idx, fn, ctx);
+  unsigned char *local = calloc((size_t)b->fn->nvals, 1);
+  if (!local) diag_internal(__FILE__, __LINE__, "out of memory");
+  ir_walk(m->u.par.body, &(Walker){.pre = local_alloc, .ctx = local});
+  rewrite(b, m->u.par.body, h, m->u.par.idx, fn, ctx, local);
+  free(local);
   m->u.par.hists = ARENA_ARRAY(b->fn->arena, Hist, nhs + 1);
   for (int k = 0; k < nhs; k++) m->u.par.hists[k] = hs[k];
   m->u.par.nhists = nhs;

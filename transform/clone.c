@@ -1,4 +1,5 @@
 // transform/clone.c: copying IR with renaming (the re-execution of "redundant execution").
+#include <stdlib.h>
 #include <string.h>
 
 #include "transform.h"
@@ -12,9 +13,12 @@ Val clone_val(Fn *dst, const Fn *src, Val v, Val *map) {
   return n;
 }
 
-// The writes a clone leaves out (a re-execution): all, but those of keep[arr] (non-NULL).
+// The writes a clone leaves out (a re-execution): all, but those of keep[arr] (non-NULL)
+// and those to the arrays the cloned code allocates itself (local[arr]: a body's local
+// array, filled by a loop and read back; its writes are the body's, not its effects).
 typedef struct {
   const unsigned char *keep;
+  unsigned char *local; // (indexed by the source's values)
 } Drop;
 
 static Val M(const Val *map, Val v) {
@@ -64,8 +68,9 @@ Lambda *clone_lambda(Builder *b, const Fn *sf, const Lambda *l, Val *map) {
 static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const Drop *drop) {
   Arena *a = b->fn->arena;
   if (drop && (s->kind == IR_WRITE || s->kind == IR_UPDATE) &&
-      !(drop->keep && drop->keep[s->u.mem.arr]))
+      !(drop->keep && drop->keep[s->u.mem.arr]) && !drop->local[s->u.mem.arr])
     return;
+  if (drop && s->kind == IR_ALLOC) drop->local[s->out] = 1;
   Node *n = node_new(a, s->kind, s->loc);
   n->u = s->u;
   switch (s->kind) {
@@ -165,13 +170,20 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
   b_push(b, n);
 }
 
+static void clone_dropping(Builder *b, const Fn *sf, const Block *src, Val *map,
+                           const unsigned char *keep) {
+  Drop d = {keep, calloc((size_t)sf->nvals, 1)};
+  if (!d.local) diag_internal(__FILE__, __LINE__, "out of memory");
+  clone_stmts(b, sf, src, map, &d);
+  free(d.local);
+}
+
 void clone_block(Builder *b, const Fn *sf, const Block *src, Val *map, bool drop_writes) {
-  Drop d = {NULL};
-  clone_stmts(b, sf, src, map, drop_writes ? &d : NULL);
+  if (drop_writes) clone_dropping(b, sf, src, map, NULL);
+  else clone_stmts(b, sf, src, map, NULL);
 }
 
 void clone_block_keep(Builder *b, const Fn *sf, const Block *src, Val *map,
                       const unsigned char *keep) {
-  Drop d = {keep};
-  clone_stmts(b, sf, src, map, &d);
+  clone_dropping(b, sf, src, map, keep);
 }

@@ -24,16 +24,29 @@ static Val rel_index(Builder *b, Node *const *def, Val i, Val lo) {
   return b_binop(b, BIN_SUB, i, lo);
 }
 
+static WalkNext local_alloc(Node *n, void *ctx) {
+  if (n->kind == IR_ALLOC) ((bool *)ctx)[n->out] = true;
+  return WALK_INTO;
+}
+
 static void drop_effects_here(Block *b, void *ctx) {
+  const bool *local = ctx;
   int k = 0;
-  for (int i = 0; i < b->n; i++)
-    if (b->stmts[i]->kind != IR_WRITE && b->stmts[i]->kind != IR_UPDATE) b->stmts[k++] = b->stmts[i];
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if ((n->kind != IR_WRITE && n->kind != IR_UPDATE) || local[n->u.mem.arr]) b->stmts[k++] = n;
+  }
   b->n = k;
 }
 
-// Removes every write and histogram update of b (the contributions slice keeps none).
-static void drop_effects(Block *b) {
-  ir_walk(b, &(Walker){.block = drop_effects_here});
+// Removes every write and histogram update of b (the contributions slice keeps none) but
+// those to its own local arrays, which the contribution may read (a loop that fills one).
+static void drop_effects(const Fn *f, Block *b) {
+  bool *local = calloc((size_t)f->nvals, sizeof(bool));
+  if (!local) diag_internal(__FILE__, __LINE__, "out of memory");
+  ir_walk(b, &(Walker){.pre = local_alloc, .ctx = local});
+  ir_walk(b, &(Walker){.block = drop_effects_here, .ctx = local});
+  free(local);
 }
 
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
@@ -159,7 +172,7 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   free(map);
   Node *c = out->stmts[out->n - 1];
   Block *cb = c->u.par.body;
-  drop_effects(cb);
+  drop_effects(f, cb);
   Builder in = {f, cb, p->loc};
   Val ci = rel_index(&in, def, c->u.par.idx, c->u.par.lo);
   for (int s = 0; s < ns; s++)
