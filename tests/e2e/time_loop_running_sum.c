@@ -7,7 +7,9 @@
 // wrong, <jvp, w> != <u, vjp>), f and f_jvp were right.  Variants: the sum written other
 // ways, the inner loop over another range, another array written, no time loop, the
 // overwrite after the time loop, by one element, in an if, by a sequential loop (which
-// restores what it overwrote itself), the reads nested two deep or in a while loop.
+// restores what it overwrote itself), the reads nested two deep or in a while loop
+// (e2e.stripmine2/3 run this file too: --stripmine=L strip-mined the while loop's counting
+// run as well, whose upper bound LONG_MAX overflowed, and f_vjp ran none of its iterations).
 // e2e: sizes n=0,1,2,5,2 s=2,3,1,4,0
 // e2e: int steps = s
 // e2e: array x[n] range(-1,1)
