@@ -2,8 +2,8 @@
 // statements that are not combinators (arithmetic, reads, writes, branches).
 //
 //   forward sweep   the primal, cloned; before a statement that overwrites array elements
-//                   that an earlier (or the same) parallel loop reads, those elements are
-//                   saved (rev_save.c)
+//                   that an earlier (or the same) loop, parallel or sequential, reads
+//                   (and its reverse reads again), those elements are saved (rev_save.c)
 //   reverse sweep   the top-level statements in reverse order, each by its rule: a parallel
 //                   loop by map's (rev_map.c, with the reduce, scan and hist rules of its
 //                   clauses), a sequential loop by the checkpointing rule (rev_loop.c)

@@ -183,8 +183,9 @@ void clear_adj(Rev *R, const Block *b);
 // A parallel loop over [0, len) whose body the rule fills through R->b; pushed by rev_loop_end.
 Node *rev_loop(Rev *R, const Node *n, Val len, Block **outer);
 void rev_loop_end(Rev *R, Node *m, Block *outer);
-bool node_reads_in_par(const Node *n, Val arr, bool in_par); // a read of arr in a parallel loop
-bool block_reads_in_par(const Block *b, Val arr, bool in_par);
+// a read of arr that the reverse sweep makes again (in a loop; in_loop: n is in one)
+bool node_rereads(const Node *n, Val arr, bool in_loop);
+bool block_rereads(const Block *b, Val arr, bool in_loop);
 bool writes_at_index(const Block *b, Val arr, Val idx);
 bool block_writes_active(Rev *R, const Block *b);
 

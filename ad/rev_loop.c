@@ -595,12 +595,12 @@ static bool overwritten_first(const Block *b, Val arr) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
     Block one = {(Node **)&b->stmts[i], 1, 1, NULL, 0};
-    bool reads = block_reads_in_par(&one, arr, true), writes = ir_writes(&one, arr);
+    bool reads = block_rereads(&one, arr, true), writes = ir_writes(&one, arr);
     if (!reads && !writes) continue;
     if (n->kind == IR_LOOP) { // a nested loop that may run no iterations: nothing after it
       for (int j = i + 1; j < b->n; j++) {
         Block rest = {(Node **)&b->stmts[j], 1, 1, NULL, 0};
-        if (block_reads_in_par(&rest, arr, true) || ir_writes(&rest, arr)) return false;
+        if (block_rereads(&rest, arr, true) || ir_writes(&rest, arr)) return false;
       }
       return overwritten_first(n->u.loop.body, arr);
     }

@@ -237,11 +237,11 @@ static Val index_at(Rev *R, Val v, Val i) {
 static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long *coef) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
-    if ((n->kind == IR_LOOP || n->kind == IR_PAR) && block_reads_in_par(n->kind == IR_LOOP ?
+    if ((n->kind == IR_LOOP || n->kind == IR_PAR) && block_rereads(n->kind == IR_LOOP ?
         n->u.loop.body : n->u.par.body, arr, true))
       return false;
-    if (n->kind == IR_IF && (block_reads_in_par(n->u.ifs.then, arr, true) ||
-                             block_reads_in_par(n->u.ifs.els, arr, true)))
+    if (n->kind == IR_IF && (block_rereads(n->u.ifs.then, arr, true) ||
+                             block_rereads(n->u.ifs.els, arr, true)))
       return false; // (a guarded x[i-1] may not exist where the later loops would add to it)
     if (n->kind != IR_READ || n->u.mem.arr != arr || is_invariant(R, n->u.mem.idx)) continue;
     IndexForm f = index_form(R->def, R->in_par, n->u.mem.idx, R->par->u.par.idx);

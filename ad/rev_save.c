@@ -1,6 +1,7 @@
 // ad/rev_save.c: saving the array elements that a statement overwrites while an earlier (or
-// the same) parallel loop's reverse still reads them (papers/nested-parallel-ad.md §3:
-// redundant execution needs the values the loop read).
+// the same) loop's reverse still reads them (papers/nested-parallel-ad.md §3: redundant
+// execution needs the values the loop read; a sequential loop's reverse, which runs its
+// iterations again, too).
 //
 //   P reads a[lo:hi); S overwrites it    =>  forward: save = a[lo:hi) before S
 //                                            reverse: swap a[lo:hi) and save before P's
@@ -151,7 +152,7 @@ static void own_walk(Own *o, const Block *b) {
 // lower_access.c), and other iterations write other elements (map_dependence): after the
 // loop, memory still holds what the read saw, and nothing need be saved for it.
 static bool rereads_own_writes(Rev *R, const Node *n, Val arr) {
-  if (!block_reads_in_par(n->u.par.body, arr, true)) return false;
+  if (!block_rereads(n->u.par.body, arr, true)) return false;
   Own *o = SCRATCH(Own, 1);
   o->arr = arr;
   own_walk(o, n->u.par.body);
@@ -220,8 +221,9 @@ const Val *user_arrays(Rev *R, int *n) {
   return R->arrays;
 }
 
-// Before statement k of a host-level block: which arrays does it overwrite that a parallel
-// loop at or before k reads (and so re-reads in the reverse sweep)?  A sequential loop's
+// Before statement k of a host-level block: which arrays does it overwrite that a loop at or
+// before k reads (and so re-reads in the reverse sweep: a parallel loop, or a sequential one,
+// whose reverse runs its iterations again)?  A sequential loop's
 // reverse leaves what it overwrote as before the loop; at the function's level its
 // elements are saved too, to be the outputs again at the end.
 void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout) {
@@ -242,9 +244,9 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
     if (!ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1}, arr)) continue;
     bool needed = false;
     for (int j = 0; j < k && !needed; j++)
-      needed = node_reads_in_par(body->stmts[j], arr, false);
+      needed = node_rereads(body->stmts[j], arr, false);
     if (!needed)
-      needed = n->kind == IR_PAR ? rereads_own_writes(R, n, arr) : node_reads_in_par(n, arr, false);
+      needed = n->kind == IR_PAR ? rereads_own_writes(R, n, arr) : node_rereads(n, arr, false);
     if (!needed) continue;
     if (n->kind == IR_PAR && !writes_at_index(n->u.par.body, arr, n->u.par.idx)) {
       if (write_section(R, n, arr, &out[*nout])) {

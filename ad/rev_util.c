@@ -149,14 +149,19 @@ void rev_loop_end(Rev *R, Node *m, Block *outer) {
   b_push(&R->b, m);
 }
 
-bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
+// Does n read arr where the reverse sweep reads it again: in a loop (in_loop: n is in one)?
+// A parallel loop's reverse runs its body again, and so does a sequential loop's, iteration
+// by iteration; not the run that only counts the iterations of the loop after it (an exit:
+// transform/counted.c; that loop reads what it reads).  A read at host level outside loops
+// is not made again: its reverse uses the value read.
+bool node_rereads(const Node *n, Val arr, bool in_loop) {
   switch (n->kind) {
-  case IR_READ: return in_par && n->u.mem.arr == arr;
+  case IR_READ: return in_loop && n->u.mem.arr == arr;
   case IR_IF:
-    return block_reads_in_par(n->u.ifs.then, arr, in_par) ||
-           block_reads_in_par(n->u.ifs.els, arr, in_par);
-  case IR_PAR: return block_reads_in_par(n->u.par.body, arr, true);
-  case IR_LOOP: return block_reads_in_par(n->u.loop.body, arr, in_par);
+    return block_rereads(n->u.ifs.then, arr, in_loop) ||
+           block_rereads(n->u.ifs.els, arr, in_loop);
+  case IR_PAR: return block_rereads(n->u.par.body, arr, true);
+  case IR_LOOP: return block_rereads(n->u.loop.body, arr, in_loop || !n->u.loop.exit);
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_WRITE:
   case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: return false;
@@ -164,9 +169,9 @@ bool node_reads_in_par(const Node *n, Val arr, bool in_par) {
   UNREACHABLE();
 }
 
-bool block_reads_in_par(const Block *b, Val arr, bool in_par) {
+bool block_rereads(const Block *b, Val arr, bool in_loop) {
   for (int i = 0; i < b->n; i++)
-    if (node_reads_in_par(b->stmts[i], arr, in_par)) return true;
+    if (node_rereads(b->stmts[i], arr, in_loop)) return true;
   return false;
 }
 

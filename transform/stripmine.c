@@ -139,14 +139,17 @@ static void mine_block(Fn *f, Block *blk, int deflt, int outer) {
   for (int i = 0; i < n; i++) {
     Node *s = old[i];
     b.loc = s->loc;
-    int levels = s->kind == IR_LOOP ? (s->u.loop.stripmine ? s->u.loop.stripmine : deflt) : 1;
+    // (a loop that ends on a flag is the run that counts the iterations of the loop after it,
+    // counted.c: never reversed, and its upper bound, LONG_MAX, is no count to split)
+    bool seq = s->kind == IR_LOOP && !s->u.loop.exit;
+    int levels = seq ? (s->u.loop.stripmine ? s->u.loop.stripmine : deflt) : 1;
     int inner = outer + (levels > 1 ? levels : 0);
     if (inner > MAX_STRIPMINED)
       diag_error(s->loc, "strip-mine fewer of the nested loops, or with fewer levels "
                  "(--stripmine=L applies to every sequential loop at the function's level and "
                  "in those)", "strip-mined loops nested %d levels deep in all (stripmine(L) "
                  "makes L levels; at most %d)", inner, MAX_STRIPMINED);
-    if (s->kind == IR_LOOP) mine_block(f, s->u.loop.body, deflt, inner); // loops in time loops
+    if (seq) mine_block(f, s->u.loop.body, deflt, inner); // loops in time loops
     if (levels > 1)
       b_push(&b, mine(&b, s, levels));
     else

@@ -38,7 +38,7 @@ program is kept in --keep DIR (default: the build directory's failed/).
                              (or is refused with the same message) and stays valid: FAILED.min.c
 
 --avoid leaves out the trigger of a known bug (each names its program in found/), so that
-the rest of the space stays visible: inv-fill, hist-local, scan-local, if-update, time-sum.
+the rest of the space stays visible: inv-fill, hist-local, scan-local, if-update.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -1265,13 +1265,7 @@ class LegacyGen(Gen):
                 self.emit(2, "for (int c = 3; c > 0; c--) %s[c] = %s[c - 1] * 0.9;" % (hv, hv))
                 self.emit(2, "%s[0] = %s;" % (hv, r.choice(["0.0", "0.5 * %s[0]" % hv])))
                 e = "%s[c] * %s" % (r.choice(["y", "x"]), r.choice(["0.1", "0.05 * x[c]"]))
-                if "time-sum" in AVOID:  # (found/time_loop_running_sum.c)
-                    self.emit(2, "double %s_s = 0.0;" % hv)
-                    self.emit(2, "#pragma adsoac reduce(+: %s_s)" % hv)
-                    self.emit(2, "for (int c = 0; c < n; c++) %s_s += %s;" % (hv, e))
-                    self.emit(2, "%s[0] += %s_s;" % (hv, hv))
-                else:
-                    self.emit(2, "for (int c = 0; c < n; c++) %s[0] += %s;" % (hv, e))
+                self.emit(2, "for (int c = 0; c < n; c++) %s[0] += %s;" % (hv, e))
             if halves:
                 self.halves(2)
         for what, l in stages:
@@ -1546,8 +1540,7 @@ def main():
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
                     help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
                          "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
-                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c), "
-                         "time-sum (found/time_loop_running_sum.c)")
+                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
     ap.add_argument("--selfcheck", nargs="?", const="asan", choices=["asan", "msan"],
