@@ -38,7 +38,7 @@ program is kept in --keep DIR (default: the build directory's failed/).
                              (or is refused with the same message) and stays valid: FAILED.min.c
 
 --avoid leaves out the trigger of a known bug (each names its program in found/), so that
-the rest of the space stays visible: inv-fill, hist-local, scan-local, if-update, time-sum.
+the rest of the space stays visible: inv-fill, hist-local, scan-local, time-sum.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -741,10 +741,6 @@ class LegacyGen(Gen):
         """Updates of v in place, maybe under if/else (both sides, one side, nested ifs)."""
         r = self.r
         k = r.randrange(5)
-        if "if-update" in AVOID:  # (found/nested_if_inplace.c, found/if_write_then_update.c)
-            if ctx.get("inif"):
-                return
-            k = r.choice([0, 4])
         if k == 0:
             self.array_op(ctx, ind, v, L)
         elif k == 1:
@@ -836,7 +832,7 @@ class LegacyGen(Gen):
             t = self.fresh("r")
             self.emit(ind, "double %s = %s;" % (t, self.r.choice(["0.0", self.leaf(ctx)])))
             self.emit(ind, "if (%s) {" % self.cond(ctx))
-            c2 = self.sub(ctx, inif=True)
+            c2 = self.sub(ctx)
             L = r.choice([2, 3, self.dlen(ctx)])
             v = self.declare_array(c2, ind + 1, L)
             if r.random() < 0.6:
@@ -1546,7 +1542,6 @@ def main():
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
                     help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
                          "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
-                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c), "
                          "time-sum (found/time_loop_running_sum.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
