@@ -24,16 +24,28 @@ static Val rel_index(Builder *b, Node *const *def, Val i, Val lo) {
   return b_binop(b, BIN_SUB, i, lo);
 }
 
-static void drop_effects_here(Block *b, void *ctx) {
+static WalkNext note_alloc(Node *n, void *own) {
+  if (n->kind == IR_ALLOC) ((unsigned char *)own)[n->out] = 1;
+  return WALK_INTO;
+}
+
+static void drop_effects_here(Block *b, void *own) {
   int k = 0;
-  for (int i = 0; i < b->n; i++)
-    if (b->stmts[i]->kind != IR_WRITE && b->stmts[i]->kind != IR_UPDATE) b->stmts[k++] = b->stmts[i];
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    bool effect = n->kind == IR_UPDATE ||
+                  (n->kind == IR_WRITE && !((unsigned char *)own)[n->u.mem.arr]);
+    if (!effect) b->stmts[k++] = b->stmts[i];
+  }
   b->n = k;
 }
 
-// Removes every write and histogram update of b (the contributions slice keeps none).
-static void drop_effects(Block *b) {
-  ir_walk(b, &(Walker){.block = drop_effects_here});
+// Removes every write and histogram update of b (the contributions slice keeps none), but
+// the writes to the arrays b allocates: the iteration's own, which y_i may be computed from.
+static void drop_effects(Fn *f, Block *b) {
+  unsigned char *own = ARENA_ARRAY(f->arena, unsigned char, f->nvals);
+  ir_walk(b, &(Walker){.pre = note_alloc, .ctx = own});
+  ir_walk(b, &(Walker){.block = drop_effects_here, .ctx = own});
 }
 
 Node *scan_build(Builder *b, const Fn *sf, const Scan *s, const Val *src, const Val *dst,
@@ -159,7 +171,7 @@ static void lower_loop(Fn *f, Block *out, Node *p, Node *const *def) {
   free(map);
   Node *c = out->stmts[out->n - 1];
   Block *cb = c->u.par.body;
-  drop_effects(cb);
+  drop_effects(f, cb);
   Builder in = {f, cb, p->loc};
   Val ci = rel_index(&in, def, c->u.par.idx, c->u.par.lo);
   for (int s = 0; s < ns; s++)

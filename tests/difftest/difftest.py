@@ -38,7 +38,7 @@ program is kept in --keep DIR (default: the build directory's failed/).
                              (or is refused with the same message) and stays valid: FAILED.min.c
 
 --avoid leaves out the trigger of a known bug (each names its program in found/), so that
-the rest of the space stays visible: hist-local, scan-local, time-sum.
+the rest of the space stays visible: hist-local, time-sum.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -968,8 +968,7 @@ class LegacyGen(Gen):
         """One annotated loop with a legacy body."""
         r = self.r
         scratch = None
-        noarrays = ("hist-local" in AVOID and kind == "hist" and op != "+") or \
-                   ("scan-local" in AVOID and (kind == "scan" or kind == "reduce" and op in ("lse", "lin")))
+        noarrays = "hist-local" in AVOID and kind == "hist" and op != "+"
         if r.random() < 0.2 and not noarrays:  # a malloc'd scratch array, privatized (each iteration fills it)
             scratch = (self.fresh("sc"), r.choice(["d", 3]))
             self.headers.add("stdlib.h")
@@ -993,7 +992,7 @@ class LegacyGen(Gen):
         if kind in ("reduce", "hist"):
             ctx["yreads"] = ["y[%(i)s]", "y[2 * %(i)s + 1]", "y[n + %(i)s]", "y[3 * %(i)s + 2]"]
         b = ind + 1
-        if noarrays:  # (found/hist_local_array.c, found/scan_local_array.c)
+        if noarrays:  # (found/hist_local_array.c)
             ctx["noarrays"] = True
         if r.random() < 0.2 and not noarrays:  # a variable-length array at the start of the body
             v = self.fresh("vl")
@@ -1523,7 +1522,7 @@ def main():
     ap.add_argument("--shrink", metavar="FILE", help="shrink a failing program (to FILE.min.c)")
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
                     help="leave out a known bug's trigger: "
-                         "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
+                         "hist-local (found/hist_local_array.c), "
                          "time-sum (found/time_loop_running_sum.c)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
