@@ -906,7 +906,9 @@ void rev_seq_loop(Rev *R, const Node *n) {
     R->pv[n->u.loop.idx] = t;
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    R->seq_depth++; // (an element every iteration reads: no sum that would leave the loop)
     R->sweep(R, body, false);
+    R->seq_depth--;
     // a moving section back as it was before iteration t (the re-run wrote it again): after
     // the last one, the arrays are as before the loop
     for (int r = 0; r < x->nreg; r++)

@@ -792,10 +792,18 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
   Node *n = q->n;
   ParCtx *p = L->par;
   if (p) {
-    p->nfwd = 0;
+    // the entries from before the loop as they were (the body's go with it), and on top of
+    // them, for each element the loop may have written, an unknown one (a later read takes
+    // it from memory): the entries below stay those an enclosing branch began with, which
+    // lower_branch takes for the branch's own writes what was pushed above
+    if (q->nfwd) memcpy(p->fwd, q->before, sizeof(FwdEntry) * (size_t)q->nfwd);
+    p->nfwd = q->nfwd;
     for (int i = 0; i < q->nfwd; i++)
-      if (ir_writes(n->u.loop.body, q->before[i].arr)) fwd_lose(L, p, q->before[i].arr);
-      else fwd_push(L, q->before[i]);
+      if (ir_writes(n->u.loop.body, q->before[i].arr)) {
+        fwd_lose(L, p, q->before[i].arr);
+        if (q->before[i].val) // (one already unknown stays so)
+          fwd_push(L, (FwdEntry){q->before[i].arr, q->before[i].idx, 0, 0, false, false});
+      }
     for (int i = 0; i < p->nacc; i++)
       if (p->acc[i].write && ir_writes(n->u.loop.body, p->acc[i].arr)) fwd_lose(L, p, p->acc[i].arr);
   }

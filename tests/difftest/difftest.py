@@ -38,7 +38,8 @@ program is kept in --keep DIR (default: the build directory's failed/).
                              (or is refused with the same message) and stays valid: FAILED.min.c
 
 --avoid leaves out the trigger of a known bug (each names its program in found/), so that
-the rest of the space stays visible: inv-fill, hist-local, scan-local, if-update.
+the rest of the space stays visible (none at present: every bug found so far is fixed, its
+program an e2e test).
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -482,7 +483,6 @@ PHELPERS = {
 }
 # known bugs' triggers the generator can leave out (--avoid): each names a program of found/
 AVOID = set()
-INVARIANT = re.compile(r"\bp\[(\d+|k)\]|\bhv\d+\[")
 YLEN = "4*n+4"   # y: room for y[i], y[n+i], y[2*n+i], y[2*i+1], y[3*i+2], y[d*i+c] (d <= 4), y[t]
 
 
@@ -563,27 +563,10 @@ class LegacyGen(Gen):
         return opts
 
     def leaf(self, ctx):
-        for _ in range(50):
-            if ctx.get("legacy") and self.r.random() < 0.4:
-                opts = self.legacy_leaves(ctx)
-                e = self.r.choice(opts) if opts else super().leaf(ctx)
-            else:
-                e = super().leaf(ctx)
-            if not (ctx.get("noinv") and INVARIANT.search(e)):
-                return e
-        return "0.5"
-
-    def cond(self, ctx):
-        for _ in range(50):
-            c = super().cond(ctx)
-            if not (ctx.get("noinv") and INVARIANT.search(c)):
-                return c
-        return "%s %% 2 == 0" % ctx["i"]
-
-    def wctx(self, ctx):
-        """ctx for the expressions a loop writes into a local array (--avoid inv-fill: no
-        element read at an index invariant in the parallel loop, found/invariant_fill.c)."""
-        return dict(ctx, noinv=True) if "inv-fill" in AVOID else ctx
+        if ctx.get("legacy") and self.r.random() < 0.4:
+            opts = self.legacy_leaves(ctx)
+            return self.r.choice(opts) if opts else super().leaf(ctx)
+        return super().leaf(ctx)
 
     def sub(self, ctx, **kw):
         """A copy of ctx for a nested scope (its own locals and arrays)."""
@@ -659,7 +642,7 @@ class LegacyGen(Gen):
                 c2 = self.sub(ctx, cs=ctx.get("cs", []) + [(a, R), (b, C)])
                 self.emit(ind, "for (int %s = 0; %s < %d; %s++)" % (a, a, R, a))
                 self.emit(ind + 1, "for (int %s = %s; %s < %d; %s++)" % (b, "0", b, C, b))
-                self.emit(ind + 2, "%s[%s][%s] = %s;" % (v, a, b, self.expr(self.wctx(c2), 2)))
+                self.emit(ind + 2, "%s[%s][%s] = %s;" % (v, a, b, self.expr(c2, 2)))
             return v
         v = self.fresh("lv" if L != "d" else "vl")
         k = r.randrange(6)
@@ -668,7 +651,7 @@ class LegacyGen(Gen):
             self.emit(ind, "double %s[%d] = {%s};" % (v, L, ", ".join(self.expr(ctx, 1) for _ in range(n))))
             return v
         self.declare(ctx, ind, v, L)
-        fill = lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2)))
+        fill = lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(c2, 2)))
         if k == 5 and where != "nobranch":  # filled by either branch of an if (the bug of 10c01f9)
             self.emit(ind, "if (%s) {" % self.cond(ctx))
             self.seq_loop(ctx, ind + 1, L, fill)
@@ -701,15 +684,15 @@ class LegacyGen(Gen):
             # adsoac refuses them when they update an array: found/refused/exit_loop_inplace.c)
             forms = None if r.random() < 0.15 else [0, 0, 1, 2, 3, 4, 7, 8]
             self.seq_loop(ctx, ind, L, lambda c2, i2, c: self.emit(
-                i2, "%s[%s] = %s[%s] * %s + %s;" % (v, c, v, c, r.choice(["0.5", "a", self.expr(self.wctx(c2), 1)]),
-                                                   self.expr(self.wctx(c2), 1))), partial=True, forms=forms)
+                i2, "%s[%s] = %s[%s] * %s + %s;" % (v, c, v, c, r.choice(["0.5", "a", self.expr(c2, 1)]),
+                                                   self.expr(c2, 1))), partial=True, forms=forms)
         elif k == 2:  # triangular (Qtimesx): reads earlier elements
             a, b = self.fresh("ai"), self.fresh("bi")
             c2 = self.sub(ctx, cs=ctx["cs"] + [(a, L), (b, L)])
             src = r.choice(srcs + [v])
             self.emit(ind, "for (int %s = 0; %s < %s; %s++)" % (a, a, L, a))
             self.emit(ind + 1, "for (int %s = %s + 1; %s < %s; %s++)" % (b, a, b, L, b))
-            self.emit(ind + 2, "%s[%s] = %s[%s] + %s * %s[%s];" % (v, b, v, b, self.expr(self.wctx(c2), 1), src, a))
+            self.emit(ind + 2, "%s[%s] = %s[%s] + %s * %s[%s];" % (v, b, v, b, self.expr(c2, 1), src, a))
         elif k == 3:  # triangular with a running counter (GMM's Lparamsidx)
             a, b, li = self.fresh("ai"), self.fresh("bi"), self.fresh("li")
             src = r.choice(srcs + [v])
@@ -741,10 +724,6 @@ class LegacyGen(Gen):
         """Updates of v in place, maybe under if/else (both sides, one side, nested ifs)."""
         r = self.r
         k = r.randrange(5)
-        if "if-update" in AVOID:  # (found/nested_if_inplace.c, found/if_write_then_update.c)
-            if ctx.get("inif"):
-                return
-            k = r.choice([0, 4])
         if k == 0:
             self.array_op(ctx, ind, v, L)
         elif k == 1:
@@ -815,8 +794,6 @@ class LegacyGen(Gen):
         to ctx's locals) and maybe a local array later reads may use."""
         r, i = self.r, ctx["i"]
         k = r.randrange(12)
-        if ctx.get("noarrays"):  # (--avoid hist-local)
-            k = r.choice([5, 6, 8, 9, 10, 11])
         if k < 3:  # a fixed-size local array: filled, updated, read
             L = r.choice([3, 3, 2, 4])
             v = self.declare_array(ctx, ind, L)
@@ -829,14 +806,14 @@ class LegacyGen(Gen):
             if r.random() < 0.5:
                 a = self.fresh("ai")
                 self.emit(ind, "for (int %s = 0; %s < 3; %s++) %s[1][%s] = %s[1][%s] * %s + %s[0][%s];"
-                          % (a, a, a, v, a, v, a, self.expr(self.wctx(ctx), 1), v, a))
+                          % (a, a, a, v, a, v, a, self.expr(ctx, 1), v, a))
             ctx["arrays"].append((v, (2, 3), True))
             ctx["locals"].append(self.consume(ctx, ind, v, (2, 3)))
         elif k == 4:  # a local array declared inside a branch
             t = self.fresh("r")
             self.emit(ind, "double %s = %s;" % (t, self.r.choice(["0.0", self.leaf(ctx)])))
             self.emit(ind, "if (%s) {" % self.cond(ctx))
-            c2 = self.sub(ctx, inif=True)
+            c2 = self.sub(ctx)
             L = r.choice([2, 3, self.dlen(ctx)])
             v = self.declare_array(c2, ind + 1, L)
             if r.random() < 0.6:
@@ -990,9 +967,7 @@ class LegacyGen(Gen):
         """One annotated loop with a legacy body."""
         r = self.r
         scratch = None
-        noarrays = ("hist-local" in AVOID and kind == "hist" and op != "+") or \
-                   ("scan-local" in AVOID and (kind == "scan" or kind == "reduce" and op in ("lse", "lin")))
-        if r.random() < 0.2 and not noarrays:  # a malloc'd scratch array, privatized (each iteration fills it)
+        if r.random() < 0.2:  # a malloc'd scratch array, privatized (each iteration fills it)
             scratch = (self.fresh("sc"), r.choice(["d", 3]))
             self.headers.add("stdlib.h")
             self.pre.append("double *%s = (double *)malloc(%s * sizeof(double));" % (
@@ -1015,17 +990,15 @@ class LegacyGen(Gen):
         if kind in ("reduce", "hist"):
             ctx["yreads"] = ["y[%(i)s]", "y[2 * %(i)s + 1]", "y[n + %(i)s]", "y[3 * %(i)s + 2]"]
         b = ind + 1
-        if noarrays:  # (found/hist_local_array.c, found/scan_local_array.c)
-            ctx["noarrays"] = True
-        if r.random() < 0.2 and not noarrays:  # a variable-length array at the start of the body
+        if r.random() < 0.2:  # a variable-length array at the start of the body
             v = self.fresh("vl")
             self.emit(b, "double %s[d];" % v)
-            self.seq_loop(ctx, b, "d", lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))))
+            self.seq_loop(ctx, b, "d", lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(c2, 2))))
             ctx["arrays"].append((v, "d", True))
         if scratch:  # (filled by <=, while or do: refused, found/refused/scratch_fill_forms.c)
             v, L = scratch
             forms = None if r.random() < 0.15 else [0, 0, 1, 4, 7] + ([2] if L == "d" else [])
-            self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(self.wctx(c2), 2))),
+            self.seq_loop(ctx, b, L, lambda c2, i2, c: self.emit(i2, "%s[%s] = %s;" % (v, c, self.expr(c2, 2))),
                           forms=forms)
             ctx["arrays"].append((v, L, True))
         vla = any(L == "d" for _, L, _ in ctx["arrays"])  # (with a continue: found/refused/vla_continue.c)
@@ -1538,9 +1511,8 @@ def main():
                     help="the programs' space: classic (annotated loops), legacy (legacy C), mixed (half each)")
     ap.add_argument("--shrink", metavar="FILE", help="shrink a failing program (to FILE.min.c)")
     ap.add_argument("--avoid", action="append", default=[], metavar="NAME[,NAME]",
-                    help="leave out a known bug's trigger: inv-fill (found/invariant_fill.c), "
-                         "hist-local (found/hist_local_array.c), scan-local (found/scan_local_array.c), "
-                         "if-update (found/nested_if_inplace.c, found/if_write_then_update.c)")
+                    help="leave out a known bug's trigger (none at present; each names its "
+                         "program in found/)")
     ap.add_argument("--no-selfcheck", action="store_true",
                     help="with --shrink: do not check the candidates under the sanitizers")
     ap.add_argument("--selfcheck", nargs="?", const="asan", choices=["asan", "msan"],
