@@ -30,6 +30,7 @@ Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map
     Val x = fn_val(f, t, name);
     f->vals[x].adecl = pf->vals[v].adecl; // (the derivatives have the primal's type)
     f->vals[x].avla = pf->vals[v].avla;
+    f->vals[x].arows = pf->vals[v].arows;
     return x;
   }
   if (!map[par])

@@ -191,7 +191,7 @@ static const char *signature(Emit *e, const Fn *f) {
       done[v] = 1;
     }
     const Type *t = f->vals[v].type;
-    if (f->vals[v].adecl && f->vals[v].avla && e->opt->target == TARGET_CUDA) {
+    if (f->vals[v].arows && f->vals[v].avla && e->opt->target == TARGET_CUDA) {
       // C++ has no variable-length arrays: a pointer to the elements, which any array
       // converts to (the C declarator as a comment)
       buf_printf(&b, "%s%svoid *%s /* ", i ? ", " : "", t->elem_const ? "const " : "",
@@ -200,7 +200,8 @@ static const char *signature(Emit *e, const Fn *f) {
       buf_puts(&b, " */");
       continue;
     }
-    if (f->vals[v].adecl) {
+    if (f->vals[v].adecl && (f->vals[v].arows || e->opt->target == TARGET_C)) {
+      // (C++ takes double x[n] for a pointer: CUDA declares one)
       buf_printf(&b, "%s%s%s ", i ? ", " : "", t->elem_const ? "const " : "", tname(e, t->elem));
       buf_printf(&b, f->vals[v].adecl, f->params[i].name);
       continue;
@@ -238,7 +239,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->depth = 1;
   for (int i = 0; i < f->nparams; i++) { // the flat aliases of arrays of arrays
     Val v = f->params[i].val;
-    if (!f->vals[v].adecl) continue;
+    if (!f->vals[v].arows) continue;
     const Type *t = f->vals[v].type;
     const char *et = arena_printf(e->a, "%s%s", t->elem_const ? "const " : "", tname(e, t->elem));
     line(e, "%s *%s = (%s *)%s;", et, names_get(e->nm, v), et, f->params[i].name);
@@ -296,6 +297,31 @@ static void emit_prototypes(Emit *e, const Marked *m, Buf *out) {
   }
 }
 
+// The input from *pos to end, with the prototypes of the marked functions that the input
+// declares in that range (after their first declaration: the code between it and the
+// definition may call f_vjp, f_jvp too), and #line back to the input after each.
+static void copy_input(Emit *e, uint32_t *pos, uint32_t end, Buf *out) {
+  const Prog *p = e->prog;
+  for (;;) {
+    const Marked *m = NULL;
+    for (int j = 0; j < p->nmarked; j++) {
+      uint32_t at = p->marked[j].proto_byte;
+      if (at && at > *pos && at < end && (!m || at < m->proto_byte)) m = &p->marked[j];
+    }
+    uint32_t to = m ? m->proto_byte : end;
+    buf_printf(out, "%.*s", (int)(to - *pos), p->src.text + *pos);
+    *pos = to;
+    if (!m) return;
+    buf_puts(out, "\n");
+    emit_prototypes(e, m, out);
+    if (e->opt->line_directives) {
+      unsigned line = 1;
+      for (uint32_t k = 0; k < to; k++) line += p->src.text[k] == '\n';
+      buf_printf(out, "#line %u \"%s\"\n", line, e->opt->input_name);
+    }
+  }
+}
+
 static void emit_passthrough(Emit *e, Buf *out) {
   const Prog *p = e->prog;
   uint32_t pos = 0;
@@ -310,13 +336,13 @@ static void emit_passthrough(Emit *e, Buf *out) {
   if (e->opt->line_directives) buf_printf(out, "#line 1 \"%s\"\n", e->opt->input_name);
   for (int i = 0; i <= p->ndrop; i++) {
     uint32_t end = i < p->ndrop ? p->drop_start[i] : (uint32_t)p->src.len;
-    buf_printf(out, "%.*s", (int)(end - pos), p->src.text + pos);
+    copy_input(e, &pos, end, out);
     if (i < p->ndrop) {
       const Marked *m = NULL;
       for (int j = 0; j < p->nmarked; j++)
         if (p->marked[j].start_byte == p->drop_start[i]) m = &p->marked[j];
-      if (m) { // the prototypes, then back to the input's lines
-        emit_prototypes(e, m, out);
+      if (m) { // the prototypes (unless declared earlier), then back to the input's lines
+        if (!m->proto_byte) emit_prototypes(e, m, out);
         if (e->opt->line_directives) {
           unsigned line = 1;
           for (uint32_t k = 0; k < p->drop_end[i]; k++) line += p->src.text[k] == '\n';

@@ -51,7 +51,7 @@ Names *names_new(Arena *a, const Fn *f, const Prog *prog, bool cuda) {
     const char *s = par ? f->vals[par].hint : f->params[i].name;
     if (cuda && cuda_builtin(s))
       for (s = arena_printf(a, "%s_", s); taken(nm, s);) s = arena_printf(a, "%s_", s);
-    if (!par && f->vals[v].adecl) { // an array of arrays: the body's flat alias (emit.c)
+    if (!par && f->vals[v].arows) { // an array of arrays: the body's flat alias (emit.c)
       for (s = arena_printf(a, "%s_flat", s); taken(nm, s);) s = arena_printf(a, "%s_", s);
       nm->name[v] = s;
       continue;

@@ -166,6 +166,7 @@ typedef struct {
   // pointer to the elements; the signature declares it as C does, this declarator text with
   // %s for the name ("%s[N][M]"), and the body reads it through a flat alias (emit.c).
   const char *adecl;
+  bool arows; // adecl is an array of arrays (double x[N] has adecl "%s[N]" alone)
   bool avla; // ... whose extents are not constants (double A[n][m]): C++ (the CUDA target)
              // declares it a flat pointer, with the C declarator as a comment
 } ValInfo;
@@ -380,6 +381,8 @@ typedef struct {
   Fn *primal, *vjp, *jvp;
   Loc loc;
   uint32_t start_byte, end_byte; // the original definition, pragma included
+  uint32_t proto_byte; // the end of the input's first prototype of it, before the definition
+                       // (0: none): f_vjp and f_jvp are declared there too
 } Marked;
 
 typedef struct {

@@ -231,6 +231,7 @@ typedef struct {
   TSNode size[MAX_DIMS + 1];
   TSNode ident;
   const char *fmt;
+  bool array; // the first dimension is an array declarator (double x[N]), not a pointer
 } DeclDims;
 void declarator_dims(Lower *L, TSNode d, DeclDims *out);
 Val convert(Lower *L, Val v, Type *to);

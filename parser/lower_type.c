@@ -288,6 +288,7 @@ void declarator_dims(Lower *L, TSNode d, DeclDims *out) {
   if (ts_node_is_null(d)) diag_error(node_loc(L, decl), "name every parameter", "unnamed parameter");
   out->n = n;
   out->ident = d;
+  out->array = n && !ptr[n - 1];
   for (int k = 0; k < n; k++) { // (rev: from the outermost declarator in)
     out->size[k] = rev[n - 1 - k];
     if (k == 0) continue;

@@ -94,7 +94,10 @@ static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
       const Node *c = L->fn->defs[v.dims[k - 1]];
       L->fn->vals[p->val].avla |= !c || c->kind != IR_CONST;
     }
-    if (dd.n > 1) L->fn->vals[p->val].adecl = dd.fmt;
+    // (a flat array declared with its length, double x[N], keeps that declarator: gcc warns
+    // when a definition declares as a pointer what a prototype declared as an array)
+    if (dd.n > 1 || (dd.array && !ts_node_is_null(dd.size[0]))) L->fn->vals[p->val].adecl = dd.fmt;
+    L->fn->vals[p->val].arows = dd.n > 1;
     ptr_var_push(L, p->name, p->type, &v, assigned_in(L, body, p->name), p->loc);
   } else {
     var_push(L, (Var){p->name, p->type, VAR_SCALAR, p->val, p->loc});
@@ -239,6 +242,24 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
   UserOp *u = ARENA_NEW(a, UserOp);
   *u = op;
   TABLE_ADD(a, d->ops, name, u);
+}
+
+// The end of the first file-level declaration of function name before byte limit (a
+// prototype, as a file whose main comes first declares its kernel), or 0.
+static uint32_t first_prototype(Arena *a, const Src *src, TSNode root, const char *name,
+                                uint32_t limit) {
+  for (TSNode n = ts_node_named_child(root, 0);
+       !ts_node_is_null(n) && ts_node_end_byte(n) <= limit; n = ts_node_next_named_sibling(n)) {
+    if (!ts_is(n, "declaration")) continue;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      TSNode d = ts_node_named_child(n, i);
+      while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
+      if (!ts_is(d, "function_declarator")) continue;
+      TSNode id = ts_field(d, "declarator");
+      if (ts_is(id, "identifier") && !strcmp(ts_text(a, src, id), name)) return ts_node_end_byte(n);
+    }
+  }
+  return 0;
 }
 
 static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode def,
@@ -479,6 +500,7 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
     m.primal = lower_function(a, p, &defs, def, &pr);
     m.start_byte = ts_node_start_byte(n);
     m.end_byte = ts_node_end_byte(def);
+    m.proto_byte = first_prototype(a, &p->text, root, m.primal->name, m.start_byte);
     if (!ts_node_is_null(fn_def(marked, m.primal->name)))
       diag_error(m.primal->loc, NULL, "'%s' is marked twice", m.primal->name);
     FnDef *f = ARENA_NEW(a, FnDef);

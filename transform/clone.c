@@ -9,6 +9,7 @@ Val clone_val(Fn *dst, const Fn *src, Val v, Val *map) {
   Val n = fn_val(dst, src->vals[v].type, src->vals[v].hint);
   dst->vals[n].adecl = src->vals[v].adecl;
   dst->vals[n].avla = src->vals[v].avla;
+  dst->vals[n].arows = src->vals[v].arows;
   map[v] = n;
   return n;
 }

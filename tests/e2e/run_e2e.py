@@ -166,6 +166,18 @@ def parse_structs(path):
 
 class Param:
     def __init__(self, text, structs=None, typedefs=None):
+        # an array of arrays (double A[N][M], A[][M], A[n][m], (*A)[M]): a pointer to its
+        # first row; self.decl keeps the declarator (%s for the name), self.rank its rank
+        self.decl, self.rank = None, 1
+        dims = re.findall(r"\[[^\]]*\]", text)
+        ptr_to_rows = re.search(r"\(\s*\*\s*(\w+)\s*\)", text)
+        if dims or ptr_to_rows:
+            rank = len(dims) + bool(ptr_to_rows)
+            name = ptr_to_rows.group(1) if ptr_to_rows else re.search(r"(\w+)\s*\[", text).group(1)
+            if rank > 1:
+                self.rank, self.decl = rank, re.sub(r"\b%s\b" % name, "%s", text, count=1)
+            text = re.sub(r"\[[^\]]*\]|\(\s*\*\s*(\w+)\s*\)", "", text)
+            text = re.sub(r"\b%s\b" % name, "", text).strip() + " *" + name
         toks = re.findall(r"\w+|\*|\[\s*\]", text)
         words = [t for t in toks if re.match(r"\w", t)]
         if len(words) < 2:
@@ -356,7 +368,7 @@ def parse_program(path):
         if all(w in QUALS for w in (m.group(2) or "").split())}
     expand = lambda text: re.sub(r"\w+", lambda w: qmacros.get(w.group(0), w.group(0)), text)
     for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+adsoac[ \t]+grad\b([^\n]*)\n([^{;]*)\{", code, re.M):
-        h = re.match(r"\s*(.*?)\b(\w+)\s*\(([^()]*)\)\s*$", m.group(2), re.S)
+        h = re.match(r"\s*(.*?)\b(\w+)\s*\(((?:[^()]|\([^()]*\))*)\)\s*$", m.group(2), re.S)
         if not h:
             raise SpecError("%s: cannot parse the function after `#pragma adsoac grad`" % path)
         f = Func()
@@ -372,6 +384,7 @@ def parse_program(path):
         if f.ret_kind is None:
             raise SpecError("%s: unsupported return type %r" % (f.name, f.ret))
         f.rtype = " ".join(rwords)
+        f.static = "static" in f.ret.split()
         for p in f.params:
             if p.name in f.spec.written:
                 p.written = True
@@ -419,6 +432,16 @@ def prototypes(f, which, mirrored=False):
         if p.kind == STRUCT:  # a derivative has the primal's type (language.md 2)
             dtype = mirror(p, which == "ref64") if mirrored else p.base
             cast = ("const " if p.const else "") + dtype + (" *" if p.ptr else "")
+        if p.decl:  # an array of arrays: its declarator, or [*] rows in the driver (no macros)
+            decl = p.decl if not mirrored else "%s%s (*%%s)%s" % (
+                "const " if p.const else "", p.base, "[*]" * (p.rank - 1))
+            ps.append(decl % p.name)
+            unconst = re.sub(r"\bconst\b\s*", "", decl)
+            if which == "vjp" and p.active:
+                ps.append(unconst % (p.name + "_bar"))
+            if which == "jvp" and p.active:
+                ps.append((decl if not p.written else unconst) % (p.name + "_dot"))
+            continue
         ps.append(cast + ("" if p.ptr else " ") + p.name)
         if which == "vjp" and p.active:
             ps.append("%s *%s_bar" % (dtype, p.name))
@@ -500,11 +523,14 @@ def call_code(f, mode):
             struct_pack(f, p, mode, pre, post, args)
             continue
         cast = re.sub(r"\bfloat\b", "double", p.cast) if mode == "ref64" else p.cast
+        if p.decl:  # an array of arrays: its rows' type converts from void *
+            cast = "void *"
         args.append("(%s)A->%s[%d]" % (cast, {ISCAL: "iv", FSCAL: "s"}.get(p.kind, "p"), k))
         if mode == "vjp" and p.active:
-            args.append("(%s *)A->b[%d]" % (p.ftype, k))
+            args.append("(%s *)A->b[%d]" % ("void" if p.decl else p.ftype, k))
         if mode == "jvp" and p.active:
             args.append("(%s)A->sd[%d]" % (p.ftype, k) if not p.ptr else
+                        "(void *)A->d[%d]" % k if p.decl else
                         "(%s%s *)A->d[%d]" % ("" if p.written else "const ", p.ftype, k))
     if f.ret_kind == 1 and mode == "vjp":
         args.append("(%s)A->rbar" % f.rtype)
@@ -661,6 +687,10 @@ def run_c(args, name):
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
     if args.sanitize == "memory":  # (clang: uninitialised reads)
         san = ["-fsanitize=memory", "-fno-omit-frame-pointer"]
+    with open(src) as fh:
+        user_main = re.search(r"\bint\s+main\s*\(", fh.read()) is not None
+    # (gcc removes a static function nothing calls; the driver calls them)
+    keep_static = ["-fkeep-static-functions"] if any(f.static for f in funcs) and "clang" not in args.cc else []
     extra_objs, link = [], []
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
         cu = o("prog_grad.cu")
@@ -690,10 +720,21 @@ def run_c(args, name):
         sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
         # adsoac's output compiles without a warning (no unused or uninitialized variables)
         strict = [] if args.fake is not None else ["-Wall", "-Werror"]
-        sh(cc + ["-O2", "-fopenmp"] + strict + san + args.cflags.split() + ["-c", grad, "-o", o("grad.o")],
+        sh(cc + ["-O2", "-fopenmp"] + strict + san + keep_static + args.cflags.split() +
+           ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
+        # a program with its own main (the driver has one), and static kernels (language.md
+        # 2: f, f_vjp, f_jvp stay static): the driver reaches them through their symbols
+        fix = ["--globalize-symbol=%s%s" % (f.name, w) for f in funcs if f.static for w in ("", "_vjp", "_jvp")]
+        if user_main:
+            fix.append("--localize-symbol=main")
+        if fix:
+            sh(["objcopy"] + fix + [o("grad.o")], "reaching the static kernels of adsoac's output")
     ren = ["-D%s=%s_ref" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
-    sh(cc + ["-O2"] + san + ["-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
+    sh(cc + ["-O2"] + san + keep_static + ["-c", src, "-o", o("ref.o")] + ren, "compiling the reference")
+    if any(f.static for f in funcs):
+        sh(["objcopy"] + ["--globalize-symbol=%s_ref" % f.name for f in funcs if f.static] + [o("ref.o")],
+           "reaching the reference's static kernels")
     # the program's other functions (legacy helpers are not static) are in adsoac's output
     # too: the references keep only their renamed marked functions global
     sh(["objcopy"] + ["--keep-global-symbol=%s_ref" % f.name for f in funcs] + [o("ref.o")],
@@ -704,8 +745,11 @@ def run_c(args, name):
         objs.append(o("link%d.o" % k))
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
-        sh(cc + ["-O2"] + san + ["-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
+        sh(cc + ["-O2"] + san + keep_static + ["-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
            "compiling the double reference")
+        if any(f.static for f in funcs):
+            sh(["objcopy"] + ["--globalize-symbol=%s_ref64" % f.name for f in funcs if f.static] +
+               [o("ref64.o")], "reaching the double reference's static kernels")
         sh(["objcopy"] + ["--keep-global-symbol=%s_ref64" % f.name for f in funcs] + [o("ref64.o")],
            "localizing the double reference's other symbols")
         objs.append(o("ref64.o"))
