@@ -7,7 +7,10 @@ original and whose f_vjp / f_jvp use central differences of the original evaluat
     tests/e2e/run_e2e.py --fake-translator OUTDIR        (run_e2e.py --selftest does both)
 
 Array lengths come from the `array` lines, so every size variable they use must be an int
-parameter of the function.
+parameter of the function.  The program is the file a `// e2e: source` line names, as for
+run_e2e.py; in the double copy (float programs) the functions of `// e2e: link` libraries are
+called as NAME_e2e64, the double build of the library that run_e2e.py links; a static kernel
+gets static f, f_vjp, f_jvp, and an array of arrays (A[N][N]) is read and written in a row.
 """
 import os
 import re
@@ -31,8 +34,17 @@ def file_scope_names(src, skip):
     return sorted(n for n in names - skip if n not in ("if", "for", "while", "switch", "return"))
 
 
-def fake(src):
-    funcs = E.parse_program(src)
+def link_functions(lib):
+    """The external functions a `// e2e: link` library defines (not static)."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", open(lib).read(), flags=re.S)
+    return sorted(set(m.group(2) for m in re.finditer(
+        r"^[ \t]*((?:[A-Za-z_]\w*[ \t\*]+)+?)(\w+)\s*\([^;{]*\)\s*\{", text, flags=re.M)
+        if "static" not in m.group(1).split()) - {"if", "for", "while", "switch", "return"})
+
+
+def fake(test):
+    funcs = E.parse_program(test)
+    src = E.source_of(test)  # (the program: the test file, or the file its `source` line names)
     fl = any(E.any_float(f) for f in funcs)
     out = ["/* Finite-difference stand-in for adsoac's output (harness self-check only). */",
            "#include <math.h>", "#include <stdlib.h>", "#include <string.h>",
@@ -45,8 +57,12 @@ def fake(src):
         out += ["#define float double"] + ["#define %sf %s" % (m, m) for m in E.MATHF]
         out += ["#define %s %s_orig64" % (f.name, f.name) for f in funcs]
         out += ["#define %s %s_d64" % (n, n) for n in own]  # its types and helpers again
+        # the libraries it calls (`// e2e: link`): their double build, whose symbols run_e2e
+        # renames NAME_e2e64 for the double reference and links whenever a function is float
+        lib64 = sorted(set(n for lib in E.links_of(test) for n in link_functions(lib)) - set(own))
+        out += ["#define %s %s_e2e64" % (n, n) for n in lib64]
         out += ['#include "%s"' % src, "#undef float"] + ["#undef %sf" % m for m in E.MATHF]
-        out += ["#undef %s" % f.name for f in funcs] + ["#undef %s" % n for n in own]
+        out += ["#undef %s" % f.name for f in funcs] + ["#undef %s" % n for n in own + lib64]
     else:
         out += ["#define %s_orig64 %s_orig" % (f.name, f.name) for f in funcs]
     for f in funcs:
@@ -73,6 +89,9 @@ def body(f, own64):
     t64 = lambda p: re.sub(r"\w+", lambda m: m.group(0) + "_d64" if m.group(0) in own64 else m.group(0), p.base)
     floats = lambda p: [fn for fn, _, k in p.fields if k != "int"]
     length = lambda p: (s.structs if p.kind == E.STRUCT else s.arrays)[p.name]["len"]
+    # element i of array parameter p's argument a (an array of arrays, A[N][N]: its elements
+    # in a row, through a pointer to the first)
+    at = lambda p, a, const="": "((%s%s *)%s)[i]" % (const, p.ftype, a) if p.decl else "%s[i]" % a
 
     # the active elements, and the outputs: (key, count, value after the call, seed source)
     elems, outs = [], []
@@ -82,10 +101,11 @@ def body(f, own64):
         if p.kind == E.FARR:
             n = "L_" + p.name
             if p.active:
-                elems.append(Elem(n, "w_%s[i]" % p.name, "%s_bar[i]" % p.name, "%s_dot[i]" % p.name,
-                                  "%s[i]" % p.name, p.written))
+                elems.append(Elem(n, "w_%s[i]" % p.name, at(p, p.name + "_bar"), at(p, p.name + "_dot", "const "),
+                                  at(p, p.name, "const "), p.written))
             if p.written:
-                outs.append((p.name, n, "o_%s[i]" % p.name, "%s_bar[i]" % p.name, "%s_dot[i]" % p.name))
+                outs.append((p.name, n, "o_%s[i]" % p.name, at(p, p.name + "_bar", "const "),
+                             at(p, p.name + "_dot")))
         if p.kind == E.STRUCT:
             for fn in floats(p):
                 if p.ptr:
@@ -111,7 +131,7 @@ def body(f, own64):
         for p in arrs:
             code.append("  double *w_%s = malloc((L_%s + 1) * sizeof(double)), *o_%s = "
                         "malloc((L_%s + 1) * sizeof(double));" % ((p.name,) * 4))
-            code.append("  for (long i = 0; i < L_%s; i++) w_%s[i] = %s[i];" % ((p.name,) * 3))
+            code.append("  for (long i = 0; i < L_%s; i++) w_%s[i] = %s;" % (p.name, p.name, at(p, p.name, "const ")))
         for p in sarrs:
             code.append("  %s *w_%s = malloc((L_%s + 1) * sizeof *w_%s), *o_%s = malloc((L_%s + 1) * "
                         "sizeof *o_%s);" % ((t64(p),) + (p.name,) * 6))
@@ -128,7 +148,7 @@ def body(f, own64):
         args = []
         for p in P:
             work = p.kind == E.FARR or (p.kind == E.STRUCT and p.ptr)
-            args.append(("o_" if p.written else "w_") + p.name if work else
+            args.append(("(void *)" if p.decl else "") + ("o_" if p.written else "w_") + p.name if work else
                         "s_" + p.name if p.kind == E.FSCAL or p.kind == E.STRUCT else p.name)
         code = ["    for (long i = 0; i < L_%s; i++) o_%s[i] = w_%s[i];" % ((p.name,) * 3)
                 for p in arrs + sarrs if p.written]
@@ -142,7 +162,8 @@ def body(f, own64):
         code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs + sarrs]
         return code + (["  return e2e_ret;"] if f.ret_kind else []) + ["}"]
 
-    proto = lambda w: E.prototypes(f, w)[:-1]
+    # (a static kernel: f, f_vjp, f_jvp stay static, as adsoac's are: language.md 2)
+    proto = lambda w: ("static " if f.static else "") + E.prototypes(f, w)[:-1]
     args = ", ".join(p.name for p in P)
     out = ["", proto("f") + " {", "  %s%s_orig(%s);" % ("return " if f.ret_kind else "", f.name, args), "}"]
     # vjp: one central difference of L = sum(seed * out) + ret_bar * ret per active element
