@@ -855,7 +855,19 @@ static void lower_stmt_(Lower *L, TSNode s) {
     else if (!ts_node_is_null(e)) r->val = convert(L, lower_expr(L, e), r->type);
     L->returned = true;
   } else if (!strcmp(t, "preproc_call")) {
-    // another pragma (omp, once, ...): ignored
+    // another tool's pragma (language.md 11: never ignored in silence)
+    TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
+    if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg)) {
+      const char *text = node_text(L, arg);
+      int n = (int)strcspn(text, "\r\n");
+      while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\\')) n--;
+      bool omp = !strncmp(text, "omp", 3) && (!text[3] || strchr(" \t", text[3]));
+      diag_warn(node_loc(L, s),
+                omp ? "mark the loop with '#pragma adsoac map', 'reduce', 'scan' or 'hist' "
+                      "(OpenMP directives are not read yet)"
+                    : "the input's functions that are not marked keep it",
+                "'#pragma %.*s' is not read by adsoac: the generated functions leave it out", n, text);
+    }
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {
     diag_error(node_loc(L, s), "use structured control flow (if, for)", "goto is not supported");
   } else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {
