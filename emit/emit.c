@@ -78,6 +78,10 @@ static void emit_loop(Emit *e, const Node *n) {
 static void emit_ext(Emit *e, const Node *n) {
   const ExtFn *x = n->u.ext.fn;
   ExtMode m = n->u.ext.mode;
+  if (x->global) { // a file-scope variable, read where the function starts
+    assign(e, n->out, x->name);
+    return;
+  }
   for (int k = 0; k < n->u.ext.nouts; k++) assign(e, n->u.ext.outs[k], "0");
   Buf b = {.arena = e->a};
   buf_printf(&b, "%s(", m == EXT_CALL ? x->name : m == EXT_VJP ? x->vjp : x->jvp);

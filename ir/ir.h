@@ -203,6 +203,7 @@ typedef struct ExtFn {
   int nparams;
   Loc loc; // the derivative pragma
   uint32_t decl_end; // where the last declaration of vjp, jvp in the input ends (0: headers)
+  bool global;       // a file-scope variable's value (no call, no derivative): the name alone
 } ExtFn;
 bool ext_active(const ExtFn *e, int k); // parameter k is float or double
 

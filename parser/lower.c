@@ -324,12 +324,23 @@ static void assign_pointer(Lower *L, Var *p, TSNode asg, const char *op) {
   ptr_assign(L, p, &v, loc);
 }
 
+// An assignment to name, not a variable of the function: a file-scope one is refused by name.
+static void refuse_global_write(Lower *L, TSNode name) {
+  GlobalDef *g;
+  HASH_FIND_STR(L->globals, node_text(L, name), g);
+  if (g)
+    diag_error(node_loc(L, name), "pass it as a parameter (a pointer to it, for a result)",
+               "a marked function writes the file-scope variable '%s' (file-scope variables "
+               "are read-only constants to adsoac)", g->name);
+}
+
 static void lower_assignment(Lower *L, TSNode asg) {
   TSNode lhs = ts_field(asg, "left");
   const char *op = node_text(L, ts_field(asg, "operator"));
   while (ts_is(lhs, "parenthesized_expression")) lhs = ts_node_named_child(lhs, 0);
   if (ts_is(lhs, "identifier")) {
     Var *v = var_find(L, node_text(L, lhs));
+    if (!v) refuse_global_write(L, lhs);
     if (!v) diag_error(node_loc(L, lhs), NULL, "unknown variable '%s'", node_text(L, lhs));
     if (v->kind == VAR_ARRAY || v->kind == VAR_REF) {
       assign_pointer(L, v, asg, op);
@@ -404,6 +415,7 @@ static void lower_update(Lower *L, TSNode e) {
     update_scalar_val(L, v, op[0] == '+' ? one : b_unop(&L->b, UN_NEG, one), loc);
     return;
   }
+  if (!v && ts_is(arg, "identifier")) refuse_global_write(L, arg);
   if (!v || v->kind != VAR_SCALAR || !v->val)
     diag_error(loc, "use ++ and -- on assigned variables, elements and pointers",
                "unsupported increment");

@@ -101,6 +101,14 @@ typedef struct {
   UT_hash_handle hh; // the functions by name; of two of the same name, the first
 } FnDef;
 
+// A file-scope variable (language.md 6: passive, read as a constant): its declaration and
+// the declarator that names it (an identifier, an array's, an init_declarator's).
+typedef struct {
+  const char *name;
+  TSNode decl, declarator;
+  UT_hash_handle hh; // (the first declaration of a name)
+} GlobalDef;
+
 // Types the file (and the project headers it includes) names: struct types of scalar fields
 // and scalar typedefs.
 typedef struct {
@@ -179,6 +187,9 @@ typedef struct Lower {
   FnDef *fndefs;      // functions defined in the file (uthash, by name)
   UserOp *ops;        // declared operators (uthash, by name)
   ExtDef *exts;       // functions with declared derivatives (uthash, by name)
+  GlobalDef *globals; // file-scope variables (uthash, by name)
+  struct GlobalRead { const char *name; Val v; } *gread; // those read: their values at entry
+  int ngread;
   uint32_t fn_start;  // where the marked function's definition starts in the input
   TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
   const TypeTable *types;

@@ -76,6 +76,46 @@ static bool builtin_constant(Lower *L, const char *name, Val *out) {
   return false;
 }
 
+// A file-scope scalar (language.md 6): passive, its value read once where the marked function
+// starts (its code cannot change it: writes are refused), so that kernels take it as an
+// argument.  The read is a call of an ExtFn marked global, which the emitter writes as the
+// variable's name.
+static bool global_read(Lower *L, TSNode e, const char *name, Val *out) {
+  GlobalDef *g;
+  HASH_FIND_STR(L->globals, name, g);
+  if (!g) return false;
+  for (int i = 0; i < L->ngread; i++)
+    if (!strcmp(L->gread[i].name, name)) return *out = L->gread[i].v, true;
+  TSNode d = g->declarator;
+  if (ts_is(d, "init_declarator")) d = ts_field(d, "declarator");
+  if (!ts_is(d, "identifier"))
+    diag_error(node_loc(L, e), "pass it to the function as a parameter",
+               "file-scope %s '%s' is not supported (file-scope scalars are)",
+               ts_is(d, "array_declarator") ? "array" : "pointer", name);
+  Type *t = lower_type(L, ts_field(g->decl, "type"));
+  if (!ty_is_int(t) && !ty_is_float(t))
+    diag_error(node_loc(L, e), "pass it to the function as a parameter",
+               "file-scope variable '%s' is not a number (file-scope scalars of integer and "
+               "floating-point types are supported)", name);
+  ExtFn *x = ARENA_NEW(L->a, ExtFn);
+  *x = (ExtFn){.name = name, .ret = t, .global = true, .loc = node_loc(L, e)};
+  Block *body = L->fn->body, *at = L->b.blk;
+  L->b.blk = body;
+  Val none = 0;
+  Node *n = b_ext(&L->b, x, EXT_CALL, &none, 0, 0);
+  L->b.blk = at;
+  L->fn->vals[n->out].hint = name;
+  for (int i = body->n - 1; i > L->ngread; i--) body->stmts[i] = body->stmts[i - 1];
+  body->stmts[L->ngread] = n; // (after the reads before it, ahead of the rest)
+  if (L->ngread % 16 == 0) {
+    struct GlobalRead *g2 = ARENA_ARRAY(L->a, struct GlobalRead, L->ngread + 16);
+    if (L->ngread) memcpy(g2, L->gread, sizeof *g2 * (size_t)L->ngread);
+    L->gread = g2;
+  }
+  L->gread[L->ngread++] = (struct GlobalRead){name, n->out};
+  return *out = n->out, true;
+}
+
 static Val lower_identifier(Lower *L, TSNode e) {
   const char *name = node_text(L, e);
   if (!L->in_expansion && L->macros) { // the preprocessor runs first
@@ -85,6 +125,7 @@ static Val lower_identifier(Lower *L, TSNode e) {
   Var *v = var_find(L, name);
   Val k;
   if (!v && builtin_constant(L, name, &k)) return k;
+  if (!v && global_read(L, e, name, &k)) return k;
   if (!v)
     diag_error(node_loc(L, e), "define it in this file or in a header included with "
                "#include \"...\", or pass it as a parameter (adsoac does not read <...> "
@@ -108,6 +149,9 @@ static Val lower_identifier(Lower *L, TSNode e) {
 static Val lower_subscript(Lower *L, TSNode e) {
   TSNode an = ts_field(e, "argument");
   View v;
+  Val g;
+  if (ts_is(an, "identifier") && !var_find(L, node_text(L, an))) // (a file-scope array: refused)
+    global_read(L, an, node_text(L, an), &g);
   if (!ptr_view(L, an, &v))
     diag_error(node_loc(L, an), "index arrays and pointers into them",
                "'%s' is not an array or a pointer", node_text(L, an));

@@ -182,6 +182,7 @@ typedef struct {
   FnDef *fndefs; // (uthash, by name)
   UserOp *ops;   // (uthash, by name)
   ExtDef *exts;  // (uthash, by name)
+  GlobalDef *globals; // (uthash, by name)
   TypeTable types;
   MacroTable *macros;
 } Defs;
@@ -244,6 +245,27 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
   TABLE_ADD(a, d->ops, name, u);
 }
 
+// The variables a file-level declaration declares (not its functions, not a typedef's).
+static void add_globals(Arena *a, const Src *src, TSNode decl, GlobalDef **table) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(decl); i++) {
+    TSNode d = ts_node_named_child(decl, i), id = d;
+    if (ts_is(d, "init_declarator")) id = ts_field(d, "declarator");
+    TSNode top = id;
+    while (ts_is(id, "array_declarator") || ts_is(id, "pointer_declarator") ||
+           ts_is(id, "parenthesized_declarator"))
+      id = ts_is(id, "parenthesized_declarator") ? ts_node_named_child(id, 0) : ts_field(id, "declarator");
+    if (!ts_is(id, "identifier") || ts_is(top, "function_declarator")) continue;
+    if (ts_node_eq(d, ts_field(decl, "type"))) continue;
+    const char *name = ts_text(a, src, id);
+    GlobalDef *g;
+    HASH_FIND_STR(*table, name, g);
+    if (g) continue;
+    g = ARENA_NEW(a, GlobalDef);
+    *g = (GlobalDef){.name = name, .decl = decl, .declarator = top};
+    TABLE_ADD(a, *table, name, g);
+  }
+}
+
 // The end of the first file-level declaration of function name before byte limit (a
 // prototype, as a file whose main comes first declares its kernel), or 0.
 static uint32_t first_prototype(Arena *a, const Src *src, TSNode root, const char *name,
@@ -279,6 +301,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   L.fndefs = defs->fndefs;
   L.ops = defs->ops;
   L.exts = defs->exts;
+  L.globals = defs->globals;
   L.fn_start = ts_node_start_byte(def);
   L.types = &defs->types;
   L.macros = defs->macros;
@@ -451,6 +474,7 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
   collect_types(a, &p->text, root, &defs.types);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
+    if (ts_is(n, "declaration")) add_globals(a, &p->text, n, &defs.globals);
     if (!ts_is(n, "function_definition")) continue;
     TSNode d = ts_field(n, "declarator");
     while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
