@@ -440,7 +440,8 @@ def prototypes(f, which, mirrored=False):
             if which == "vjp" and p.active:
                 ps.append(unconst % (p.name + "_bar"))
             if which == "jvp" and p.active:
-                ps.append((decl if not p.written else unconst) % (p.name + "_dot"))
+                # read only: const, as the pointer case below (a non-const `double (*A)[M]` too)
+                ps.append((unconst if p.written else "const " + unconst) % (p.name + "_dot"))
             continue
         ps.append(cast + ("" if p.ptr else " ") + p.name)
         if which == "vjp" and p.active:
