@@ -47,16 +47,27 @@ DiagTry diag_try(void (*fn)(void *), void *arg, size_t stack, int *err) {
   return ret == &failed_tag ? DIAG_FAILED : DIAG_OK;
 }
 
+static const Src *extra_src[64]; // the project headers (their functions' diagnostics)
+static int nextra;
+
 void diag_set_source(const Src *src) {
   cur_src = src;
+  nextra = 0;
+}
+
+void diag_add_source(const Src *src) {
+  if (nextra < 64) extra_src[nextra++] = src;
 }
 
 // Prints the source line of loc and a caret under its column.  The column counts bytes (as
 // gcc's does); the caret counts characters, so that it stands under the character on a line
 // with UTF-8 before it.
 static void show_line(Loc loc) {
-  if (!cur_src || loc.line == 0) return;
-  const char *p = cur_src->text, *end = p + cur_src->len;
+  const Src *src = cur_src;
+  for (int i = 0; loc.file && src && strcmp(loc.file, src->path) && i <= nextra; i++)
+    src = i < nextra ? extra_src[i] : NULL;
+  if (!src || loc.line == 0) return;
+  const char *p = src->text, *end = p + src->len;
   for (uint32_t l = 1; l < loc.line && p < end; p++)
     if (*p == '\n') l++;
   const char *eol = memchr(p, '\n', (size_t)(end - p));

@@ -49,8 +49,11 @@ typedef struct {
   size_t len;
   Loc at; // when set, every location in this text is reported at `at` (macro expansions)
   uint32_t at_byte; // with at: the byte of the main file it stands for (macro lookups)
+  bool header;      // a project header's text: its macros are those in force where the
+                    // marked function being lowered starts
 } Src;
 void diag_set_source(const Src *src);
+void diag_add_source(const Src *src); // another text locations may name (a header)
 // "file:line:col: error: msg", the source line, a caret, then "  hint: ..." when hint != NULL.
 _Noreturn void diag_error(Loc loc, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -399,6 +402,11 @@ typedef struct {
   int nidents;
   const char *const *deps; // headers read through #include "..." (for -MD)
   int ndeps;
+  // the project headers as parsed (while the front end runs): their functions' bodies are
+  // inlined as the file's are (language.md 6)
+  const Src **hsrc;
+  const void **htree; // (TSTree *)
+  int nh;
 } Prog;
 
 // ---- ir.c: building ----

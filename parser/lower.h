@@ -223,6 +223,7 @@ void var_pop(Lower *L, int n); // back to the variables vars[0 .. n) (leaving a 
 int struct_var_push(Lower *L, const char *name, Type *t, const Val *fields, Loc loc);
 const char *field_name(Lower *L, const char *var, const char *field); // "l.a"
 TSNode fn_def(FnDef *fns, const char *name); // a null node when the file defines none
+const Src *def_src(Lower *L, TSNode def);    // the text a function's definition is in
 const char *node_text(Lower *L, TSNode n);
 Loc node_loc(Lower *L, TSNode n);
 uint32_t use_byte(Lower *L, TSNode n);

@@ -33,7 +33,7 @@ static int formals(Lower *L, TSNode def, FormalParam **fpp, const char **name) {
   TSNode fdecl = ts_field(def, "declarator");
   while (ts_is(fdecl, "pointer_declarator")) fdecl = ts_field(fdecl, "declarator");
   const Src *caller_src = L->src;
-  L->src = &L->prog->text;
+  L->src = def_src(L, def);
   *name = node_text(L, ts_field(fdecl, "declarator"));
   TSNode params = ts_field(fdecl, "parameters");
   int np = 0;
@@ -63,7 +63,7 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   LoopCtx *loop = L->loop; // (a break in the body belongs to the body's own loops)
   L->loop = NULL;
   L->var_floor = L->nvars;
-  L->src = &L->prog->text;
+  L->src = def_src(L, def);
   L->in_expansion = false;
   TSNode body = ts_field(def, "body"), fn_body = L->fn_body;
   L->fn_body = body;
@@ -118,7 +118,7 @@ void lower_call_fields(Lower *L, TSNode def, Val *const *args, Loc loc, Val *out
   }
   Val r = inline_body(L, def, name, fp, np, av, sv, arrays, loc, out);
   const Src *s = L->src;
-  L->src = &L->prog->text;
+  L->src = def_src(L, def);
   if (lower_type(L, ts_field(def, "type"))->kind != TY_STRUCT) out[0] = r;
   L->src = s;
 }
@@ -182,7 +182,7 @@ static TSNode def_of(Lower *L, TSNode call) {
 Type *call_result_type(Lower *L, TSNode call) {
   TSNode def = def_of(L, call);
   const Src *s = L->src;
-  L->src = &L->prog->text;
+  L->src = def_src(L, def);
   Type *t = lower_type(L, ts_field(def, "type"));
   L->src = s;
   return t;
@@ -190,7 +190,7 @@ Type *call_result_type(Lower *L, TSNode call) {
 
 Val lower_user_call(Lower *L, TSNode call, TSNode def) {
   const Src *s = L->src;
-  L->src = &L->prog->text;
+  L->src = def_src(L, def);
   Type *t = lower_type(L, ts_field(def, "type"));
   L->src = s;
   if (t->kind == TY_STRUCT)

@@ -53,6 +53,12 @@ void var_pop(Lower *L, int n) {
   }
 }
 
+const Src *def_src(Lower *L, TSNode def) {
+  for (int i = 0; i < L->prog->nh; i++)
+    if (def.tree == L->prog->htree[i]) return L->prog->hsrc[i];
+  return &L->prog->text;
+}
+
 TSNode fn_def(FnDef *fns, const char *name) {
   FnDef *f;
   HASH_FIND_STR(fns, name, f);
@@ -84,6 +90,7 @@ Loc node_loc(Lower *L, TSNode n) {
 
 // Where a node stands in the main file, for the macros in force there.
 uint32_t use_byte(Lower *L, TSNode n) {
+  if (L->src->header) return L->fn_start; // (a header's function, inlined)
   return L->src->at.line ? L->src->at_byte : ts_node_start_byte(n);
 }
 

@@ -434,17 +434,55 @@ static void warn_unmarked(const Prog *p) {
 // The types of the project headers the input includes (language.md §6): each header's text
 // parsed on its own, all its definitions (its #if lines are not evaluated) collected before
 // the input's own; a later definition of a name replaces an earlier one.
-static void collect_header_types(Arena *a, TSParser *parser, const Prog *p, TypeTable *tt) {
+// The project headers' trees, alive while the front end runs (an error deletes them too).
+typedef struct {
+  TSTree **tree;
+  int n;
+} HeaderTrees;
+
+static void release_headers(void *p) {
+  HeaderTrees *h = p;
+  for (int i = 0; i < h->n; i++) ts_tree_delete(h->tree[i]);
+}
+
+// The types of the project headers, and their functions (after the file's own: of two
+// definitions of a name the file's is found).
+static void collect_headers(Arena *a, TSParser *parser, Prog *p, HeaderTrees *ht, Defs *defs) {
+  p->hsrc = ARENA_ARRAY(a, const Src *, p->ndeps + 1);
+  p->htree = ARENA_ARRAY(a, const void *, p->ndeps + 1);
   for (int i = 0; i < p->ndeps; i++) {
     size_t len;
     int err;
     char *text = src_read(a, p->deps[i], &len, &err);
     if (!text) continue; // (the preprocessor has read it: a failure is diagnosed there)
-    TsOwned h = {NULL, ts_parser_parse_string(parser, NULL, text, (uint32_t)len)};
-    pthread_cleanup_push(ts_release, &h);
-    Src hs = {p->deps[i], text, len};
-    collect_types(a, &hs, ts_tree_root_node(h.tree), tt);
-    pthread_cleanup_pop(1);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ht->tree[ht->n++] = tree;
+    Src *hs = ARENA_NEW(a, Src);
+    *hs = (Src){.path = p->deps[i], .text = text, .len = len, .header = true};
+    p->hsrc[p->nh] = hs;
+    p->htree[p->nh++] = tree;
+    diag_add_source(hs);
+    collect_types(a, hs, ts_tree_root_node(tree), &defs->types);
+  }
+}
+
+static void add_fndefs(Arena *a, const Src *src, TSNode root, Defs *defs) {
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n)) {
+    if (src->header && (ts_is(n, "preproc_ifdef") || ts_is(n, "preproc_if"))) {
+      add_fndefs(a, src, n, defs); // (an include guard; the rest is the preprocessor's)
+      continue;
+    }
+    if (!ts_is(n, "function_definition")) continue;
+    TSNode d = ts_field(n, "declarator");
+    while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
+    TSNode name = ts_field(d, "declarator");
+    if (!ts_is(d, "function_declarator") || !ts_is(name, "identifier")) continue;
+    const char *s = ts_text(a, src, name);
+    if (!ts_node_is_null(fn_def(defs->fndefs, s))) continue; // (the first of two is found)
+    FnDef *f = ARENA_NEW(a, FnDef);
+    *f = (FnDef){s, n};
+    TABLE_ADD(a, defs->fndefs, name, f);
   }
 }
 
@@ -470,22 +508,16 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
   collect_idents(a, &p->text, root, p);
   Defs defs = {0};
   defs.macros = macros;
-  collect_header_types(a, parser, p, &defs.types);
+  HeaderTrees ht = {ARENA_ARRAY(a, TSTree *, p->ndeps + 1), 0};
+  pthread_cleanup_push(release_headers, &ht);
+  collect_headers(a, parser, p, &ht, &defs);
   collect_types(a, &p->text, root, &defs.types);
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
-       n = ts_node_next_named_sibling(n)) {
+       n = ts_node_next_named_sibling(n))
     if (ts_is(n, "declaration")) add_globals(a, &p->text, n, &defs.globals);
-    if (!ts_is(n, "function_definition")) continue;
-    TSNode d = ts_field(n, "declarator");
-    while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
-    TSNode name = ts_field(d, "declarator");
-    if (!ts_is(d, "function_declarator") || !ts_is(name, "identifier")) continue;
-    const char *s = ts_text(a, &p->text, name);
-    if (!ts_node_is_null(fn_def(defs.fndefs, s))) continue; // (the first of two is found)
-    FnDef *f = ARENA_NEW(a, FnDef);
-    *f = (FnDef){s, n};
-    TABLE_ADD(a, defs.fndefs, name, f);
-  }
+  add_fndefs(a, &p->text, root, &defs);
+  for (int i = 0; i < p->nh; i++)
+    add_fndefs(a, p->hsrc[i], ts_tree_root_node((const TSTree *)p->htree[i]), &defs);
   defs.exts = collect_derivatives(a, parser, p, root, &defs.types);
   // declared operators first: marked functions may use them
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
@@ -542,6 +574,8 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
                 ts_node_end_byte(n) <= p->marked[i].end_byte;
     if (!marked) check_stray_pragmas(a, &p->text, n, false);
   }
+  pthread_cleanup_pop(1); // release_headers
+  p->nh = 0;             // (their trees are gone)
   pthread_cleanup_pop(1); // ts_release
   if (!p->nmarked) warn_unmarked(p);
   return p;
