@@ -3,7 +3,8 @@
 // hist(*) and reduce(*), the winners of hist(min/max) and reduce(max), the general rule of a
 // declared operator, the tangent passes of f_jvp, the reverse sweep of a time loop) must fill
 // it again.  0.1.0 dropped those writes as effects of the body: the scan's running value was
-// 0 (a wrong f), hist(*)/hist(max) got zero or wrong adjoints, silently.
+// 0 (a wrong f), hist(*)/hist(max) got zero or wrong adjoints, silently.  (scan(+) and a
+// declared operator's reduce with such a body: e2e legacy_scan_local.)
 // e2e: sizes n=1,2,7
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
@@ -11,25 +12,6 @@
 // e2e: array h[5] range(-1,1)
 // e2e: int steps = 3
 #include <math.h>
-
-#pragma adsoac operator neutral(-1e30) commutative
-static double lse(double a, double b) {
-  double m = fmax(a, b);
-  return m + log(exp(a - m) + exp(b - m));
-}
-
-#pragma adsoac grad
-void scan_add(int n, const double *x, double *y, double *z) {
-  double acc = 0.0;
-#pragma adsoac scan(+: acc)
-  for (int i = 0; i < n; i++) {
-    double v[2];
-    for (int c = 0; c < 2; c++) v[c] = x[i] * (c + 1);
-    acc += v[1];
-    y[i] = acc;
-  }
-  z[0] = acc;
-}
 
 #pragma adsoac grad
 void scan_mul(int n, const double *x, double *y) {
@@ -53,18 +35,6 @@ void scan_max(int n, const double *x, double *y) {
     m = fmax(m, v[1]);
     y[i] = m;
   }
-}
-
-#pragma adsoac grad
-double reduce_lse(int n, const double *x) {
-  double s = -1e30;
-#pragma adsoac reduce(lse: s)
-  for (int i = 0; i < n; i++) {
-    double v[2];
-    for (int c = 0; c < 2; c++) v[c] = x[i] * (c + 1);
-    s = lse(s, v[1]);
-  }
-  return s;
 }
 
 #pragma adsoac grad
