@@ -188,6 +188,8 @@ typedef struct Lower {
   UserOp *ops;        // declared operators (uthash, by name)
   ExtDef *exts;       // functions with declared derivatives (uthash, by name)
   GlobalDef *globals; // file-scope variables (uthash, by name)
+  Val *rowof;         // an element's index -> its row in an array of arrays (lower_ptr.c)
+  int caprowof;
   struct GlobalRead { const char *name; Val v; } *gread; // those read: their values at entry
   int ngread;
   uint32_t fn_start;  // where the marked function's definition starts in the input
@@ -278,6 +280,7 @@ typedef struct {
   int nbase;  // > 1: a pointer into one of bases[], the one sel (an int value) says, at
   Val bases[MAX_BASES]; // offs[k] into bases[k] (off is unused)
   Val sel, offs[MAX_BASES];
+  Val row;    // an array of arrays indexed from its start: the first subscript (A[i]...)
 } View;
 bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
 View view_expr(Lower *L, TSNode e, const char *what); // an error when e is not one

@@ -479,6 +479,28 @@ static void remark_writes(Lower *L, const IndexLoop *lp, const Block *body, cons
   }
 }
 
+// The map check again with the accesses of each array of arrays indexed from its start taken
+// by their rows (A[i][j] as row i), when every access of that array has one: C keeps every
+// subscript within its extent, so two iterations that touch different rows touch different
+// elements (language.md 2; the flat test cannot see it when the extents are not constants,
+// which may be 0 for it).  True if that shows the iterations independent.
+static bool rows_independent(Lower *L, IndexLoop *lp, Block *body, ParCtx *p, const Node *par) {
+  Access *acc = ARENA_ARRAY(L->a, Access, p->nacc + 1);
+  bool any = false;
+  for (int k = 0; k < p->nacc; k++) {
+    acc[k] = p->acc[k];
+    bool all = L->fn->vals[acc[k].arr].arows;
+    for (int j = 0; j < p->nacc && all; j++)
+      if (p->acc[j].arr == acc[k].arr)
+        all = (int)p->acc[j].idx < L->caprowof && L->rowof[p->acc[j].idx];
+    if (!all) continue;
+    acc[k].idx = L->rowof[acc[k].idx];
+    any = true;
+  }
+  return any && map_dependence(lp, body, acc, p->nacc, par->u.par.injective,
+                               par->u.par.ninjective).kind == DEP_NONE;
+}
+
 static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par) {
   Node **def = L->fn->defs;
   unsigned char *inside = ARENA_ARRAY(L->a, unsigned char, L->fn->nvals);
@@ -498,6 +520,11 @@ static void check_map_accesses(Lower *L, ParCtx *p, Block *body, const Node *par
     d = map_dependence(&lp, body, p->acc, p->nacc, par->u.par.injective, par->u.par.ninjective);
     if (d.kind == DEP_NONE) {
       remark_writes(L, &lp, body, p, par);
+      return;
+    }
+    if (rows_independent(L, &lp, body, p, par)) {
+      diag_remark(par->loc, "each iteration reads and writes rows of its own of the arrays of "
+                  "arrays it writes (subscripts within their extents, as C requires)");
       return;
     }
     // an array the function allocated: each iteration may have its own (privatize, later)

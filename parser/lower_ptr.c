@@ -23,20 +23,37 @@ static Val offset_of(Lower *L, const Var *v) {
   return o ? o->val : 0;
 }
 
+// (the row of element at, for the map check's per-dimension test: C keeps every subscript of
+// an array of arrays within its extent, so elements of different rows differ)
+static Val note_row(Lower *L, const View *v, Val at) {
+  if (!v->row || !at) return at;
+  if ((int)at >= L->caprowof) {
+    int cap = L->fn->nvals + 64;
+    Val *r = ARENA_ARRAY(L->a, Val, cap);
+    if (L->caprowof) memcpy(r, L->rowof, sizeof(Val) * (size_t)L->caprowof);
+    L->rowof = r;
+    L->caprowof = cap;
+  }
+  L->rowof[at] = v->row;
+  return at;
+}
+
 Val view_index(Lower *L, const View *v, Val idx) {
-  if (!v->off) return idx;
+  if (!v->off) return note_row(L, v, idx);
   // element 0 (*p, p->f) is at the offset itself: for a view &x[i] at the loop's index, the
   // iteration's own element, whose writes are forwarded to the reads after them
   const Node *d = L->fn->defs[idx];
-  if (d && d->kind == IR_CONST && !d->u.cst.i && ty_is_int(val_type(L->fn, v->off))) return v->off;
+  if (d && d->kind == IR_CONST && !d->u.cst.i && ty_is_int(val_type(L->fn, v->off)))
+    return note_row(L, v, v->off);
   Type *t = common_type(val_type(L->fn, v->off), val_type(L->fn, idx));
-  return b_binop(&L->b, BIN_ADD, convert(L, v->off, t), convert(L, idx, t));
+  return note_row(L, v, b_binop(&L->b, BIN_ADD, convert(L, v->off, t), convert(L, idx, t)));
 }
 
 static Val add_offset(Lower *L, Val off, Val k, bool minus);
 
 // v moves by k elements (minus: back), whichever array it points into.
 static void view_move(Lower *L, View *v, Val k, bool minus) {
+  v->row = 0; // (a moved pointer: the per-dimension test is not taken)
   if (v->nbase > 1)
     for (int b = 0; b < v->nbase; b++) v->offs[b] = add_offset(L, v->offs[b], k, minus);
   else
@@ -121,6 +138,7 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
       diag_error(node_loc(L, ts_field(e, "index")), "cast the index to an integer type",
                  "array index is not an integer");
     L->b.loc = node_loc(L, e);
+    if (!out->off && !out->row && out->arr && out->nbase <= 1) out->row = convert(L, k, &ty_long);
     out->off = add_offset(L, out->off, b_binop(&L->b, BIN_MUL, convert(L, k, &ty_long),
                                                row_size(L, out)), false);
     out->ndim--;
