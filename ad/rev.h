@@ -9,9 +9,14 @@ typedef struct {
   // An element tape instead of a section: write w of parallel loop par saves, in iteration i,
   // the element it overwrites in save[i - lo], its index in tidx[i - lo] and 1 in tflag[i - lo]
   // (0 where it did not run); vn is the loop's length.  For writes under an if or at indices
-  // that have no section (rev_save.c).
+  // that have no section (rev_save.c).  A write in parallel loops nested in par (whose bounds
+  // do not change with par's iteration) has a place per iteration of the nest: nest[0..nnest)
+  // are those loops, outermost first, and nT their trip counts (vjp values); vn the product.
   const Node *w, *par;
   Val tidx, tflag;
+  const Node *nest[3];
+  Val nT[3];
+  int nnest;
   // a loop's moving section (Region.moving): no copy before it; its elements' final values,
   // saved after the loop (save, vn per iteration at the indices itape[0:T)), go back in the
   // epilogue

@@ -182,21 +182,42 @@ static bool rereads_own_writes(Rev *R, const Node *n, Val arr) {
   return false;
 }
 
-// The writes of arr in b (in ifs too) into w[0 .. *n); false for one in a nested loop (it
-// runs several times per iteration), or past cap.
-static bool tape_writes(const Block *b, Val arr, const Node **w, int *n, int cap) {
+// A write to put on a tape, and the parallel loops nested in the taped loop around it.
+typedef struct {
+  const Node *w;
+  const Node *nest[3];
+  int nnest;
+} TapeWrite;
+
+// The writes of arr in b (in ifs, and in parallel loops nested in it whose bounds are the same
+// in every iteration of the taped loop: inside marks what its body defines) into w[0 .. *n);
+// false for one in a sequential loop (it runs several times per iteration), in a nested loop
+// with other bounds, or past cap.  at: the nested loops around b.
+static bool tape_writes(Rev *R, const Block *b, Val arr, const unsigned char *inside,
+                        TapeWrite *w, int *n, int cap, const TapeWrite *at) {
   for (int i = 0; i < b->n; i++) {
     const Node *s = b->stmts[i];
     if (s->kind == IR_WRITE && s->u.mem.arr == arr) {
       if (*n == cap) return false;
-      w[(*n)++] = s;
+      w[*n] = *at;
+      w[(*n)++].w = s;
     }
-    if (s->kind == IR_IF && (!tape_writes(s->u.ifs.then, arr, w, n, cap) ||
-                             !tape_writes(s->u.ifs.els, arr, w, n, cap)))
+    if (s->kind == IR_IF && (!tape_writes(R, s->u.ifs.then, arr, inside, w, n, cap, at) ||
+                             !tape_writes(R, s->u.ifs.els, arr, inside, w, n, cap, at)))
       return false;
-    if ((s->kind == IR_LOOP || s->kind == IR_PAR) &&
-        ir_writes(&(Block){(Node **)&b->stmts[i], 1, 1, NULL, 0}, arr))
+    if ((s->kind != IR_LOOP && s->kind != IR_PAR) ||
+        !ir_writes(&(Block){(Node **)&b->stmts[i], 1, 1, NULL, 0}, arr))
+      continue;
+    int budget = WALK_BUDGET; // (bounds: computed before the taped loop, section_at)
+    if (s->kind == IR_LOOP || at->nnest == 3 ||
+        !section_clonable(R, s->u.par.lo, 0, inside, &budget) ||
+        !section_clonable(R, s->u.par.hi, 0, inside, &budget))
       return false;
+    for (int h = 0; h < s->u.par.nhists; h++)
+      if (s->u.par.hists[h].arr == arr) return false;
+    TapeWrite in = *at;
+    in.nest[in.nnest++] = s;
+    if (!tape_writes(R, s->u.par.body, arr, inside, w, n, cap, &in)) return false;
   }
   return true;
 }
@@ -255,16 +276,26 @@ void plan_saves(Rev *R, const Block *body, int k, bool top, Save *out, int *nout
       }
       // each write's elements on a tape of its own, in the order of the writes (swapped back
       // in the opposite order: an element written twice gets its first old value last)
-      const Node *w[MAX_TAPES];
+      TapeWrite w[MAX_TAPES];
       int nw = 0;
-      if (!tape_writes(n->u.par.body, arr, w, &nw, MAX_TAPES) ||
+      unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+      ir_inside(n->u.par.body, inside);
+      inside[n->u.par.idx] = 1;
+      if (!tape_writes(R, n->u.par.body, arr, inside, w, &nw, MAX_TAPES, &(TapeWrite){0}) ||
           *nout + nw > narr + MAX_REGIONS)
-        diag_error(n->loc, "write the array in the loop's body itself, not in a nested loop; or "
-                   "write the new values to another array",
-                   "this loop overwrites elements of '%s' that a parallel loop reads, in a nested "
-                   "loop (or at more than %d places): saving them is not supported yet",
+        diag_error(n->loc, "write the array in the loop's body itself, or in a parallel loop "
+                   "nested in it (#pragma adsoac map) with the same bounds in every iteration; "
+                   "or write the new values to another array",
+                   "this loop overwrites elements of '%s' that a parallel loop reads, in a "
+                   "sequential loop nested in it, in a nested parallel loop whose bounds change "
+                   "with the iteration, or at more than %d places: saving them is not supported "
+                   "yet",
                    R->pf->vals[arr].hint, MAX_TAPES);
-      for (int q = 0; q < nw; q++) out[(*nout)++] = (Save){.arr = arr, .w = w[q], .par = n};
+      for (int q = 0; q < nw; q++) {
+        Save *t = &out[(*nout)++];
+        *t = (Save){.arr = arr, .w = w[q].w, .par = n, .nnest = w[q].nnest};
+        memcpy(t->nest, w[q].nest, sizeof t->nest);
+      }
     } else if (n->kind == IR_PAR) {
       out[(*nout)++] = (Save){arr, n->u.par.lo, n->u.par.hi};
     } else if (n->kind == IR_WRITE) {
@@ -291,6 +322,18 @@ static void tape_alloc(Rev *R, Save *s) {
                   b_cast(b, &ty_long, P(n->u.par.lo)));
   Val zero = b_const_i(b, &ty_long, 0);
   s->vn = b_select(b, b_binop(b, BIN_GT, d, zero), d, zero);
+  unsigned char *inside = NULL;
+  if (s->nnest) {
+    inside = SCRATCH(unsigned char, R->pf->nvals);
+    ir_inside(n->u.par.body, inside);
+  }
+  for (int k = 0; k < s->nnest; k++) { // (a place per iteration of the nested loops too)
+    const Node *m = s->nest[k];
+    Val dk = b_binop(b, BIN_SUB, b_cast(b, &ty_long, section_at(R, m->u.par.hi, 0, 0, inside)),
+                     b_cast(b, &ty_long, section_at(R, m->u.par.lo, 0, 0, inside)));
+    s->nT[k] = b_select(b, b_binop(b, BIN_GT, dk, zero), dk, zero);
+    s->vn = b_binop(b, BIN_MUL, s->vn, s->nT[k]);
+  }
   s->save = scan_alloc(b, R->pf->vals[s->arr].type->elem, s->vn,
                        arena_printf(R->a, "%s_saved", name));
   s->tidx = scan_alloc(b, &ty_long, s->vn, arena_printf(R->a, "%s_saved_at", name));
@@ -322,6 +365,12 @@ static void tape_block(Block *b, void *ctx) {
       const Node *c = t->clone;
       Val at = b_binop(&tb, BIN_SUB, b_cast(&tb, &ty_long, c->u.par.idx),
                        b_cast(&tb, &ty_long, c->u.par.lo));
+      for (int q = 0; q < s->nnest; q++) { // at * T + (j - lo) for each nested loop
+        const Node *m = s->nest[q];
+        Val j = b_binop(&tb, BIN_SUB, b_cast(&tb, &ty_long, P(m->u.par.idx)),
+                        b_cast(&tb, &ty_long, P(m->u.par.lo)));
+        at = b_binop(&tb, BIN_ADD, b_binop(&tb, BIN_MUL, at, s->nT[q]), j);
+      }
       b_write(&tb, s->save, at, b_read(&tb, w->u.mem.arr, w->u.mem.idx));
       b_write(&tb, s->tidx, at, b_cast(&tb, &ty_long, w->u.mem.idx));
       b_write(&tb, s->tflag, at, b_const_i(&tb, &ty_int, 1));

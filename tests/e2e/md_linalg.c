@@ -3,8 +3,8 @@
 // j, the k loop inside accumulating in a local scalar), a forward substitution with a
 // reduce(+: s) over j < i (L's diagonal kept away from zero by fill), matrix-vector products
 // with `double (*A)[M]` and `const double A[][M]` parameters, and a row A[i] passed to a
-// helper `dot(m, A[i], x)`. gemm_t writes its result to another array than C0: the in-place
-// C[i][j] = beta * C[i][j] + acc is refused for now (tests/difftest/found/refused/md_gemm_inplace.c).
+// helper `dot(m, A[i], x)`. gemm_t writes its result to another array than C0 (the in-place
+// C[i][j] = beta * C[i][j] + acc: md_inplace.c).
 // e2e: sizes n=0,1,2,5 m=1,1,3,4 k=1,2,1,3
 // e2e: func gemm_t
 // e2e: scalar alpha range(-2,2)

@@ -3,10 +3,8 @@
 // maps, a 3-D heat step `double A[n][n][n]` (map over i, and nested maps over i, j, k), and a
 // 2-D nonlinear stencil with macro-sized parameters `double A[N][N]` (n <= N used). Interior
 // bounds 1..n-1: n = 0, 1, 2 have no interior (the outputs stay the inputs).
-// PolyBench puts these steps in a time loop `for (t ...)`: that form is refused for now
-// (tests/difftest/found/refused/md_time_loop_2d_write.c), and so is the write back A from B
-// (tests/difftest/found/refused/md_jacobi_writeback.c), so each function does two sweeps,
-// B from A, then C from B (A const-qualified: const arrays of arrays).
+// Each function does two sweeps, B from A, then C from B (A const-qualified: const arrays of
+// arrays); PolyBench's time loop and write back A from B: md_inplace.c, md_rows.c.
 // e2e: sizes n=0,1,2,3,6
 // e2e: func jacobi_2d
 // e2e: array A[n*n] range(-1,1)
