@@ -2,6 +2,7 @@
 //
 // Scalars become SSA values: Lower.vars maps each C variable to its current Val, and an
 // `if` merges the variables its branches assign into the outs of an IR_IF.
+#include <ctype.h>
 #include <string.h>
 
 #include "lower.h"
@@ -808,6 +809,65 @@ static void lower_stmts(Lower *L, TSNode first) {
 
 static void lower_stmt_(Lower *L, TSNode s);
 
+// Another tool's pragma in a marked function (language.md 11: never ignored in silence).
+static void warn_foreign_pragma(Lower *L, Loc loc, const char *text) {
+  int n = (int)strcspn(text, "\r\n");
+  while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\\')) n--;
+  bool omp = !strncmp(text, "omp", 3) && (!text[3] || strchr(" \t", text[3]));
+  diag_warn(loc,
+            omp ? "mark the loop with '#pragma adsoac map', 'reduce', 'scan' or 'hist' "
+                  "(OpenMP directives are not read yet)"
+                : "the input's functions that are not marked keep it",
+            "'#pragma %.*s' is not read by adsoac: the generated functions leave it out", n, text);
+}
+
+// Where byte k of src is.
+static Loc byte_loc(const Src *src, uint32_t k) {
+  unsigned line = 1;
+  uint32_t start = 0;
+  for (uint32_t i = 0; i < k; i++)
+    if (src->text[i] == '\n') line++, start = i + 1;
+  return (Loc){src->path, line, k - start + 1};
+}
+
+// The pragmas that stood right before s as the unbraced body of a for, while, if, else or do
+// (parser/macro.c blanked them for tree-sitter): another tool's is warned about; an adsoac one
+// is returned in *pr.
+static bool detached_pragma(Lower *L, TSNode s, Pragma *pr) {
+  if (!L->macros || L->src->text != L->prog->text.text) return false; // (the main file's)
+  const uint32_t(*r)[2];
+  int n = macro_detached(L->macros, &r);
+  uint32_t at = ts_node_start_byte(s);
+  int last = -1;
+  for (int k = 0; k < n && r[k][1] <= at; k++) last = k;
+  const Src *src = &L->prog->src;
+  bool found = false;
+  for (int k = last; k >= 0; k--) {
+    uint32_t q = r[k][1];
+    while (q < at && isspace((unsigned char)L->src->text[q])) q++;
+    if (q != at) break;
+    at = r[k][0];
+    uint32_t a = r[k][0] + 1, e = r[k][1];
+    while (a < e && isspace((unsigned char)src->text[a])) a++;
+    a += 6; // ("pragma")
+    while (a < e && isspace((unsigned char)src->text[a])) a++;
+    Pragma p;
+    if (!pragma_parse_text(L->a, src, a, e, byte_loc(src, a), &p)) {
+      warn_foreign_pragma(L, byte_loc(src, r[k][0]), arena_strndup(L->a, src->text + a, e - a));
+      continue;
+    }
+    if (found)
+      diag_error(p.loc, "keep one adsoac pragma per loop (clauses combine on one line)",
+                 "two adsoac pragmas before one loop");
+    if (p.kind != PR_MAP && p.kind != PR_CLAUSES && p.kind != PR_STRIPMINE)
+      diag_error(p.loc, "inside a function use map, reduce, scan, hist or stripmine",
+                 "'#pragma adsoac %s' is not allowed here", p.text);
+    *pr = p;
+    found = true;
+  }
+  return found;
+}
+
 // A statement starts whole expressions (see lower_expr), also inside an inlined call.
 void lower_stmt(Lower *L, TSNode s) {
   int depth = L->expr_depth;
@@ -821,7 +881,17 @@ static void lower_stmt_(Lower *L, TSNode s) {
     diag_error(node_loc(L, s), "put a single return at the end of the function",
                "statement after return");
   L->b.loc = node_loc(L, s);
+  if (!ts_node_is_null(L->do_cond) && ts_node_eq(s, L->do_cond)) { // (lower_seq_loop)
+    Var *f = var_find(L, L->do_brk);
+    f->val = b_binop(&L->b, BIN_EQ, lower_cond(L, s), b_const_i(&L->b, &ty_int, 0));
+    return;
+  }
   const char *t = ts_node_type(s);
+  Pragma dp;
+  bool det = detached_pragma(L, s, &dp);
+  if (det && strcmp(t, "for_statement") && strcmp(t, "while_statement") && strcmp(t, "do_statement"))
+    diag_error(dp.loc, "put the pragma directly before a for loop",
+               "'#pragma adsoac %s' is not followed by a for loop", dp.text);
   if (!strcmp(t, "compound_statement")) {
     lower_block(L, s);
   } else if (!strcmp(t, "declaration")) {
@@ -851,7 +921,7 @@ static void lower_stmt_(Lower *L, TSNode s) {
     lower_if(L, s);
   } else if (!strcmp(t, "for_statement") || !strcmp(t, "while_statement") ||
              !strcmp(t, "do_statement")) {
-    lower_for_nested(L, s, NULL);
+    lower_for_nested(L, s, det ? &dp : NULL);
   } else if (!strcmp(t, "return_statement")) {
     if (L->par && L->par->inline_base >= L->inline_depth)
       diag_error(node_loc(L, s), NULL, "return inside a parallel loop");
@@ -867,19 +937,9 @@ static void lower_stmt_(Lower *L, TSNode s) {
     else if (!ts_node_is_null(e)) r->val = convert(L, lower_expr(L, e), r->type);
     L->returned = true;
   } else if (!strcmp(t, "preproc_call")) {
-    // another tool's pragma (language.md 11: never ignored in silence)
     TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
-    if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg)) {
-      const char *text = node_text(L, arg);
-      int n = (int)strcspn(text, "\r\n");
-      while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\\')) n--;
-      bool omp = !strncmp(text, "omp", 3) && (!text[3] || strchr(" \t", text[3]));
-      diag_warn(node_loc(L, s),
-                omp ? "mark the loop with '#pragma adsoac map', 'reduce', 'scan' or 'hist' "
-                      "(OpenMP directives are not read yet)"
-                    : "the input's functions that are not marked keep it",
-                "'#pragma %.*s' is not read by adsoac: the generated functions leave it out", n, text);
-    }
+    if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
+      warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg));
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {
     diag_error(node_loc(L, s), "use structured control flow (if, for)", "goto is not supported");
   } else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {

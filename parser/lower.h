@@ -194,6 +194,8 @@ typedef struct Lower {
   int ngread;
   uint32_t fn_start;  // where the marked function's definition starts in the input
   TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
+  TSNode do_cond;     // a do loop's condition: lower_stmt sets the hidden flag do_brk to !cond
+  const char *do_brk;
   const TypeTable *types;
   struct MacroTable *macros;
   const char *inline_stack[32];

@@ -936,22 +936,15 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   L->guarded(L, body, false, false);
   if (!counted && is_for && !ts_node_is_null(ts_field(s, "update"))) // (a continue runs it)
     L->guarded(L, ts_field(s, "update"), false, true);
-  if (is_do) { // do body while (cond): where no break ran, the flag is !cond
-    Var *f = var_find(L, ctx.brk);
-    Node *n = node_new(L->a, IR_IF, node_loc(L, cond));
-    n->u.ifs.cond = b_binop(&L->b, BIN_EQ, f->val, zero);
-    Block *b = L->b.blk;
-    n->u.ifs.then = L->b.blk = block_new(L->a);
-    nest_enter(L, cond);
-    block_yield(L->a, n->u.ifs.then, b_binop(&L->b, BIN_EQ, lower_cond(L, cond), zero));
-    nest_leave(L);
-    n->u.ifs.els = L->b.blk = block_new(L->a);
-    block_yield(L->a, n->u.ifs.els, b_const_i(&L->b, &ty_int, 1));
-    L->b.blk = b;
-    n->u.ifs.nouts = 1;
-    n->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
-    f->val = n->u.ifs.outs[0] = fn_val(L->fn, &ty_int, NULL);
-    b_push(&L->b, n);
+  if (is_do) { // do body while (cond): where no break ran, the flag is !cond (lower_stmt),
+               // and the condition's side effects (while (++r < k)) happen
+    TSNode up = L->do_cond;
+    const char *up_brk = L->do_brk;
+    L->do_cond = cond;
+    L->do_brk = ctx.brk;
+    L->guarded(L, cond, false, true);
+    L->do_cond = up;
+    L->do_brk = up_brk;
   }
   L->loop = ctx.up;
   seq_end(L, &q, outer, loc, ctx.brk);

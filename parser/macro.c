@@ -3,6 +3,7 @@
 // #include "file"), and the interface; definitions and expansion in pp_expand.c, tokens and
 // the table in pp_token.c.
 #define _XOPEN_SOURCE 700 // realpath
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -447,6 +448,95 @@ static void blank_specifiers(MacroTable *t, char *s, size_t n) {
   }
 }
 
+// ---- pragmas in a statement's place ----
+
+static bool line_end(char c) { return c == '\n' || c == '\r'; }
+
+// The start of the line that holds text[i], and of the logical line it continues (the lines
+// before it that end in a backslash).
+static size_t line_start(const char *s, size_t i) {
+  while (i > 0 && !line_end(s[i - 1])) i--;
+  return i;
+}
+
+static size_t logical_start(const char *s, size_t ls) {
+  while (ls > 1 && line_end(s[ls - 1])) {
+    size_t k = ls - 1; // (the end of the line before: "\\\n" or "\\\r\n")
+    if (k > 0 && s[k] == '\n' && s[k - 1] == '\r') k--;
+    if (k == 0 || s[k - 1] != '\\') break;
+    ls = line_start(s, k - 1);
+  }
+  return ls;
+}
+
+static size_t skip_blank(const char *s, size_t i, size_t n) {
+  while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\v')) i++;
+  return i;
+}
+
+// Does the text before the line at ls end a statement's header (for (...), while (...),
+// if (...), else, do), so that a directive on that line stands where the statement goes?
+// Blank lines and other directives (#define F(x) (x) ends in ')' too) are skipped.
+static bool after_header(const char *s, size_t ls, size_t n) {
+  while (ls > 0) {
+    size_t e = ls - 1; // the line before: [start, e)
+    if (e > 0 && s[e] == '\n' && s[e - 1] == '\r') e--;
+    size_t st = line_start(s, e);
+    size_t first = skip_blank(s, logical_start(s, st), n);
+    ls = st;
+    if (first < n && s[first] == '#') continue; // (a directive, or a line of one)
+    while (e > st && isspace((unsigned char)s[e - 1])) e--;
+    if (e == st) continue; // blank (comments and inactive regions are blanked)
+    if (s[e - 1] == ')') return true;
+    for (int k = 0; k < 2; k++) {
+      const char *w = k ? "do" : "else";
+      size_t len = strlen(w);
+      if (e - st >= len && !memcmp(s + e - len, w, len) &&
+          (e - st == len || !(isalnum((unsigned char)s[e - len - 1]) || s[e - len - 1] == '_')))
+        return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+// Blanks the directives of text that stand where a statement is expected (the macro table
+// has read them already), and lists the #pragma lines among them (macro_detached).
+static void detach_body_pragmas(MacroTable *t, char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t p = skip_blank(s, i, n), e = p;
+    while (e < n && !line_end(s[e])) e++;
+    size_t next = e < n ? e + 1 : e;
+    if (p < n && s[p] == '#') {
+      size_t k = skip_blank(s, p + 1, n);
+      bool pragma = e - k >= 6 && !memcmp(s + k, "pragma", 6) &&
+                    (k + 6 == e || isspace((unsigned char)s[k + 6]));
+      while (e < n && e > p && s[e - 1] == '\\') { // (continuation lines)
+        e++;
+        if (e < n && s[e - 1] == '\r' && s[e] == '\n') e++;
+        while (e < n && !line_end(s[e])) e++;
+      }
+      next = e < n ? e + 1 : e;
+      if (after_header(s, i, n)) { // (#define there: read already, blanked as well)
+        if (pragma) {
+          t->detached = pp_grow(t->a, t->detached, t->ndetached, &t->capdetached,
+                                sizeof *t->detached);
+          t->detached[t->ndetached][0] = (uint32_t)p;
+          t->detached[t->ndetached++][1] = (uint32_t)e;
+        }
+        for (size_t q = p; q < e; q++)
+          if (!line_end(s[q])) s[q] = ' ';
+      }
+    }
+    i = next;
+  }
+}
+
+int macro_detached(const MacroTable *t, const uint32_t (**ranges)[2]) {
+  *ranges = (const uint32_t(*)[2])t->detached;
+  return t->ndetached;
+}
+
 MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt) {
   MacroTable *t = ARENA_NEW(a, MacroTable);
   t->a = a;
@@ -469,6 +559,7 @@ MacroTable *macro_table_new(Arena *a, const Src *src, const MacroOptions *opt) {
   t->main = f;
   scan_file(t, f, UINT32_MAX, 0);
   pp_blank_comments(f->active, src->len);
+  detach_body_pragmas(t, f->active, src->len);
   blank_specifiers(t, f->active, src->len);
   t->cur = NULL;
   return t;

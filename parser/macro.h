@@ -51,5 +51,12 @@ const char *macro_expand(MacroTable *t, const char *name, const char *const *arg
 // says which kind.
 bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *function_like);
 
+// The #pragma directives of the main file that stand where C expects a statement that is
+// not a block item (the unbraced body of for, while, if, else, do: `for (...)` then
+// `#pragma adsoac map` then `for (...)`): valid C, which tree-sitter's grammar does not
+// parse, so macro_active_text has them blanked.  ranges[k] = the bytes from '#' to the end of
+// the directive, in order.
+int macro_detached(const MacroTable *t, const uint32_t (**ranges)[2]);
+
 // The files read through #include, in order, each once, as the paths that opened them.
 int macro_deps(const MacroTable *t, const char *const **paths);

@@ -51,6 +51,9 @@ typedef struct {
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.
 bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out);
+// The same for the text of a pragma's arguments, src->text[start, end), which starts at loc.
+bool pragma_parse_text(Arena *a, const Src *src, uint32_t start, uint32_t end, Loc loc,
+                       Pragma *out);
 
 // ---- nesting limits (README "Limitations"; deeper input is refused with a diagnostic) ----
 // The front end recurses over the syntax tree, the passes over the IR's nested blocks; the

@@ -97,6 +97,8 @@ struct MacroTable {
   int ndeps, capdeps;
   const char **dep_paths;
   unsigned std_seen; // the standard headers included (pp_std.c), one bit each
+  uint32_t (*detached)[2]; // #pragma lines blanked where a statement is expected (macro.c)
+  int ndetached, capdetached;
 };
 
 // Room for element n of an arena array of capacity *cap.

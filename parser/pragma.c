@@ -287,8 +287,13 @@ bool pragma_parse(Arena *a, const Src *src, TSNode node, Pragma *out) {
   TSNode dir = ts_field(node, "directive"), arg = ts_field(node, "argument");
   if (ts_node_is_null(dir) || ts_node_is_null(arg)) return false;
   if (strcmp(ts_text(a, src, dir), "#pragma")) return false;
-  Lex lx = {a, src->text + ts_node_start_byte(arg), 0,
-            ts_node_end_byte(arg) - ts_node_start_byte(arg), ts_loc(src, arg)};
+  return pragma_parse_text(a, src, ts_node_start_byte(arg), ts_node_end_byte(arg),
+                           ts_loc(src, arg), out);
+}
+
+bool pragma_parse_text(Arena *a, const Src *src, uint32_t start, uint32_t end, Loc loc,
+                       Pragma *out) {
+  Lex lx = {a, src->text + start, 0, end - start, loc};
   next(&lx);
   if (!is(&lx, "adsoac")) return false;
   next(&lx);
