@@ -37,3 +37,15 @@ Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map
     map[par] = fn_val(f, ptype ? ptype : pf->vals[par].type, pname ? pname : pf->vals[par].hint);
   return fn_field_val(f, map[par], pf->vals[v].field);
 }
+
+void ret_globals(Arena *a, Node *rn, const Block *primal, const Val *pv) {
+  const Node *last = primal->n ? primal->stmts[primal->n - 1] : NULL;
+  if (!last || last->kind != IR_RETURN || !last->u.ret.ng) return;
+  int ng = rn->u.ret.ng = last->u.ret.ng;
+  rn->u.ret.gname = last->u.ret.gname;
+  rn->u.ret.gv = ARENA_ARRAY(a, Val, ng);
+  for (int k = 0; k < ng; k++) {
+    IR_ASSERT(pv[last->u.ret.gv[k]]);
+    rn->u.ret.gv[k] = pv[last->u.ret.gv[k]];
+  }
+}

@@ -93,3 +93,6 @@ typedef Val (*OpPartial)(void *ctx, Builder *b, Val a, Val x, bool left);
 // h0: the section before the loop.  D and DI are allocated here, freed by the caller.
 void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, OpPartial dop,
                   void *ctx, Val *D, Val *DI);
+// The stores of file-scope integers of the primal's return (its last statement), for the
+// return of a derivative whose values of the primal's are pv.
+void ret_globals(Arena *a, Node *rn, const Block *primal, const Val *pv);

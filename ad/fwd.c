@@ -392,6 +392,7 @@ Fn *ad_jvp(AdCtx *cx, const Fn *pf) {
   }
   Node *rn = node_new(a, IR_RETURN, pf->loc);
   rn->u.ret.v = ret ? P(ret) : 0;
+  ret_globals(a, rn, pf->body, F->pv);
   b_push(&F->b, rn);
   return F->f;
 }

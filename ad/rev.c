@@ -508,6 +508,7 @@ Fn *ad_vjp(AdCtx *cx, const Fn *pf) {
   }
   Node *rn = node_new(a, IR_RETURN, pf->loc);
   rn->u.ret.v = ret ? P(ret) : 0;
+  ret_globals(a, rn, pf->body, R->pv);
   b_push(&R->b, rn);
 
   return R->f;

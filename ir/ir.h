@@ -207,6 +207,8 @@ typedef struct ExtFn {
   Loc loc; // the derivative pragma
   uint32_t decl_end; // where the last declaration of vjp, jvp in the input ends (0: headers)
   bool global;       // a file-scope variable's value (no call, no derivative): the name alone
+                     // (an array, ret a pointer: the address of its elements)
+  bool unsized;      // a file-scope array declared without its length (extern double t[];)
 } ExtFn;
 bool ext_active(const ExtFn *e, int k); // parameter k is float or double
 
@@ -348,6 +350,11 @@ struct Node {
     } copy; // IR_COPY; IR_FREE uses dst
     struct {
       Val v;
+      // the file-scope integer variables the function assigns (language.md 6): gname[k] =
+      // gv[k] where it returns
+      Val *gv;
+      const char **gname;
+      int ng;
     } ret;
   } u;
 };

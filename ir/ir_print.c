@@ -234,7 +234,11 @@ static void print_node(Printer *p, const Node *n) {
                  V(n->u.copy.src), V(n->u.copy.off));
     return;
   case IR_FREE: buf_printf(p->out, "free%s %s\n", n->u.copy.tape ? " tape" : "", V(n->u.copy.dst)); return;
-  case IR_RETURN: buf_printf(p->out, "return %s\n", n->u.ret.v ? V(n->u.ret.v) : ""); return;
+  case IR_RETURN:
+    for (int k = 0; k < n->u.ret.ng; k++)
+      buf_printf(p->out, "%s(%s = %s)", k ? " " : "", n->u.ret.gname[k], V(n->u.ret.gv[k]));
+    buf_printf(p->out, "%sreturn %s\n", n->u.ret.ng ? " " : "", n->u.ret.v ? V(n->u.ret.v) : "");
+    return;
   }
   UNREACHABLE();
 }

@@ -105,7 +105,10 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
     use(&n->u.copy.dst, fn, ctx), use(&n->u.copy.src, fn, ctx), use(&n->u.copy.n, fn, ctx);
     use(&n->u.copy.off, fn, ctx), use(&n->u.copy.doff, fn, ctx);
     return;
-  case IR_RETURN: use(&n->u.ret.v, fn, ctx); return;
+  case IR_RETURN:
+    use(&n->u.ret.v, fn, ctx);
+    use_all(n->u.ret.gv, n->u.ret.ng, fn, ctx);
+    return;
   }
   UNREACHABLE();
 }

@@ -282,6 +282,8 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
 static void assign_view(Lower *L, const View *wp, Val idx, TSNode lhs, TSNode asg,
                         const char *op, Val one, const char *what, bool field) {
   View w = *wp;
+  for (int k = 0; k < (w.nbase > 1 ? w.nbase : 1); k++)
+    refuse_global_array(L, w.nbase > 1 ? w.bases[k] : w.arr, node_loc(L, lhs));
   if (w.type->elem_const)
     diag_error(node_loc(L, lhs), NULL, field ? "write to '%s', a field of a const struct"
                                               : "write to '%s', which points to const elements",
@@ -325,14 +327,104 @@ static void assign_pointer(Lower *L, Var *p, TSNode asg, const char *op) {
   ptr_assign(L, p, &v, loc);
 }
 
-// An assignment to name, not a variable of the function: a file-scope one is refused by name.
+// An assignment to name, not a variable of the function: a file-scope one is refused by name
+// (language.md 6: floating-point ones; integer ones in a function the marked one calls).
 static void refuse_global_write(Lower *L, TSNode name) {
   GlobalDef *g;
   HASH_FIND_STR(L->globals, node_text(L, name), g);
-  if (g)
-    diag_error(node_loc(L, name), "pass it as a parameter (a pointer to it, for a result)",
-               "a marked function writes the file-scope variable '%s' (file-scope variables "
-               "are read-only constants to adsoac)", g->name);
+  if (!g) return;
+  for (int k = 0; k < L->ngvar; k++)
+    if (!strcmp(L->gvar[k].name, g->name))
+      diag_error(node_loc(L, name), "assign it in the marked function itself (return the new "
+                 "value from the function that computes it)", "a function called from a marked "
+                 "function writes the file-scope variable '%s' (the marked function's own body "
+                 "may)", g->name);
+  diag_error(node_loc(L, name), "pass it as a parameter (a pointer to it, for a result)",
+             "a marked function writes the file-scope variable '%s' (file-scope variables "
+             "are passive: floating-point ones are read-only, integer ones may be assigned in "
+             "the marked function's own body)", g->name);
+}
+
+// ---- file-scope integers the function assigns (language.md 6) ----
+
+typedef struct {
+  Lower *L;
+  const char **set, **decl; // names assigned, names declared in the function
+  int nset, ndecl, cap;
+} GlobalScan;
+
+static void scan_add(GlobalScan *w, const char ***list, int *n, const char *name) {
+  for (int k = 0; k < *n; k++)
+    if (!strcmp((*list)[k], name)) return;
+  if (*n == w->cap) return; // (past it: not bound, refused where assigned)
+  (*list)[(*n)++] = name;
+}
+
+static bool scan_global_writes(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  GlobalScan *w = ctx;
+  TSNode target = {0};
+  if (ts_is(n, "assignment_expression")) target = ts_field(n, "left");
+  if (ts_is(n, "update_expression")) target = ts_field(n, "argument");
+  while (ts_is(target, "parenthesized_expression")) target = ts_node_named_child(target, 0);
+  if (ts_is(target, "identifier")) scan_add(w, &w->set, &w->nset, node_text(w->L, target));
+  if (ts_is(n, "declaration") || ts_is(n, "parameter_declaration")) {
+    TSNode d = ts_field(n, "declarator");
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      d = ts_node_named_child(n, i);
+      while (ts_is(d, "init_declarator") || ts_is(d, "pointer_declarator") ||
+             ts_is(d, "array_declarator") || ts_is(d, "parenthesized_declarator"))
+        d = ts_is(d, "parenthesized_declarator") ? ts_node_named_child(d, 0)
+                                                 : ts_field(d, "declarator");
+      if (ts_is(d, "identifier")) scan_add(w, &w->decl, &w->ndecl, node_text(w->L, d));
+    }
+  }
+  return true;
+}
+
+// The integer file-scope scalars that the marked function's body assigns (and declares no
+// variable of that name) become variables of the function, from their values where it starts;
+// their values where it returns are stored back (global_stores).  Reads see the variable;
+// functions it calls read the variable's value at the call, and may not assign it.
+void bind_global_writes(Lower *L, TSNode body) {
+  GlobalScan w = {L, NULL, NULL, 0, 0, 256};
+  w.set = ARENA_ARRAY(L->a, const char *, w.cap);
+  w.decl = ARENA_ARRAY(L->a, const char *, w.cap);
+  ts_walk(body, scan_global_writes, &w);
+  L->gvar = ARENA_ARRAY(L->a, struct GlobalVar, w.nset + 1);
+  for (int k = 0; k < w.nset; k++) {
+    bool local = var_find(L, w.set[k]) != NULL; // (a parameter of the name)
+    for (int j = 0; j < w.ndecl && !local; j++) local = !strcmp(w.decl[j], w.set[k]);
+    GlobalDef *g;
+    HASH_FIND_STR(L->globals, w.set[k], g);
+    if (local || !g) continue;
+    TSNode d = g->declarator;
+    if (ts_is(d, "init_declarator")) d = ts_field(d, "declarator");
+    if (!ts_is(d, "identifier") || !ty_is_int(lower_type(L, ts_field(g->decl, "type"))))
+      continue; // (refused where assigned)
+    for (uint32_t i = 0; i < ts_node_named_child_count(g->decl); i++) {
+      TSNode q = ts_node_named_child(g->decl, i);
+      if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const"))
+        diag_error(node_loc(L, d), NULL, "'%s' is const", g->name);
+    }
+    Val v = global_scalar(L, d, g->name);
+    Type *t = val_type(L->fn, v);
+    int idx = var_push(L, (Var){g->name, t, VAR_SCALAR, v, L->fn->loc});
+    L->gvar[L->ngvar++] = (struct GlobalVar){g->name, idx, v};
+  }
+}
+
+Node *global_stores(Lower *L) {
+  Node *ret = node_new(L->a, IR_RETURN, L->b.loc);
+  ret->u.ret.gv = ARENA_ARRAY(L->a, Val, L->ngvar + 1);
+  ret->u.ret.gname = ARENA_ARRAY(L->a, const char *, L->ngvar + 1);
+  for (int k = 0; k < L->ngvar; k++) {
+    Val v = L->vars[L->gvar[k].var]->val;
+    if (!v || v == L->gvar[k].entry) continue; // (no path assigned it)
+    ret->u.ret.gname[ret->u.ret.ng] = L->gvar[k].name;
+    ret->u.ret.gv[ret->u.ret.ng++] = v;
+  }
+  return ret;
 }
 
 static void lower_assignment(Lower *L, TSNode asg) {

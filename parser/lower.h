@@ -192,6 +192,10 @@ typedef struct Lower {
   int caprowof;
   struct GlobalRead { const char *name; Val v; } *gread; // those read: their values at entry
   int ngread;
+  // the integer ones the marked function assigns: variables of the function (vars[var],
+  // from their value at entry), stored back where it returns (lower.c bind_global_writes)
+  struct GlobalVar { const char *name; int var; Val entry; } *gvar;
+  int ngvar;
   uint32_t fn_start;  // where the marked function's definition starts in the input
   TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
   TSNode do_cond;     // a do loop's condition: lower_stmt sets the hidden flag do_brk to !cond
@@ -285,6 +289,11 @@ typedef struct {
   Val row;    // an array of arrays indexed from its start: the first subscript (A[i]...)
 } View;
 bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
+bool global_array_view(Lower *L, TSNode e, View *out); // false: e names no file-scope array
+Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
+void bind_global_writes(Lower *L, TSNode body);
+Node *global_stores(Lower *L); // the return with the stores of bind_global_writes' variables
+void refuse_global_array(Lower *L, Val arr, Loc loc); // an error if arr is one
 View view_expr(Lower *L, TSNode e, const char *what); // an error when e is not one
 View var_view(Lower *L, Var *v, Loc loc);
 Val view_index(Lower *L, const View *v, Val idx); // the array index of element idx

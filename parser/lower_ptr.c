@@ -147,7 +147,8 @@ bool ptr_view(Lower *L, TSNode e, View *out) {
   }
   if (ts_is(e, "identifier")) {
     Var *v = var_find(L, node_text(L, e));
-    if (!v || (v->kind != VAR_ARRAY && v->kind != VAR_REF)) return false;
+    if (!v) return global_array_view(L, e, out);
+    if (v->kind != VAR_ARRAY && v->kind != VAR_REF) return false;
     *out = var_view(L, v, node_loc(L, e));
     return true;
   }
@@ -252,7 +253,18 @@ static Val base_chain(Lower *L, const View *v, int k, Val idx, Val x, Loc loc) {
   return x ? 0 : n->u.ifs.outs[0];
 }
 
+// A write into a file-scope array (language.md 6: passive) is refused.
+void refuse_global_array(Lower *L, Val arr, Loc loc) {
+  const Node *d = arr ? L->fn->defs[arr] : NULL;
+  if (d && d->kind == IR_EXT && d->u.ext.fn->global)
+    diag_error(loc, "pass it as a parameter (double *t), or copy it to a local array first",
+               "a marked function writes the file-scope array '%s' (file-scope variables are "
+               "read-only constants to adsoac)", d->u.ext.fn->name);
+}
+
 void view_write(Lower *L, const View *v, Val idx, Val x, Loc loc) {
+  for (int k = 0; k < (v->nbase > 1 ? v->nbase : 1); k++)
+    refuse_global_array(L, v->nbase > 1 ? v->bases[k] : v->arr, loc);
   if (v->nbase > 1) {
     if (L->par)
       diag_error(loc, "write the new values to one buffer and copy them back in a map (u[i] = "
@@ -700,6 +712,7 @@ static void copy_loop(Lower *L, const View *dst, const View *src, Val value, Val
 
 static void check_writable(Lower *L, const View *v, Loc loc, const char *what) {
   if (v->ref >= 0 || !v->arr) diag_error(loc, NULL, "%s of something that is not an array", what);
+  refuse_global_array(L, v->arr, loc);
   if (v->type->elem_const) diag_error(loc, NULL, "%s writes a const array", what);
 }
 

@@ -322,6 +322,7 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
   if (L.fn->ret->kind != TY_VOID && !ty_is_float(L.fn->ret) && !ty_is_int(L.fn->ret))
     diag_error(ts_loc(src, def), NULL, "unsupported return type");
   lower_params(&L, d, ts_field(def, "body"));
+  bind_global_writes(&L, ts_field(def, "body"));
   L.alloc_blk = L.fn->body;
   // a return anywhere sets the hidden variable $ret, as in an inlined call (the statements
   // after an if that returned run in its else): the function returns once, at its end,
@@ -334,8 +335,8 @@ static Fn *lower_function(Arena *a, const Prog *prog, const Defs *defs, TSNode d
     diag_error(ts_loc(src, def), "end every path of the function with a return",
                "function '%s' does not return a value on every path", L.fn->name);
   free_allocs(&L, 0);
-  if (L.fn->ret->kind != TY_VOID) { // (a void function ends without one)
-    Node *ret = node_new(L.a, IR_RETURN, L.b.loc);
+  Node *ret = global_stores(&L);
+  if (L.fn->ret->kind != TY_VOID || ret->u.ret.ng) { // (a void function ends without one)
     ret->u.ret.v = rv;
     b_push(&L.b, ret);
   }

@@ -165,7 +165,11 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
     n->u.copy.off = M(map, s->u.copy.off);
     n->u.copy.doff = M(map, s->u.copy.doff);
     break;
-  case IR_RETURN: n->u.ret.v = M(map, s->u.ret.v); break;
+  case IR_RETURN:
+    n->u.ret.v = M(map, s->u.ret.v);
+    n->u.ret.gv = ARENA_ARRAY(b->fn->arena, Val, s->u.ret.ng + 1);
+    for (int k = 0; k < s->u.ret.ng; k++) n->u.ret.gv[k] = M(map, s->u.ret.gv[k]);
+    break;
   }
   if (s->out) n->out = clone_val(b->fn, sf, s->out, map);
   b_push(b, n);

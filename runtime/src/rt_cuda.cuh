@@ -39,6 +39,14 @@ static inline __attribute__((unused)) int adsoac_store(void *dev, const void *ho
   return adsoac_cuda_(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), fn, "cudaMemcpy");
 }
 
+// A file-scope array that kernels read: its host contents copied to its device copy sym, and
+// *p set to the copy's address.
+template <typename T>
+static inline __attribute__((unused)) int adsoac_dev_global(void **p, T &sym, const void *host,
+                                                            size_t bytes, const char *fn) {
+  if (adsoac_cuda_(cudaMemcpyToSymbol(sym, host, bytes), fn, "cudaMemcpyToSymbol")) return 1;
+  return adsoac_cuda_(cudaGetSymbolAddress(p, sym), fn, "cudaGetSymbolAddress");
+}
 static inline __attribute__((unused)) int adsoac_dev_copy(void *dst, const void *src, size_t bytes, const char *fn) {
   if (!bytes) return 0;
   return adsoac_cuda_(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0), fn,
