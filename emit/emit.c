@@ -40,6 +40,26 @@ static void emit_if(Emit *e, const Node *n) {
 
 // A sequential loop: its carried values are variables assigned the body's results at the end
 // of each iteration (through temporaries when one result is another carried value).
+// The source loop's hints (IR_LOOP.hints), in the primal f: on the C target all of them (the
+// compiler told to take the ones it does not know in silence, as the source's: true, pop
+// after the loop), on the CUDA target unroll in kernels (nvcc's; the rest are host ones).
+static bool emit_hints(Emit *e, const Node *n) {
+  bool pop = false;
+  for (const char *h = e->primal ? n->u.loop.hints : NULL; h && *h;) {
+    int len = (int)strcspn(h, "\n");
+    bool unroll = !strncmp(h, "unroll", 6) || !strncmp(h, "nounroll", 8);
+    if (e->opt->target == TARGET_C && !pop) {
+      line(e, "#pragma GCC diagnostic push");
+      line(e, "#pragma GCC diagnostic ignored \"-Wunknown-pragmas\"");
+      pop = true;
+    }
+    if (e->opt->target == TARGET_C || (unroll && !e->host))
+      line(e, "#pragma %.*s", len, h);
+    h += len + (h[len] == '\n');
+  }
+  return pop;
+}
+
 static void emit_loop(Emit *e, const Node *n) {
   bool decl = !e->host && !e->if_depth;
   const Val *par = n->u.loop.params, *y = n->u.loop.body->yields;
@@ -50,6 +70,7 @@ static void emit_loop(Emit *e, const Node *n) {
     line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
          names_get(e->nm, par[k]), ref(e, n->u.loop.init[k]));
   const char *i = ref(e, n->u.loop.idx);
+  bool pop = emit_hints(e, n);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.loop.idx].type), i,
        ref(e, n->u.loop.lo), i, ref(e, n->u.loop.hi), i);
   e->depth++;
@@ -66,6 +87,7 @@ static void emit_loop(Emit *e, const Node *n) {
            temps ? arena_printf(e->a, "adsoac_c%d", k) : ref(e, y[k]));
   e->depth--;
   line(e, "}");
+  if (pop) line(e, "#pragma GCC diagnostic pop");
   for (int k = 0; k < nc; k++)
     if (e->uses[n->u.loop.outs[k]])
       line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
@@ -460,7 +482,9 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
     Buf fns = {.arena = e->a};
     e->kernels = (Buf){.arena = e->a};
     e->helpers = (Buf){.arena = e->a};
+    e->primal = true;
     emit_fn(e, m->primal, arena_printf(e->a, "%s: primal, %s", m->primal->name, src), &fns);
+    e->primal = false;
     emit_fn(e, m->vjp, arena_printf(e->a, "%s: reverse mode (vector-Jacobian product), %s", m->vjp->name, src), &fns);
     emit_fn(e, m->jvp, arena_printf(e->a, "%s: forward mode (Jacobian-vector product), %s", m->jvp->name, src), &fns);
     if (e->helpers.data) buf_puts(out, e->helpers.data);

@@ -18,6 +18,7 @@ typedef struct Emit {
   Node **def;    // def[v]: defining statement (constants are written inline)
   int *uses;     // uses[v]: how often v is used (a loop's unused results are not written)
   bool host;     // host-level code (not inside a loop body)
+  bool primal;   // the function being written is a primal f (not f_vjp, f_jvp)
   int if_depth;  // ifs entered since the enclosing function or loop body
   bool uses_fail; // the function needs the adsoac_fail label
   const char **temps; // "T *name" of temporaries freed on the error path (emit_par.c add_temp)

@@ -322,6 +322,8 @@ struct Node {
       int ncarry;
       int stripmine; // levels requested with #pragma adsoac stripmine(L); 0: default
       const char *note; // f_vjp: what the loop checkpoints (a comment in the output)
+      const char *hints; // another tool's pragmas before the source loop ("GCC ivdep\n..."):
+                         // written before it in the primal f (emit.c), not in derivatives
       Val exit; // 0, or one of params: the loop ends before an iteration that starts with it
                 // nonzero (C's break, and while loops: then hi is the type's maximum)
     } loop;

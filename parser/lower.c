@@ -901,10 +901,35 @@ static void lower_stmts(Lower *L, TSNode first) {
 
 static void lower_stmt_(Lower *L, TSNode s);
 
+// A loop pragma of a compiler that still applies to the primal's sequential loop: a
+// vectorization or unrolling hint.
+static bool loop_hint(const char *text, int n) {
+  static const char *const hints[] = {"GCC ivdep", "GCC unroll", "GCC novector", "unroll",
+                                      "nounroll", "clang loop", "ivdep", "loop_count"};
+  for (size_t k = 0; k < sizeof hints / sizeof *hints; k++) {
+    int m = (int)strlen(hints[k]);
+    if (n >= m && !strncmp(text, hints[k], (size_t)m) && (n == m || strchr(" \t(", text[m])))
+      return true;
+  }
+  return false;
+}
+
 // Another tool's pragma in a marked function (language.md 11: never ignored in silence).
-static void warn_foreign_pragma(Lower *L, Loc loc, const char *text) {
+// Before a sequential loop (next), a compiler's loop hint is kept for it (lower_seq_loop).
+static void warn_foreign_pragma(Lower *L, Loc loc, const char *text, TSNode next) {
   int n = (int)strcspn(text, "\r\n");
   while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\\')) n--;
+  while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
+  if (loop_hint(text, n) && (ts_is(next, "for_statement") || ts_is(next, "while_statement") ||
+                             ts_is(next, "do_statement"))) {
+    L->hints = L->hints ? arena_printf(L->a, "%s\n%.*s", L->hints, n, text)
+                        : arena_printf(L->a, "%.*s", n, text);
+    diag_warn(loc, "the derivatives' loops differ from the source's: a hint of the source loop "
+                   "may not hold for them",
+              "'#pragma %.*s' is kept before this loop in f; f_vjp and f_jvp leave it out", n,
+              text);
+    return;
+  }
   bool omp = !strncmp(text, "omp", 3) && (!text[3] || strchr(" \t", text[3]));
   diag_warn(loc,
             omp ? "mark the loop with '#pragma adsoac map', 'reduce', 'scan' or 'hist' "
@@ -933,19 +958,29 @@ static bool detached_pragma(Lower *L, TSNode s, Pragma *pr) {
   int last = -1;
   for (int k = 0; k < n && r[k][1] <= at; k++) last = k;
   const Src *src = &L->prog->src;
-  bool found = false;
-  for (int k = last; k >= 0; k--) {
+  int first = last + 1;
+  for (int k = last; k >= 0; k--, first--) { // (the pragmas right before s: r[first..last])
     uint32_t q = r[k][1];
     while (q < at && isspace((unsigned char)L->src->text[q])) q++;
     if (q != at) break;
     at = r[k][0];
+  }
+  Pragma *ps = ARENA_ARRAY(L->a, Pragma, last - first + 2);
+  bool *ours = ARENA_ARRAY(L->a, bool, last - first + 2), any = false;
+  for (int k = first; k <= last; k++) {
     uint32_t a = r[k][0] + 1, e = r[k][1];
     while (a < e && isspace((unsigned char)src->text[a])) a++;
     a += 6; // ("pragma")
     while (a < e && isspace((unsigned char)src->text[a])) a++;
-    Pragma p;
-    if (!pragma_parse_text(L->a, src, a, e, byte_loc(src, a), &p)) {
-      warn_foreign_pragma(L, byte_loc(src, r[k][0]), arena_strndup(L->a, src->text + a, e - a));
+    any |= ours[k - first] = pragma_parse_text(L->a, src, a, e, byte_loc(src, a), &ps[k - first]);
+    if (!ours[k - first]) // (its text)
+      ps[k - first].text = arena_strndup(L->a, src->text + a, e - a), ps[k - first].loc = byte_loc(src, r[k][0]);
+  }
+  bool found = false;
+  for (int k = first; k <= last; k++) {
+    Pragma p = ps[k - first];
+    if (!ours[k - first]) { // (a hint before a loop that is parallel is not kept)
+      warn_foreign_pragma(L, p.loc, p.text, any ? (TSNode){0} : s);
       continue;
     }
     if (found)
@@ -981,6 +1016,9 @@ static void lower_stmt_(Lower *L, TSNode s) {
   const char *t = ts_node_type(s);
   Pragma dp;
   bool det = detached_pragma(L, s, &dp);
+  if (strcmp(t, "for_statement") && strcmp(t, "while_statement") && strcmp(t, "do_statement") &&
+      strcmp(t, "preproc_call"))
+    L->hints = NULL; // (kept only for the loop right after them)
   if (det && strcmp(t, "for_statement") && strcmp(t, "while_statement") && strcmp(t, "do_statement"))
     diag_error(dp.loc, "put the pragma directly before a for loop",
                "'#pragma adsoac %s' is not followed by a for loop", dp.text);
@@ -1031,7 +1069,7 @@ static void lower_stmt_(Lower *L, TSNode s) {
   } else if (!strcmp(t, "preproc_call")) {
     TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
     if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
-      warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg));
+      warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg), ts_node_next_named_sibling(s));
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {
     diag_error(node_loc(L, s), "use structured control flow (if, for)", "goto is not supported");
   } else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {

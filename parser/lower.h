@@ -198,6 +198,7 @@ typedef struct Lower {
   int ngvar;
   uint32_t fn_start;  // where the marked function's definition starts in the input
   TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
+  const char *hints;  // loop pragmas of other tools before the next statement, a loop's (IR_LOOP)
   TSNode do_cond;     // a do loop's condition: lower_stmt sets the hidden flag do_brk to !cond
   const char *do_brk;
   const TypeTable *types;

@@ -882,7 +882,7 @@ static void set_final_index(Lower *L, const Canon *c, const char *brk, const cha
   if (!L->fn->vals[last].hint) L->fn->vals[last].hint = c->name;
 }
 
-static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
+static void lower_seq_loop(Lower *L, TSNode s, int stripmine, const char *hints) {
   Loc loc = node_loc(L, s);
   L->b.loc = loc;
   int nv0 = L->nvars;
@@ -948,6 +948,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine) {
   }
   L->loop = ctx.up;
   seq_end(L, &q, outer, loc, ctx.brk);
+  q.n->u.loop.hints = hints;
   if (outer_k >= 0) {
     c.outer = L->vars[outer_k];
     set_final_index(L, &c, ctx.brk, ctx.ibrk);
@@ -1045,12 +1046,14 @@ static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
 
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
+  const char *hints = L->hints; // (another tool's pragmas before it: a sequential loop's)
+  L->hints = NULL;
   if (!pr || pr->kind == PR_STRIPMINE) {
     if (pr && L->par)
       diag_warn(loc, "strip-mine the sequential loops at the function's level (time steps)",
                 "stripmine(%d) has no effect inside a parallel loop's body: its reverse saves "
                 "no states there (it recomputes)", pr->stripmine);
-    lower_seq_loop(L, s, pr ? pr->stripmine : 0);
+    lower_seq_loop(L, s, pr ? pr->stripmine : 0, hints);
     return;
   }
   L->b.loc = loc;

@@ -1,4 +1,6 @@
-// language.md 11: a pragma of another tool in a marked function is not ignored in silence
+// language.md 11: a pragma of another tool in a marked function is not ignored in silence; a
+// compiler's loop hint before a sequential loop is kept for that loop in f (C target; nvcc
+// reads unroll), the rest are left out
 #pragma adsoac grad
 void f(int n, const double *x, double *y) {
 #pragma scop
@@ -7,9 +9,15 @@ void f(int n, const double *x, double *y) {
     double s = 0.0;
 #pragma GCC ivdep
     for (int j = 0; j < 2; j++) s += x[i] * j;
+    for (int j = 0; j < 3; j++)
+#pragma unroll 2
+      for (int k = 0; k < 2; k++) s += x[i] * k * j;
     y[i] = s;
   }
 #pragma endscop
 #pragma omp parallel for
   for (int i = 0; i < n; i++) y[i] = y[i] * 2.0;
+#pragma GCC unroll 4
+#pragma adsoac map
+  for (int i = 0; i < n; i++) y[i] = y[i] + 1.0;
 }

@@ -1,7 +1,8 @@
 // do ... while loops whose condition has side effects (while (++r < k), while (r++ < n - 1)),
 // as legacy code counts its rounds: the condition runs after every iteration that did not
 // break (after a continue too), and its assignments are seen by the next iteration and after
-// the loop. Sequential at the function's level, around a reduce, and in a map's body.
+// the loop. Sequential at the function's level, around a reduce, and in a map's body (with a
+// loop hint, kept in f).
 // e2e: func rounds
 // e2e: sizes n=0,1,3,6
 // e2e: array x[n] range(-1,1)
@@ -49,6 +50,7 @@ void rows(int n, int m, const double *A, double *y) {
   for (int i = 0; i < n; i++) {
     int j = 0;
     double acc = y[i];
+#pragma GCC unroll 2
     do {
       acc = acc * 0.5 + sin(A[i * m + j]);
       if (acc > 1.5) break;
