@@ -381,6 +381,26 @@ static void replace_in_yields(Block *b, void *ctx) {
   for (int i = 0; i < b->nyields; i++) replace_val(&b->yields[i], ctx);
 }
 
+static void find_val(Val *v, void *ctx) {
+  Replace *r = ctx;
+  if (*v == r->from) r->to = 1;
+}
+
+static WalkNext find_in_node(Node *n, void *ctx) {
+  ir_node_uses(n, find_val, ctx);
+  return ((Replace *)ctx)->to ? WALK_STOP : WALK_INTO;
+}
+
+static void find_in_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) find_val(&b->yields[i], ctx);
+}
+
+bool ir_uses_val(const Block *b, Val v) {
+  Replace r = {v, 0}; // (to: found)
+  ir_walk(b, &(Walker){.pre = find_in_node, .block = find_in_yields, .ctx = &r});
+  return r.to != 0;
+}
+
 void ir_replace_uses(Block *b, Val from, Val to) {
   Replace r = {from, to};
   ir_walk(b, &(Walker){.pre = replace_in_node, .block = replace_in_yields, .ctx = &r});

@@ -461,6 +461,7 @@ Val b_neg(Builder *b, Val x);
 Val b_sub(Builder *b, Val x, Val y);
 
 void ir_replace_uses(Block *b, Val from, Val to); // also in nested blocks and yields
+bool ir_uses_val(const Block *b, Val v);           // ... whether b uses v there
 
 // ---- walk.c: the walk over statements (doc/ir.md) ----
 // ir_walk visits the statements of b in program order and, inside each, the blocks nested

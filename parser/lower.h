@@ -35,6 +35,8 @@ typedef struct {
   int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
   int idx;       // its index in Lower.vars
   Loc partial;   // (line 0: none) the if after which it has a value only where a branch ran
+  Loc priv;      // (line 0: none) the parallel loop whose iterations it was private to: no
+                 // value after it (lower_loop.c privatize_scalars)
   const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)
   int ref;       // VAR_REF: the variable referred to (its index in Lower.vars)
   int ndim;      // VAR_ARRAY of arrays (double q[3][4]): the extents after the first (4)

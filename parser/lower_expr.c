@@ -200,6 +200,11 @@ static Val lower_identifier(Lower *L, TSNode e) {
     diag_error(node_loc(L, e), "assign the variable before the if, or in both branches",
                "'%s' has a value only where one branch of the if at %u:%u assigned it", name,
                v->partial.line, v->partial.col);
+  if (!v->val && v->priv.line)
+    diag_error(node_loc(L, e), "assign it after the loop before reading it, or declare it "
+               "inside the loop", "'%s' was private to each iteration of the parallel loop at "
+               "%u:%u (assigned there before it is read): its value after the loop is the last "
+               "iteration's, which adsoac does not keep", name, v->priv.line, v->priv.col);
   if (!v->val) diag_error(node_loc(L, e), NULL, "'%s' is used before it is assigned", name);
   return v->val; // a scan variable reads its running value
 }

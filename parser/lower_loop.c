@@ -850,6 +850,14 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
       if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val) v->val = 0;
       continue;
     }
+    if (!v->val && v->priv.line && v != ev) { // (private to a parallel loop of the body)
+      if (ir_uses_val(n->u.loop.body, q->param[i]))
+        diag_error(v->priv, "assign it in each iteration before reading it, or declare it "
+                   "inside the loop", "'%s' is read in the next iteration of the loop at "
+                   "%u:%u after this parallel loop, whose iterations it was private to",
+                   v->name, loc.line, loc.col);
+      continue; // (no value after the loop either)
+    }
     if (v->val == q->param[i] && v != ev) { // not carried
       ir_replace_uses(n->u.loop.body, q->param[i], q->init[i]);
       v->val = q->init[i];
@@ -1044,6 +1052,64 @@ static void set_injective(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx) {
   }
 }
 
+// ---- scalars private to a parallel loop's iterations ----
+
+typedef struct {
+  Lower *L;
+  const char **seen;
+  int n, cap;
+} Seen;
+
+static bool seen_has(const Seen *w, const char *name) {
+  for (int k = 0; k < w->n; k++)
+    if (!strcmp(w->seen[k], name)) return true;
+  return false;
+}
+
+static bool note_ident(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  Seen *w = ctx;
+  if (ts_is(n, "identifier") && w->n < w->cap) {
+    const char *s = node_text(w->L, n);
+    if (!seen_has(w, s)) w->seen[w->n++] = s;
+  }
+  return true;
+}
+
+// The scalars declared outside parallel loop body that each iteration assigns before it reads
+// them (OpenMP's private: `sum = 0.0;` as a statement of the body itself, before any other
+// mention of sum, as serial codes reuse a function's scalars across loops) get a variable of
+// the body each (pushed here, without a value); after the loop they have none (the caller
+// marks them).  Returns their names.  var_base: the variables declared outside the loop.
+static const char **privatize_scalars(Lower *L, TSNode body, int var_base, int *n) {
+  *n = 0;
+  if (!ts_is(body, "compound_statement")) return NULL;
+  Seen w = {L, NULL, 0, 512};
+  w.seen = ARENA_ARRAY(L->a, const char *, w.cap);
+  const char **out = ARENA_ARRAY(L->a, const char *, ts_node_named_child_count(body) + 1);
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+    TSNode st = ts_node_named_child(body, i), e = ts_node_named_child(st, 0);
+    if (ts_is(st, "expression_statement") && ts_is(e, "assignment_expression") &&
+        !strcmp(node_text(L, ts_field(e, "operator")), "=") &&
+        ts_is(ts_field(e, "left"), "identifier")) {
+      const char *name = node_text(L, ts_field(e, "left"));
+      Seen rhs = {L, ARENA_ARRAY(L->a, const char *, 64), 0, 64};
+      ts_walk(ts_field(e, "right"), note_ident, &rhs);
+      Var *v = var_find(L, name);
+      bool global = false;
+      for (int k = 0; v && k < L->ngvar; k++) global |= L->vars[L->gvar[k].var] == v;
+      if (v && v->idx < var_base && v->kind == VAR_SCALAR && v->name[0] != '$' && !global &&
+          !seen_has(&w, name) && !seen_has(&rhs, name) && rhs.n < rhs.cap) {
+        var_push(L, (Var){name, v->type, VAR_SCALAR, 0, node_loc(L, st)});
+        out[(*n)++] = name;
+      }
+    }
+    ts_walk(st, note_ident, &w);
+    if (w.n == w.cap) break; // (past it: the rest stay shared, refused where assigned)
+  }
+  return out;
+}
+
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
   const char *hints = L->hints; // (another tool's pragmas before it: a sequential loop's)
@@ -1085,6 +1151,8 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   ctx.var_base = L->nvars; // outer variables and the clauses' running values
   var_push(L, (Var){c.name, c.type, VAR_INDEX, index, loc});
   TSNode body = ts_field(s, "body");
+  int npriv;
+  const char **priv = privatize_scalars(L, body, ctx.var_base, &npriv);
   LoopCtx lc = {L->loop, true, NULL, NULL, NULL, index};
   if (has_jump(body, false))
     lc.cont = push_hidden(L, "cont", &ty_int, b_const_i(&L->b, &ty_int, 0), loc);
@@ -1124,8 +1192,14 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   check_map_accesses(L, &ctx, n->u.par.body, n);
   b_push(&L->b, n);
 
-  // after the loop, each reduction or scan variable holds the total
+  // after the loop, each reduction or scan variable holds the total; a privatized one has no
+  // value (C's: the last iteration's)
   var_pop(L, nv_outer);
+  for (int k = 0; k < npriv; k++) {
+    Var *v = var_find(L, priv[k]);
+    v->val = 0;
+    v->priv = loc;
+  }
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
     red->out = set_results(L, var_find(L, red->var));

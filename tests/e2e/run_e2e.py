@@ -361,11 +361,12 @@ def parse_program(path):
     code = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), src, flags=re.S)
     funcs = []
     structs, typedefs = parse_structs(path)
-    # object-like macros that expand to qualifiers (#define RESTRICT __restrict__), expanded
-    # in the marked functions' parameters
+    # object-like macros that expand to qualifiers (#define RESTRICT __restrict__) or to a
+    # scalar type (#define DATA_TYPE double), expanded in the marked functions' parameters
     qmacros = {m.group(1): m.group(2) or "" for m in re.finditer(
         r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[ \t]+([\w \t]*?))?[ \t]*$", code, re.M)
-        if all(w in QUALS for w in (m.group(2) or "").split())}
+        if all(w in QUALS or w in INT_WORDS or w in ("float", "double")
+               for w in (m.group(2) or "").split())}
     expand = lambda text: re.sub(r"\w+", lambda w: qmacros.get(w.group(0), w.group(0)), text)
     for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+adsoac[ \t]+grad\b([^\n]*)\n([^{;]*)\{", code, re.M):
         h = re.match(r"\s*(.*?)\b(\w+)\s*\(((?:[^()]|\([^()]*\))*)\)\s*$", m.group(2), re.S)
