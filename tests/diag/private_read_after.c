@@ -1,16 +1,13 @@
-#include <stdlib.h>
-// The scratch array is read after the loop (the last iteration's values): not privatizable.
+// A scalar private to a parallel loop's iterations (assigned first in each) read after the
+// loop: C gives it the last iteration's value, which adsoac does not keep: refused, naming
+// the loop
 #pragma adsoac grad
-double f(int n, int d, const double *x, double *y) {
-  double *t = malloc(d * sizeof(double));
+void f(int n, const double *x, double *y, double *out) {
+  double t = 0.0;
 #pragma adsoac map
   for (int i = 0; i < n; i++) {
-    for (int j = 0; j < d; j++) t[j] = x[i] * j;
-    double s = 0;
-    for (int j = 0; j < d; j++) s += t[j];
-    y[i] = s;
+    t = x[i] * 2.0;
+    y[i] = t * t;
   }
-  double last = d > 0 ? t[0] : 0.0;
-  free(t);
-  return last;
+  out[0] = t;
 }
