@@ -31,9 +31,14 @@ USAGE
 # relative to bench/; default NAME.c). The legacy_* benchmarks time the kernels of
 # examples/legacy as they are (no copy here, no hand-written adjoint: bench/README.md).
 BENCHES="dot:dot mapreduce:loss mapwrite:fit prod:prod maxval:maxval cprod:cprod scanadd:cumloss scanmul:cumprod iir:iir matscan:matscan histadd:hsum histmul:hprod histmax:hmax histlse:hlse heat:heat heat2:heat gmm:gmm"
-for k in gmm:gmm_objective lstm:lstm_objective ba:ba_objective xs:xs_lookup csr:csr_residual stencil:heat2d; do
+for k in gmm:gmm_objective lstm:lstm_objective ba:ba_objective xs:xs_lookup csr:csr_residual stencil:heat2d \
+         jacobi2d:kernel_jacobi_2d cg:conj_grad; do
   BENCHES="$BENCHES legacy_${k%%:*}:${k#*:}:../examples/legacy/${k%%:*}/${k%%:*}.c"
 done
+# Static kernels in files with their own main (jacobi2d, cg): the objects' FN, FN_vjp, FN_jvp
+# and FN_seq are made global and their mains local; the file-scope variables the driver sets
+# (STATE_NAME) are made global, the sequential object's renamed seq_VAR.
+STATE_legacy_cg="naa firstrow lastrow firstcol lastcol"
 BENCHES_NAMES=
 for b in $BENCHES; do BENCHES_NAMES="$BENCHES_NAMES, ${b%%:*}"; done
 BENCHES_NAMES=${BENCHES_NAMES#, }
@@ -154,9 +159,22 @@ for b in $BENCHES; do
   # Without NAME_hand.c the driver times no hand adjoint.
   hand=
   [ -f "$HERE/${name}_hand.c" ] && hand=$B/${name}_hand.o
-  if ! { $CC $CFLAGS -Wno-unknown-pragmas -I"$srcdir" "-D$fn=${fn}_seq" -c "$src" -o "$B/${name}_seq.o" &&
-         $OBJCOPY --keep-global-symbol="${fn}_seq" "$B/${name}_seq.o" &&
-         $CC $CFLAGS -fopenmp -I"$srcdir" -c "$B/${name}_grad.c" -o "$B/${name}_grad.o" &&
+  state_var=STATE_$name
+  seqglob=(--globalize-symbol="${fn}_seq") seqsyms=(--keep-global-symbol="${fn}_seq")
+  gradsyms=(--globalize-symbol="$fn" --globalize-symbol="${fn}_vjp" --globalize-symbol="${fn}_jvp"
+            --localize-symbol=main)
+  renames=()
+  for v in ${!state_var:-}; do
+    seqglob+=(--globalize-symbol="$v") seqsyms+=(--keep-global-symbol="$v")
+    gradsyms+=(--globalize-symbol="$v")
+    renames+=(--redefine-sym "$v=seq_$v")
+  done
+  if ! { $CC $CFLAGS -fkeep-static-functions -Wno-unknown-pragmas -I"$srcdir" "-D$fn=${fn}_seq" \
+           -c "$src" -o "$B/${name}_seq.o" &&
+         $OBJCOPY "${seqglob[@]}" "$B/${name}_seq.o" && $OBJCOPY "${seqsyms[@]}" "$B/${name}_seq.o" &&
+         { [ ${#renames[@]} -eq 0 ] || $OBJCOPY "${renames[@]}" "$B/${name}_seq.o"; } &&
+         $CC $CFLAGS -fkeep-static-functions -fopenmp -I"$srcdir" -c "$B/${name}_grad.c" -o "$B/${name}_grad.o" &&
+         $OBJCOPY "${gradsyms[@]}" "$B/${name}_grad.o" &&
          { [ -z "$hand" ] || $CC $CFLAGS -fopenmp -c "$HERE/${name}_hand.c" -o "$hand"; } &&
          $CC $CFLAGS -fopenmp -I"$HERE" -I"$srcdir" -c "$HERE/${name}_main.c" -o "$B/${name}_main.o" &&
          $CC -fopenmp "$B/${name}_main.o" "$B/${name}_seq.o" "$B/${name}_grad.o" $hand \
