@@ -2,7 +2,7 @@
 // line where the statement goes), as PolyBench writes its nests: jacobi-2d exactly as the
 // suite has it (static, indices declared at the top, a time loop, maps over i whose bodies are
 // maps over j, no braces), a marked loop under an if and an else, another tool's pragma and a
-// #define between the header and the loop, and a reduce as a do's body.
+// #define between the header and the loop (a reduce as a do's body: do_cond_effects.c).
 // e2e: func kernel_jacobi_2d
 // e2e: sizes n=0,1,3,5 tsteps=0,1,2,2
 // e2e: array A[n*n] range(-1,1)
@@ -12,10 +12,6 @@
 // e2e: scalar c range(-1,1)
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
-// e2e: func rounds
-// e2e: sizes n=0,1,3,6
-// e2e: array x[n] range(-1,1)
-// e2e: array out[1] range(-1,1)
 #include <math.h>
 
 #pragma adsoac grad
@@ -49,16 +45,4 @@ void branches(int n, double c, const double *x, double *y) {
 #pragma adsoac map
     for (int i = 0; i < n; i++)
       y[i] = SHIFT(sin(x[i])) * y[i];
-}
-
-#pragma adsoac grad
-void rounds(int n, const double *x, double *out) {
-  int r = 0;
-  double s = out[0];
-  do
-#pragma adsoac reduce(+: s)
-    for (int i = 0; i < n; i++)
-      s += x[i] * x[i] * (r + 1);
-  while (++r < 2);
-  out[0] = s;
 }
