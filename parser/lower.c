@@ -369,9 +369,8 @@ static bool scan_global_writes(void *ctx, TSNode n, int depth) {
   while (ts_is(target, "parenthesized_expression")) target = ts_node_named_child(target, 0);
   if (ts_is(target, "identifier")) scan_add(w, &w->set, &w->nset, node_text(w->L, target));
   if (ts_is(n, "declaration") || ts_is(n, "parameter_declaration")) {
-    TSNode d = ts_field(n, "declarator");
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      d = ts_node_named_child(n, i);
+      TSNode d = ts_node_named_child(n, i);
       while (ts_is(d, "init_declarator") || ts_is(d, "pointer_declarator") ||
              ts_is(d, "array_declarator") || ts_is(d, "parenthesized_declarator"))
         d = ts_is(d, "parenthesized_declarator") ? ts_node_named_child(d, 0)

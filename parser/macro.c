@@ -511,13 +511,18 @@ static void detach_body_pragmas(MacroTable *t, char *s, size_t n) {
       size_t k = skip_blank(s, p + 1, n);
       bool pragma = e - k >= 6 && !memcmp(s + k, "pragma", 6) &&
                     (k + 6 == e || isspace((unsigned char)s[k + 6]));
+      size_t w = pragma ? skip_blank(s, k + 6, n) : n; // (file-level ones stay: grad, ...)
+      const char *word = w + 6 <= n ? s + skip_blank(s, w + 6, n) : ""; // (strncmp: to NUL)
+      bool file_level = pragma && !strncmp(s + w, "adsoac", 6) &&
+                        (!strncmp(word, "grad", 4) || !strncmp(word, "operator", 8) ||
+                         !strncmp(word, "derivative", 10));
       while (e < n && e > p && s[e - 1] == '\\') { // (continuation lines)
         e++;
         if (e < n && s[e - 1] == '\r' && s[e] == '\n') e++;
         while (e < n && !line_end(s[e])) e++;
       }
       next = e < n ? e + 1 : e;
-      if (after_header(s, i, n)) { // (#define there: read already, blanked as well)
+      if (!file_level && after_header(s, i, n)) { // (#define there: read, blanked as well)
         if (pragma) {
           t->detached = pp_grow(t->a, t->detached, t->ndetached, &t->capdetached,
                                 sizeof *t->detached);
