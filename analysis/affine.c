@@ -164,6 +164,7 @@ static bool poly_eq(const Poly *a, const Poly *b) {
 
 static Poly walk(const Fn *fn, Node *const *def, Val v, int *budget) {
   if (!v) return poly_fail();
+  while (fn->vals[v].same) v = fn->vals[v].same; // (a loop's parameter that is its init)
   if (!ty_is_int(val_type(fn, v))) return poly_leaf(v); // (a float converted to an index)
   const Node *d = def[v];
   if (!d) return poly_leaf(v); // a parameter, a loop's index, a clause's value

@@ -172,6 +172,11 @@ typedef struct {
   bool arows; // adecl is an array of arrays (double x[N] has adecl "%s[N]" alone)
   bool avla; // ... whose extents are not constants (double A[n][m]): C++ (the CUDA target)
              // declares it a flat pointer, with the C declarator as a comment
+  // While the front end lowers a sequential loop's body: the parameter of a variable the loop
+  // does not assign is the value it had before the loop (the dependence test reads it as
+  // that: `n` in the bounds of a map in a time loop is the n of a VLA extent); verified, and
+  // the parameter replaced by it, where the loop ends (parser/lower_loop.c)
+  Val same;
 } ValInfo;
 
 // ---- nodes ----

@@ -2,11 +2,13 @@
 //
 //   for_statement: 'for' '(' initializer ';' condition ';' update ')' body
 //   canonical:     for (T i = lo; i < hi; i++)   (also <=, ++i, i += 1, i = i + 1)
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 #include "../analysis/analysis.h"
 
 // A counted loop (language.md §3): for (T i = lo; i < hi; i += s) and its other forms.  The
@@ -785,7 +787,51 @@ typedef struct {
   FwdEntry *before; // (their values before the loop)
 } Seq;
 
-static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int stripmine) {
+typedef struct {
+  Lower *L;
+  const char *name;
+  bool found;
+} MayAssign;
+
+// &name, or name in the arguments of a function-like macro (which may assign it)
+static bool may_assign_of(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  MayAssign *w = ctx;
+  if (ts_is(n, "pointer_expression") && !strcmp(node_text(w->L, ts_field(n, "operator")), "&")) {
+    TSNode a = ts_field(n, "argument");
+    while (ts_is(a, "parenthesized_expression")) a = ts_node_named_child(a, 0);
+    if (ts_is(a, "identifier") && !strcmp(node_text(w->L, a), w->name)) w->found = true;
+  }
+  bool fl;
+  if (ts_is(n, "call_expression") && w->L->macros) {
+    TSNode f = ts_field(n, "function");
+    if (ts_is(f, "identifier") &&
+        macro_defined(w->L->macros, node_text(w->L, f), use_byte(w->L, f), &fl) && fl)
+      w->found |= mentions(w->L, ts_field(n, "arguments"), w->name);
+  }
+  if (ts_is(n, "identifier") && w->L->macros && // (a macro whose text names it)
+      macro_defined(w->L->macros, node_text(w->L, n), use_byte(w->L, n), &fl)) {
+    const char *x = macro_text(w->L->macros, node_text(w->L, n), use_byte(w->L, n));
+    for (const char *p = x ? strstr(x, w->name) : NULL; p && !w->found; p = strstr(p + 1, w->name)) {
+      size_t k = strlen(w->name);
+      bool start = p == x || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+      w->found = start && !(isalnum((unsigned char)p[k]) || p[k] == '_');
+    }
+  }
+  return !w->found;
+}
+
+// Might the loop statement s assign variable name (also through a function-like macro or a
+// pointer to it)?
+static bool may_assign(Lower *L, TSNode s, const char *name) {
+  if (assigned_in(L, s, name)) return true;
+  MayAssign w = {L, name, false};
+  ts_walk(s, may_assign_of, &w);
+  return w.found;
+}
+
+static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int stripmine,
+                      TSNode s) {
   q->nv = L->nvars;
   Node *n = q->n = node_new(L->a, IR_LOOP, loc);
   n->u.loop.lo = lo;
@@ -798,6 +844,9 @@ static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int st
     if ((v->kind != VAR_SCALAR && v->kind != VAR_RED) || !v->val) continue;
     q->init[i] = v->val;
     v->val = q->param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
+    if (v->kind == VAR_SCALAR && v->name[0] != '$' && !ts_node_is_null(s) &&
+        !may_assign(L, s, v->name))
+      L->fn->vals[q->param[i]].same = q->init[i];
   }
   n->u.loop.body = L->b.blk = block_new(L->a);
   // no forwarding of element values into the loop (a later iteration sees the writes of an
@@ -858,6 +907,11 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
                    v->name, loc.line, loc.col);
       continue; // (no value after the loop either)
     }
+    if (L->fn->vals[q->param[i]].same && v->val != q->param[i])
+      diag_error(loc, "assign it outside the loop, or write the assignment out (not through a "
+                 "macro)", "'%s' is assigned in this loop where adsoac did not see it (a macro "
+                 "or a pointer): the dependence test took it for unchanged", v->name);
+    L->fn->vals[q->param[i]].same = 0;
     if (v->val == q->param[i] && v != ev) { // not carried
       ir_replace_uses(n->u.loop.body, q->param[i], q->init[i]);
       v->val = q->init[i];
@@ -928,7 +982,7 @@ static void lower_seq_loop(Lower *L, TSNode s, int stripmine, const char *hints)
   }
   Block *outer = L->b.blk;
   Seq q = {0};
-  seq_begin(L, &q, loc, lo, hi, idx, stripmine);
+  seq_begin(L, &q, loc, lo, hi, idx, stripmine, s);
   L->loop = &ctx;
   if (cont) var_find(L, ctx.cont)->val = zero;
   if (counted) {

@@ -600,6 +600,11 @@ const char *macro_expand(MacroTable *t, const char *name, const char *const *arg
   return tok_join(t->a, exp_list(&e, macro_use(t, name, args, nargs, m->function_like)));
 }
 
+const char *macro_text(MacroTable *t, const char *name, uint32_t at_byte) {
+  PpMacro *m = table_lookup(t, name, at_byte);
+  return m ? tok_join(t->a, m->body) : NULL;
+}
+
 bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *function_like) {
   PpMacro *m = table_lookup(t, name, at_byte);
   if (function_like) *function_like = m && m->function_like;

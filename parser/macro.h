@@ -47,6 +47,10 @@ char *macro_active_text(MacroTable *t);
 const char *macro_expand(MacroTable *t, const char *name, const char *const *args, int nargs,
                          bool call, uint32_t at_byte, Loc use_loc);
 
+// The replacement list of macro name at byte at_byte of the main file, as written (NULL: not
+// a macro there).
+const char *macro_text(MacroTable *t, const char *name, uint32_t at_byte);
+
 // Whether name is a macro at byte at_byte of the main file; *function_like (if not NULL)
 // says which kind.
 bool macro_defined(MacroTable *t, const char *name, uint32_t at_byte, bool *function_like);

@@ -2,8 +2,9 @@
 // read and written by its own iteration of a map over i and a map over j, whose reverse needs
 // the old value (saved per iteration of the nest, before it is overwritten): gemm's
 // C[i][j] = beta * C[i][j] + acc, jacobi-2d's write back A from B after B from A, both in a
-// time loop, a flat A[i*m + j] = f(A[i*m + j]) with the inner loop from 1, an update under an
-// if, and three nested maps over an array of arrays of arrays.
+// time loop, PolyBench's heat-3d (three nested maps, two sweeps per step, in a time loop), a
+// flat A[i*m + j] = f(A[i*m + j]) with the inner loop from 1, an update under an if, and three
+// nested maps over an array of arrays of arrays updated in place.
 // e2e: func gemm
 // e2e: sizes n=0,1,2,5 m=1,1,3,4 k=1,2,1,3
 // e2e: scalar alpha range(-2,2)
@@ -28,6 +29,10 @@
 // e2e: sizes n=0,1,3,4 m=1,2,3,4
 // e2e: array A[n*m] range(-1,1)
 // e2e: array w[m] range(-1,1)
+// e2e: func heat_3d_time
+// e2e: sizes n=0,1,3,4 tsteps=0,1,2,2
+// e2e: array A[n*n*n] range(-1,1)
+// e2e: array B[n*n*n] range(-1,1)
 // e2e: func cube
 // e2e: sizes n=0,1,2,3
 // e2e: array A[n*n*n] range(-1,1)
@@ -118,5 +123,32 @@ void cube(int n, double A[n][n][n], const double *c) {
       for (int k = 0; k < n; k++)
         A[i][j][k] = A[i][j][k] * A[i][j][k] * c[k] + c[i] * A[i][j][k];
     }
+  }
+}
+
+#pragma adsoac grad
+void heat_3d_time(int tsteps, int n, double A[n][n][n], double B[n][n][n]) {
+  int t, i, j, k;
+  for (t = 1; t <= tsteps; t++) {
+#pragma adsoac map
+    for (i = 1; i < n - 1; i++)
+#pragma adsoac map
+      for (j = 1; j < n - 1; j++)
+#pragma adsoac map
+        for (k = 1; k < n - 1; k++)
+          B[i][j][k] = 0.125 * (A[i + 1][j][k] - 2.0 * A[i][j][k] + A[i - 1][j][k])
+                     + 0.125 * (A[i][j + 1][k] - 2.0 * A[i][j][k] + A[i][j - 1][k])
+                     + 0.125 * (A[i][j][k + 1] - 2.0 * A[i][j][k] + A[i][j][k - 1])
+                     + A[i][j][k] * A[i][j][k];
+#pragma adsoac map
+    for (i = 1; i < n - 1; i++)
+#pragma adsoac map
+      for (j = 1; j < n - 1; j++)
+#pragma adsoac map
+        for (k = 1; k < n - 1; k++)
+          A[i][j][k] = 0.125 * (B[i + 1][j][k] - 2.0 * B[i][j][k] + B[i - 1][j][k])
+                     + 0.125 * (B[i][j + 1][k] - 2.0 * B[i][j][k] + B[i][j - 1][k])
+                     + 0.125 * (B[i][j][k + 1] - 2.0 * B[i][j][k] + B[i][j][k - 1])
+                     + B[i][j][k];
   }
 }
