@@ -179,11 +179,46 @@ static void update_hist(Lower *L, int h, TSNode lhs, TSNode e, Val x, Loc loc) {
   b_push(&L->b, n);
 }
 
+// e = ((v + a) - b) + ...: a chain of + and - whose leftmost operand is v, a + reduction's
+// update by the rest; *out = a - b + ... (false: e is not one, or only v)
+static bool add_chain(Lower *L, Var *v, TSNode e, Val *out) {
+  while (ts_is(e, "parenthesized_expression")) e = ts_node_named_child(e, 0);
+  if (!ts_is(e, "binary_expression")) return false;
+  const char *o = node_text(L, ts_field(e, "operator"));
+  if (strcmp(o, "+") && strcmp(o, "-")) return false;
+  TSNode l = ts_field(e, "left");
+  while (ts_is(l, "parenthesized_expression")) l = ts_node_named_child(l, 0);
+  Val left;
+  if (ts_is(l, "identifier") && !strcmp(node_text(L, l), v->name))
+    left = 0;
+  else if (!add_chain(L, v, l, &left))
+    return false;
+  Val r = convert(L, lower_expr(L, ts_field(e, "right")), v->type);
+  L->b.loc = node_loc(L, e);
+  if (!left)
+    *out = o[0] == '+' ? r : b_neg(&L->b, r);
+  else
+    *out = b_binop(&L->b, o[0] == '+' ? BIN_ADD : BIN_SUB, left, r);
+  return true;
+}
+
 static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
   if (v->kind == VAR_INDEX)
     diag_error(node_loc(L, asg), "loop indices may not be assigned in the loop body",
                "assignment to loop index '%s'", v->name);
   if (v->kind == VAR_RED || v->kind == VAR_SCAN) {
+    TSNode d = v->red_op == RED_ADD ? sub_operand(L, v->name, asg, op) : (TSNode){0};
+    if (!ts_node_is_null(d)) { // s -= e: s += -e
+      Val x = convert(L, lower_expr(L, d), v->type);
+      L->b.loc = node_loc(L, asg);
+      update_scalar_val(L, v, b_neg(&L->b, x), node_loc(L, asg));
+      return;
+    }
+    Val x;
+    if (v->red_op == RED_ADD && !strcmp(op, "=") && add_chain(L, v, ts_field(asg, "right"), &x)) {
+      update_scalar_val(L, v, x, node_loc(L, asg)); // s = s + a - b + c: a - b + c
+      return;
+    }
     TSNode e = update_operand(L, v->name, v->red_op, v->red_user, asg, op);
     update_scalar(L, v, e, node_loc(L, asg));
     return;
@@ -856,11 +891,60 @@ static bool guard_rest(Lower *L, TSNode s) {
   return true;
 }
 
+// An OpenMP loop directive (#pragma omp parallel for ...) read as an annotation (omp.c).
+static bool omp_loop(Lower *L, TSNode s, Pragma *pr) {
+  TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
+  if (strcmp(node_text(L, dir), "#pragma") || ts_node_is_null(arg)) return false;
+  return omp_read(L, node_loc(L, s), node_text(L, arg), pr) == OMP_LOOP;
+}
+
+// Both an OpenMP directive and an adsoac pragma on one loop: the adsoac pragma is the
+// annotation; a reduction one names that the other does not is a warning (language.md 11).
+static void omp_compare(Lower *L, const Pragma *omp, const Pragma *ours) {
+  for (int side = 0; side < 2; side++) {
+    const Pragma *a = side ? ours : omp, *b = side ? omp : ours;
+    for (int c = 0; c < a->nclauses; c++)
+      for (int v = 0; v < a->clauses[c].nvars; v++) {
+        bool seen = false;
+        for (int d = 0; d < b->nclauses && !seen; d++)
+          for (int w = 0; w < b->clauses[d].nvars && !seen; w++)
+            seen = b->clauses[d].kind == a->clauses[c].kind &&
+                   !strcmp(b->clauses[d].vars[w], a->clauses[c].vars[v]) &&
+                   !strcmp(b->clauses[d].op, a->clauses[c].op);
+        if (!seen)
+          diag_warn(omp->loc, "make the two say the same, or drop one",
+                    "the OpenMP directive and the adsoac pragma on this loop disagree about '%s' "
+                    "(%s has %s(%s: %s)): adsoac's pragma is the annotation",
+                    a->clauses[c].vars[v], side ? "adsoac" : "OpenMP",
+                    a->clauses[c].kind == CL_REDUCE ? "reduce" : a->clauses[c].kind == CL_SCAN ? "scan" : "hist",
+                    a->clauses[c].op, a->clauses[c].vars[v]);
+      }
+  }
+  (void)L;
+}
+
 // Lowers first and the statements after it in the same block.
 static void lower_stmts(Lower *L, TSNode first) {
   for (TSNode s = first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (ts_is(s, "comment")) continue;
     Pragma pr;
+    if (ts_is(s, "preproc_call") && omp_loop(L, s, &pr)) { // (language.md 11)
+      TSNode next = ts_node_next_named_sibling(s);
+      while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
+      Pragma ours;
+      if (ts_is(next, "preproc_call") && pragma_parse(L->a, L->src, next, &ours)) {
+        omp_compare(L, &pr, &ours); // (the adsoac pragma is the annotation)
+        continue;
+      }
+      if (!ts_is(next, "for_statement"))
+        diag_error(pr.loc, "put the directive directly before a for loop",
+                   "'#pragma %s' is not followed by a for loop", node_text(L, ts_field(s, "argument")));
+      if (L->returned) diag_error(node_loc(L, next), NULL, "statement after return");
+      lower_for_nested(L, next, &pr);
+      s = next;
+      if (guard_rest(L, s)) return;
+      continue;
+    }
     if (ts_is(s, "preproc_call") && pragma_parse(L->a, L->src, s, &pr)) {
       if (pr.kind != PR_MAP && pr.kind != PR_CLAUSES && pr.kind != PR_STRIPMINE)
         diag_error(pr.loc, "inside a function use map, reduce, scan, hist or stripmine",
@@ -932,7 +1016,7 @@ static void warn_foreign_pragma(Lower *L, Loc loc, const char *text, TSNode next
   bool omp = !strncmp(text, "omp", 3) && (!text[3] || strchr(" \t", text[3]));
   diag_warn(loc,
             omp ? "mark the loop with '#pragma adsoac map', 'reduce', 'scan' or 'hist' "
-                  "(OpenMP directives are not read yet)"
+                  "(of OpenMP, only the loop directives are read yet: language.md 11)"
                 : "the input's functions that are not marked keep it",
             "'#pragma %.*s' is not read by adsoac: the generated functions leave it out", n, text);
 }
@@ -979,6 +1063,12 @@ static bool detached_pragma(Lower *L, TSNode s, Pragma *pr) {
   for (int k = first; k <= last; k++) {
     Pragma p = ps[k - first];
     if (!ours[k - first]) { // (a hint before a loop that is parallel is not kept)
+      Pragma o;
+      if (!any && !found && omp_read(L, p.loc, p.text, &o) == OMP_LOOP) { // (language.md 11)
+        *pr = o;
+        found = true;
+        continue;
+      }
       warn_foreign_pragma(L, p.loc, p.text, any ? (TSNode){0} : s);
       continue;
     }
@@ -1050,6 +1140,11 @@ static void lower_stmt_(Lower *L, TSNode s) {
     lower_if(L, s);
   } else if (!strcmp(t, "for_statement") || !strcmp(t, "while_statement") ||
              !strcmp(t, "do_statement")) {
+    if (!det && !ts_node_is_null(L->collapse_node) && ts_node_eq(s, L->collapse_node)) {
+      dp = L->collapse_pr; // (an OpenMP collapse(n) of the loop around)
+      det = true;
+    }
+    L->collapse_node = (TSNode){0};
     lower_for_nested(L, s, det ? &dp : NULL);
   } else if (!strcmp(t, "return_statement")) {
     if (L->par && L->par->inline_base >= L->inline_depth)

@@ -201,6 +201,8 @@ typedef struct Lower {
   uint32_t fn_start;  // where the marked function's definition starts in the input
   TSNode fn_body;     // the body being lowered (an inlined function's while inlining)
   const char *hints;  // loop pragmas of other tools before the next statement, a loop's (IR_LOOP)
+  TSNode collapse_node; // the loop an OpenMP collapse(n) makes a map too, with collapse_pr
+  Pragma collapse_pr;
   TSNode do_cond;     // a do loop's condition: lower_stmt sets the hidden flag do_brk to !cond
   const char *do_brk;
   const TypeTable *types;
@@ -293,6 +295,13 @@ typedef struct {
 } View;
 bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expression
 bool global_array_view(Lower *L, TSNode e, View *out); // false: e names no file-scope array
+
+// ---- omp.c ----
+typedef enum { OMP_NOT, OMP_OTHER, OMP_LOOP } OmpRead;
+// An OpenMP directive (text: after "#pragma") in a marked function: OMP_LOOP fills *pr with
+// the annotation of the loop after it; OMP_OTHER: another OpenMP directive; OMP_NOT: not
+// OpenMP.  Constructs with no reading are errors.
+OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr);
 Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
 void bind_global_writes(Lower *L, TSNode body);
 Node *global_stores(Lower *L); // the return with the stores of bind_global_writes' variables
@@ -350,6 +359,7 @@ Val red_combine(Lower *L, RedOp op, const UserOp *u, Val a, Val b);
 void red_combine_fields(Lower *L, const UserOp *u, const Val *a, const Val *b, Val *out);
 Lambda *make_lambda(Lower *L, const UserOp *u);
 Lambda *make_inverse_lambda(Lower *L, const UserOp *u);
+TSNode sub_operand(Lower *L, const char *target, TSNode asg, const char *aop); // s -= e
 TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, TSNode asg,
                       const char *aop);
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e);

@@ -1164,6 +1164,57 @@ static const char **privatize_scalars(Lower *L, TSNode body, int var_base, int *
   return out;
 }
 
+// An OpenMP loop's private(...) and firstprivate(...) scalars (language.md 11): variables of
+// the body (firstprivate: from the value before the loop), added to priv[0 .. *n) (the
+// names with no value after the loop); collapse(n): the loop nested in the body is a map too,
+// collapse(n - 1) (lower_stmt), where the loop has no reduction (else it stays sequential in
+// each iteration, the parallel loop's contributions).
+static const char **omp_private(Lower *L, const Pragma *pr, TSNode body, const char **priv,
+                                int *n) {
+  const char **out = ARENA_ARRAY(L->a, const char *, *n + pr->npriv + 1);
+  if (*n) memcpy(out, priv, sizeof *out * (size_t)*n);
+  for (int k = 0; k < pr->npriv; k++) {
+    bool done = false;
+    for (int j = 0; j < *n && !done; j++) done = !strcmp(out[j], pr->priv[k]);
+    Var *v = var_find(L, pr->priv[k]);
+    if (!v)
+      diag_error(pr->loc, NULL, "%s(%s) names no variable in scope",
+                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+    if (v->kind != VAR_SCALAR)
+      diag_error(pr->loc, "declare the scratch inside the loop body (each iteration its own)",
+                 "%s(%s) of a pointer, an array or a struct is not read yet",
+                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+    if (done) continue;
+    Val init = pr->firstpriv[k] ? v->val : 0;
+    if (pr->firstpriv[k] && !init)
+      diag_error(pr->loc, NULL, "firstprivate(%s): '%s' has no value before the loop",
+                 pr->priv[k], pr->priv[k]);
+    var_push(L, (Var){pr->priv[k], v->type, VAR_SCALAR, init, pr->loc});
+    out[(*n)++] = pr->priv[k];
+  }
+  if (pr->collapse > 1) {
+    TSNode in = body;
+    if (ts_is(in, "compound_statement")) {
+      TSNode only = {0};
+      int count = 0;
+      for (uint32_t i = 0; i < ts_node_named_child_count(in); i++)
+        if (!ts_is(ts_node_named_child(in, i), "comment"))
+          only = ts_node_named_child(in, i), count++;
+      in = count == 1 ? only : (TSNode){0};
+    }
+    if (!ts_is(in, "for_statement"))
+      diag_error(pr->loc, "nest the loops perfectly (the inner for the outer's only statement)",
+                 "collapse(%d) needs %d perfectly nested for loops", pr->collapse, pr->collapse);
+    if (!pr->nclauses) { // (with reductions the inner loops stay sequential: their updates
+      L->collapse_node = in; // are the outer loop's contributions)
+      L->collapse_pr = *pr;
+      L->collapse_pr.collapse--;
+      L->collapse_pr.npriv = 0;
+    }
+  }
+  return out;
+}
+
 void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Loc loc = node_loc(L, s);
   const char *hints = L->hints; // (another tool's pragmas before it: a sequential loop's)
@@ -1207,6 +1258,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   TSNode body = ts_field(s, "body");
   int npriv;
   const char **priv = privatize_scalars(L, body, ctx.var_base, &npriv);
+  if (pr->omp) priv = omp_private(L, pr, body, priv, &npriv);
   LoopCtx lc = {L->loop, true, NULL, NULL, NULL, index};
   if (has_jump(body, false))
     lc.cont = push_hidden(L, "cont", &ty_int, b_const_i(&L->b, &ty_int, 0), loc);
@@ -1216,6 +1268,16 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   int alloc_pos = L->alloc_pos, nallocs = L->nallocs;
   L->alloc_blk = n->u.par.body, L->alloc_pos = 0;
   L->guarded(L, body, false, false);
+  for (int k = ctx.var_base; pr->omp && k < L->nvars; k++) { // (an OpenMP firstprivate assigned)
+    Var *v = L->vars[k];
+    for (int j = 0; j < pr->npriv; j++)
+      if (pr->firstpriv[j] && !strcmp(v->name, pr->priv[j]) && v->shadow >= 0 &&
+          v->val != L->vars[v->shadow]->val)
+        diag_warn(pr->loc, "assign it to a variable of the body instead (double s = x;)",
+                  "firstprivate(%s) is assigned in the loop: here every iteration starts from "
+                  "its value before the loop (in OpenMP, each thread's first iteration does)",
+                  v->name);
+  }
   free_allocs(L, nallocs); // (each iteration's arrays)
   L->nallocs = nallocs;
   L->alloc_blk = alloc_blk, L->alloc_pos = alloc_pos;

@@ -214,6 +214,18 @@ TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, T
              target, op == RED_USER ? u->name : redop_name(op));
 }
 
+// `target -= e;` or `target = target - e;` (a + reduction's update by -e, as OpenMP's - is):
+// e, or a null node.
+TSNode sub_operand(Lower *L, const char *target, TSNode asg, const char *aop) {
+  if (!strcmp(aop, "-=")) return ts_field(asg, "right");
+  TSNode rhs = strip(ts_field(asg, "right"));
+  if (!strcmp(aop, "=") && ts_is(rhs, "binary_expression") &&
+      !strcmp(node_text(L, ts_field(rhs, "operator")), "-") &&
+      is_target(L, ts_field(rhs, "left"), squeeze(L, target)))
+    return ts_field(rhs, "right");
+  return (TSNode){0};
+}
+
 // `if (e > target) target = e;` (no else): returns the assignment, sets *e; or a null node.
 TSNode if_update(Lower *L, TSNode s, const char *target, RedOp op, TSNode *e) {
   if (op != RED_MIN && op != RED_MAX) return (TSNode){0};

@@ -47,6 +47,12 @@ typedef struct {
   const char **injective; // map/clauses: injective(y, ...)
   int ninjective;
   Loc inj_loc;
+  // read from an OpenMP loop directive (parser/omp.c): its private(...) and firstprivate(...)
+  // variables (firstpriv: which), collapse(n)
+  bool omp;
+  const char **priv;
+  bool *firstpriv;
+  int npriv, collapse;
 } Pragma;
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.

@@ -1,6 +1,6 @@
 // language.md 11: a pragma of another tool in a marked function is not ignored in silence; a
 // compiler's loop hint before a sequential loop is kept for that loop in f (C target; nvcc
-// reads unroll), the rest are left out
+// reads unroll), the rest are left out (an OpenMP loop directive is read as a map: no warning)
 #pragma adsoac grad
 void f(int n, const double *x, double *y) {
 #pragma scop

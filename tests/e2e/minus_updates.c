@@ -1,0 +1,23 @@
+// A + reduction or scan updated by subtraction (s -= e; s = s - e: OpenMP's reduction(-: s)
+// means +, language.md 11), or by a chain (t = t - a + b, as legacy code accumulates): the
+// contribution is -e, -a + b.
+// e2e: sizes n=0,1,4,9
+// e2e: array x[n] range(-1,1)
+// e2e: array y[n] range(-1,1)
+#include <math.h>
+
+#pragma adsoac grad
+double minus_updates(int n, const double *x, double *y) {
+  double s = 1.0, t = 0.0, acc = 0.5;
+#pragma adsoac reduce(+: s, t)
+  for (int i = 0; i < n; i++) {
+    s -= x[i] * x[i];
+    t = t - sin(x[i]) + 0.25;
+  }
+#pragma adsoac scan(+: acc)
+  for (int i = 0; i < n; i++) {
+    acc -= x[i] * s;
+    y[i] = acc * acc;
+  }
+  return s * t + acc;
+}

@@ -1,0 +1,65 @@
+// Kernels that are already OpenMP (language.md 11): only `#pragma adsoac grad` added. The loop
+// directives are read as annotations: `omp parallel for` (a map), with reduction(+, -, *, min,
+// max), private and firstprivate scalars, collapse(2) (two nested maps, a reduction over both),
+// `omp for`, `omp simd`, `parallel for simd`, `omp loop`, clauses that change no meaning
+// (schedule, num_threads, nowait), a directive as the unbraced body of another loop.
+// e2e: func lsq
+// e2e: sizes n=0,1,5,9 m=1,2,3,4
+// e2e: array A[n*m] range(-1,1)
+// e2e: array x[m] range(-1,1)
+// e2e: array b[n] range(-1,1)
+// e2e: func softmax_stats
+// e2e: sizes n=0,1,4,7
+// e2e: array z[n] range(-2,2)
+// e2e: array out[3] range(-1,1)
+// e2e: func grid
+// e2e: sizes n=0,1,3,5 m=1,2,4,3
+// e2e: array u[n*m] range(-1,1)
+// e2e: array v[n*m] range(-1,1)
+// e2e: array out[1] range(-1,1)
+#include <math.h>
+
+#pragma adsoac grad
+double lsq(int n, int m, const double *A, const double *x, const double *b) {
+  double loss = 0.0, r;
+  int i, j;
+#pragma omp parallel for private(j, r) reduction(+: loss) schedule(static)
+  for (i = 0; i < n; i++) {
+    r = -b[i];
+    for (j = 0; j < m; j++) r += A[i * m + j] * x[j];
+    loss += 0.5 * r * r;
+  }
+  return loss;
+}
+
+#pragma adsoac grad
+void softmax_stats(int n, const double *z, double *out) {
+  double mx = -1e300, s = 0.0, p = 1.0, scale = 0.5;
+#pragma omp parallel for reduction(max: mx)
+  for (int i = 0; i < n; i++)
+    if (z[i] > mx) mx = z[i];
+#pragma omp parallel for simd reduction(-: s) firstprivate(scale) num_threads(2)
+  for (int i = 0; i < n; i++) s -= exp(z[i] - mx) * scale;
+#pragma omp simd reduction(*: p)
+  for (int i = 0; i < n; i++) p *= 1.0 + 0.1 * z[i];
+  out[0] = mx;
+  out[1] = s;
+  out[2] = p;
+}
+
+#pragma adsoac grad
+void grid(int n, int m, double *u, const double *v, double *out) {
+  double e = 0.0, lo = 1e300;
+#pragma omp parallel for collapse(2) reduction(+: e) reduction(min: lo)
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      e += u[i * m + j] * v[i * m + j];
+      lo = fmin(lo, u[i * m + j] + v[i * m + j]);
+    }
+  for (int t = 0; t < 2; t++)
+#pragma omp for nowait
+    for (int i = 0; i < n * m; i++) u[i] = sin(u[i]) + v[i];
+#pragma omp loop
+  for (int i = 0; i < n * m; i++) u[i] = u[i] * e;
+  out[0] = e + (n * m > 0 ? lo : 0.0);
+}
