@@ -1162,6 +1162,14 @@ static void lower_stmt_(Lower *L, TSNode s) {
     L->returned = true;
   } else if (!strcmp(t, "preproc_call")) {
     TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
+    Pragma o;
+    if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg) &&
+        omp_read(L, node_loc(L, s), node_text(L, arg), &o) == OMP_SCAN) {
+      if (!L->par || !L->par->pragma || !strstr(L->par->pragma, "scan("))
+        diag_error(node_loc(L, s), "put it in a loop with reduction(inscan, op: v)",
+                   "'#pragma omp scan' outside a loop with an inscan reduction");
+      return; // (the scan's reads before and after the updates say the same)
+    }
     if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
       warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg), ts_node_next_named_sibling(s));
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {

@@ -97,6 +97,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
                         ? "write the loop without ordered: a scan(...) pragma, or a sequential loop"
                         : "write the work as loops: #pragma omp parallel for, or adsoac's map",
                "'#pragma omp %s' has no reading as an annotation (language.md 11)", name);
+  if (!strcmp(name, "scan")) return OMP_SCAN;
   if (!in_list(name, loops)) return OMP_OTHER;
 
   // the clauses
@@ -119,15 +120,18 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       if (!colon)
         diag_error(loc, "write reduction(op: v, ...)", "malformed reduction clause");
       const char *op = arena_strndup(L->a, args, (size_t)(colon - args));
-      const char *comma = strchr(op, ',');
-      if (comma) { // a modifier: reduction(inscan, +: v), reduction(task, ...)
+      const char *comma = strchr(op, ','), *kind = "reduce";
+      if (comma) { // a modifier: reduction(inscan, +: v) is a scan; task, default: refused
         const char *mod = arena_strndup(L->a, op, (size_t)(comma - op));
         while (isspace((unsigned char)*mod)) mod++;
-        diag_error(loc, !strncmp(mod, "inscan", 6)
-                            ? "mark the loop with #pragma adsoac scan(op: v) (reduction(inscan, "
-                              "...) is not read yet)"
-                            : "write reduction(op: v, ...) without the modifier",
-                   "'reduction(%s)' is not read yet", args);
+        size_t ml = strlen(mod);
+        while (ml && isspace((unsigned char)mod[ml - 1])) ml--;
+        if (ml == 6 && !strncmp(mod, "inscan", 6))
+          kind = "scan"; // (#pragma omp scan in the body: reads after it see the inclusive
+                         // prefix, or before it the exclusive one, as adsoac's scan says)
+        else
+          diag_error(loc, "write reduction(op: v, ...) without the modifier",
+                     "'reduction(%s)' is not read yet (language.md 11)", args);
         op = comma + 1;
       }
       while (isspace((unsigned char)*op)) op++;
@@ -138,7 +142,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       if (strcmp(op, "+") && strcmp(op, "*") && strcmp(op, "min") && strcmp(op, "max"))
         diag_error(loc, "use reduction(+ - * min max: ...), or adsoac's reduce with a declared "
                    "operator", "reduction operator '%s' is not read yet (language.md 11)", op);
-      buf_printf(&adsoac, "%sreduce(%s: %s)", adsoac.data ? " " : "", op, colon + 1);
+      buf_printf(&adsoac, "%s%s(%s: %s)", adsoac.data ? " " : "", kind, op, colon + 1);
     } else if (!strcmp(c, "private") || !strcmp(c, "firstprivate")) {
       const char **names;
       int n = args ? omp_names(L->a, args, &names) : 0;

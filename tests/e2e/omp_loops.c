@@ -2,7 +2,9 @@
 // directives are read as annotations: `omp parallel for` (a map), with reduction(+, -, *, min,
 // max), private and firstprivate scalars, collapse(2) (two nested maps, a reduction over both),
 // `omp for`, `omp simd`, `parallel for simd`, `omp loop`, clauses that change no meaning
-// (schedule, num_threads, nowait), a directive as the unbraced body of another loop.
+// (schedule, num_threads, nowait), a directive as the unbraced body of another loop, and
+// OpenMP 5's prefix sums: reduction(inscan, +: s) with `omp scan inclusive(s)` (the read after
+// the update) and `exclusive(s)` (the read before it), a product scan.
 // e2e: func lsq
 // e2e: sizes n=0,1,5,9 m=1,2,3,4
 // e2e: array A[n*m] range(-1,1)
@@ -12,6 +14,11 @@
 // e2e: sizes n=0,1,4,7
 // e2e: array z[n] range(-2,2)
 // e2e: array out[3] range(-1,1)
+// e2e: func prefix
+// e2e: sizes n=0,1,4,9
+// e2e: array x[n] range(-1,1)
+// e2e: array y[n] range(-1,1)
+// e2e: array z[n] range(-1,1)
 // e2e: func grid
 // e2e: sizes n=0,1,3,5 m=1,2,4,3
 // e2e: array u[n*m] range(-1,1)
@@ -62,4 +69,21 @@ void grid(int n, int m, double *u, const double *v, double *out) {
 #pragma omp loop
   for (int i = 0; i < n * m; i++) u[i] = u[i] * e;
   out[0] = e + (n * m > 0 ? lo : 0.0);
+}
+
+#pragma adsoac grad
+void prefix(int n, const double *x, double *y, double *z) {
+  double s = 0.0, p = 1.0;
+#pragma omp parallel for simd reduction(inscan, +: s)
+  for (int i = 0; i < n; i++) {
+    s += x[i] * x[i];
+#pragma omp scan inclusive(s)
+    y[i] = s;
+  }
+#pragma omp parallel for reduction(inscan, *: p)
+  for (int i = 0; i < n; i++) {
+    z[i] = p * y[i];
+#pragma omp scan exclusive(p)
+    p *= 0.5 + 0.25 * x[i];
+  }
 }
