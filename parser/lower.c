@@ -260,6 +260,13 @@ static void assign_element(Lower *L, TSNode lhs, TSNode asg, const char *op, Val
                   node_loc(L, asg));
       return;
     }
+    TSNode d = hc->op == RED_ADD ? sub_operand(L, node_text(L, lhs), asg, op) : (TSNode){0};
+    if (!ts_node_is_null(d)) { // h[k] -= e: h[k] += -e
+      Val x = lower_expr(L, d);
+      L->b.loc = node_loc(L, asg);
+      update_hist(L, h, lhs, (TSNode){0}, b_neg(&L->b, x), node_loc(L, asg));
+      return;
+    }
     TSNode e = update_operand(L, node_text(L, lhs), hc->op, L->par->hist_user[h], asg, op);
     update_hist(L, h, lhs, e, 0, node_loc(L, asg));
     return;
@@ -899,12 +906,13 @@ static bool omp_loop(Lower *L, TSNode s, Pragma *pr) {
 }
 
 // Both an OpenMP directive and an adsoac pragma on one loop: the adsoac pragma is the
-// annotation; a reduction one names that the other does not is a warning (language.md 11).
+// annotation; a reduction one names that the other does not is a warning (language.md 11;
+// adsoac's hist clauses are what OpenMP says with atomic updates in the body).
 static void omp_compare(Lower *L, const Pragma *omp, const Pragma *ours) {
   for (int side = 0; side < 2; side++) {
     const Pragma *a = side ? ours : omp, *b = side ? omp : ours;
     for (int c = 0; c < a->nclauses; c++)
-      for (int v = 0; v < a->clauses[c].nvars; v++) {
+      for (int v = 0; v < a->clauses[c].nvars && !(side && a->clauses[c].kind == CL_HIST); v++) {
         bool seen = false;
         for (int d = 0; d < b->nclauses && !seen; d++)
           for (int w = 0; w < b->clauses[d].nvars && !seen; w++)
@@ -1163,13 +1171,15 @@ static void lower_stmt_(Lower *L, TSNode s) {
   } else if (!strcmp(t, "preproc_call")) {
     TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
     Pragma o;
-    if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg) &&
-        omp_read(L, node_loc(L, s), node_text(L, arg), &o) == OMP_SCAN) {
+    OmpRead r = strcmp(node_text(L, dir), "#pragma") || ts_node_is_null(arg)
+                    ? OMP_NOT : omp_read(L, node_loc(L, s), node_text(L, arg), &o);
+    if (r == OMP_SCAN) {
       if (!L->par || !L->par->pragma || !strstr(L->par->pragma, "scan("))
         diag_error(node_loc(L, s), "put it in a loop with reduction(inscan, op: v)",
                    "'#pragma omp scan' outside a loop with an inscan reduction");
       return; // (the scan's reads before and after the updates say the same)
     }
+    if (r == OMP_ATOMIC && L->par) return; // (the update is a hist's or a reduction's: omp.c)
     if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
       warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg), ts_node_next_named_sibling(s));
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {

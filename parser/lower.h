@@ -297,12 +297,15 @@ bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expre
 bool global_array_view(Lower *L, TSNode e, View *out); // false: e names no file-scope array
 
 // ---- omp.c ----
-typedef enum { OMP_NOT, OMP_OTHER, OMP_LOOP, OMP_SCAN } OmpRead;
+typedef enum { OMP_NOT, OMP_OTHER, OMP_LOOP, OMP_SCAN, OMP_ATOMIC } OmpRead;
 // An OpenMP directive (text: after "#pragma") in a marked function: OMP_LOOP fills *pr with
 // the annotation of the loop after it; OMP_SCAN: `omp scan inclusive(v)` in a loop with
 // reduction(inscan, ...); OMP_OTHER: another OpenMP directive; OMP_NOT: not OpenMP.
 // Constructs with no reading are errors.
 OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr);
+// pr (read from OpenMP) with a hist clause for each array and a reduce clause for each scalar
+// the loop's body updates under `#pragma omp atomic` (out holds it; pr itself if none).
+const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out);
 Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
 void bind_global_writes(Lower *L, TSNode body);
 Node *global_stores(Lower *L); // the return with the stores of bind_global_writes' variables

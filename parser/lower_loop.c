@@ -1231,6 +1231,8 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   if (!ts_is(s, "for_statement"))
     diag_error(pr->loc, "put the pragma directly before a for loop",
                "'#pragma adsoac %s' is not followed by a for loop", pr->text);
+  Pragma with_atomics;
+  if (pr->omp) pr = omp_atomics(L, pr, ts_field(s, "body"), &with_atomics);
   int nv_outer = L->nvars;
   Shape h;
   const char *why;

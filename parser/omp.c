@@ -98,6 +98,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
                         : "write the work as loops: #pragma omp parallel for, or adsoac's map",
                "'#pragma omp %s' has no reading as an annotation (language.md 11)", name);
   if (!strcmp(name, "scan")) return OMP_SCAN;
+  if (!strcmp(name, "atomic")) return OMP_ATOMIC;
   if (!in_list(name, loops)) return OMP_OTHER;
 
   // the clauses
@@ -183,4 +184,156 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   memcpy(pr->priv, priv, sizeof *priv * (size_t)npriv);
   memcpy(pr->firstpriv, first, sizeof *first * (size_t)npriv);
   return OMP_LOOP;
+}
+
+// ---- omp atomic in a loop read as a map: hist and reduce clauses ----
+
+static TSNode next_stmt(TSNode n) {
+  n = ts_node_next_named_sibling(n);
+  while (ts_is(n, "comment")) n = ts_node_next_named_sibling(n);
+  return n;
+}
+
+static TSNode unparen(TSNode e) {
+  while (ts_is(e, "parenthesized_expression")) e = ts_node_named_child(e, 0);
+  return e;
+}
+
+// The operator of the update `t op= e`, `t = t op e`, `t++` (t's text: target): "+" or "*";
+// NULL for another form.
+static const char *atomic_op(Lower *L, TSNode e, const char *target) {
+  if (ts_is(e, "update_expression")) return "+";
+  if (!ts_is(e, "assignment_expression")) return NULL;
+  const char *op = node_text(L, ts_field(e, "operator"));
+  if (!strcmp(op, "+=") || !strcmp(op, "-=")) return "+";
+  if (!strcmp(op, "*=")) return "*";
+  TSNode r = unparen(ts_field(e, "right"));
+  if (strcmp(op, "=") || !ts_is(r, "binary_expression")) return NULL;
+  const char *b = node_text(L, ts_field(r, "operator"));
+  if (strcmp(node_text(L, unparen(ts_field(r, "left"))), target)) return NULL;
+  return !strcmp(b, "+") || !strcmp(b, "-") ? "+" : !strcmp(b, "*") ? "*" : NULL;
+}
+
+// The declared length of array name, as C text: its declarator's first extent (double
+// h[NBINS], a parameter or a local), or calloc's count (calloc(nb, sizeof *h)); NULL: unknown.
+typedef struct {
+  Lower *L;
+  const char *name, *len;
+} Extent;
+
+static bool extent_of(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  Extent *x = ctx;
+  if (x->len) return false;
+  TSNode d = n, init = {0};
+  if (ts_is(n, "init_declarator")) d = ts_field(n, "declarator"), init = ts_field(n, "value");
+  if (ts_is(d, "array_declarator") && ts_is(ts_field(d, "declarator"), "identifier") &&
+      !strcmp(node_text(x->L, ts_field(d, "declarator")), x->name) &&
+      !ts_node_is_null(ts_field(d, "size")))
+    x->len = node_text(x->L, ts_field(d, "size"));
+  while (ts_is(d, "pointer_declarator")) d = ts_field(d, "declarator");
+  init = unparen(init);
+  if (ts_is(init, "cast_expression")) init = unparen(ts_field(init, "value"));
+  if (!x->len && ts_is(d, "identifier") && !strcmp(node_text(x->L, d), x->name) &&
+      ts_is(init, "call_expression") &&
+      !strcmp(node_text(x->L, ts_field(init, "function")), "calloc") &&
+      ts_node_named_child_count(ts_field(init, "arguments")) == 2)
+    x->len = node_text(x->L, ts_node_named_child(ts_field(init, "arguments"), 0));
+  return !x->len;
+}
+
+typedef struct {
+  Lower *L;
+  Clause *cs;
+  int n, cap;
+  const Pragma *pr;
+} Atomics;
+
+static void add_clause(Atomics *w, ClauseKind kind, const char *op, const char *var, Loc loc,
+                       const char *len) {
+  for (int k = 0; k < w->n; k++)
+    if (!strcmp(w->cs[k].vars[0], var)) {
+      if (strcmp(w->cs[k].op, op))
+        diag_error(loc, "update it with one operator in the loop", "'%s' is updated atomically "
+                   "with %s and with %s in one loop", var, w->cs[k].op, op);
+      return;
+    }
+  if (w->n == w->cap) diag_error(loc, NULL, "too many atomic targets in one loop");
+  Arena *a = w->L->a;
+  Clause *c = &w->cs[w->n++];
+  *c = (Clause){.kind = kind, .loc = loc, .op_loc = loc, .op = op, .nvars = 1};
+  c->vars = ARENA_ARRAY(a, const char *, 1), c->vars[0] = var;
+  c->var_locs = ARENA_ARRAY(a, Loc, 1), c->var_locs[0] = loc;
+  c->lo_text = ARENA_ARRAY(a, const char *, 1), c->lo_text[0] = "0";
+  c->len_text = ARENA_ARRAY(a, const char *, 1), c->len_text[0] = len;
+  c->lo_loc = ARENA_ARRAY(a, Loc, 1), c->lo_loc[0] = loc;
+  c->len_loc = ARENA_ARRAY(a, Loc, 1), c->len_loc[0] = loc;
+}
+
+static bool find_atomics(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  Atomics *w = ctx;
+  Lower *L = w->L;
+  if (ts_is(n, "for_statement") || ts_is(n, "while_statement") || ts_is(n, "do_statement")) {
+    // (a loop with its own OpenMP directive: its atomics are its own)
+    TSNode prev = ts_node_prev_named_sibling(n);
+    if (ts_is(prev, "preproc_call") && !strncmp(node_text(L, prev), "#pragma omp", 11))
+      return false;
+  }
+  if (!ts_is(n, "preproc_call") || strcmp(node_text(L, ts_field(n, "directive")), "#pragma"))
+    return true;
+  TSNode arg = ts_field(n, "argument");
+  OmpLex x = {ts_node_is_null(arg) ? "" : node_text(L, arg), 0, 0};
+  x.len = strcspn(x.s, "\r\n");
+  const char *w0 = omp_word(L->a, &x), *w1 = omp_word(L->a, &x), *w2 = omp_word(L->a, &x);
+  if (!w0 || strcmp(w0, "omp") || !w1 || strcmp(w1, "atomic")) return true;
+  Loc loc = node_loc(L, n);
+  if (w2 && strcmp(w2, "update"))
+    diag_error(loc, "use #pragma omp atomic (update) on h[k] += e", "'#pragma omp atomic %s' "
+               "is not read yet (language.md 11)", w2);
+  TSNode st = next_stmt(n), e = unparen(ts_node_named_child(st, 0));
+  TSNode t = ts_is(e, "update_expression") ? ts_field(e, "argument") : ts_field(e, "left");
+  t = unparen(t);
+  const char *target = ts_node_is_null(t) ? NULL : node_text(L, t);
+  const char *op = target && ts_is(st, "expression_statement") ? atomic_op(L, e, target) : NULL;
+  if (!op || !(ts_is(t, "identifier") ||
+               (ts_is(t, "subscript_expression") && ts_is(ts_field(t, "argument"), "identifier"))))
+    diag_error(loc, "write the update as h[k] += e (or s += e), h an array, s a scalar",
+               "this '#pragma omp atomic' update is not one adsoac reads yet (language.md 11)");
+  if (ts_is(t, "identifier")) { // a shared scalar: a reduction
+    add_clause(w, CL_REDUCE, op, target, loc, NULL);
+    return true;
+  }
+  const char *h = node_text(L, ts_field(t, "argument"));
+  Extent ex = {L, h, NULL};
+  TSNode def = ts_node_parent(L->fn_body);
+  ts_walk(ts_field(def, "declarator"), extent_of, &ex);
+  if (!ex.len) ts_walk(L->fn_body, extent_of, &ex);
+  if (!ex.len)
+    diag_error(loc, arena_printf(L->a, "declare its length (double %s[NBINS]), or say it on the "
+                                 "loop: #pragma adsoac hist(%s: %s[0:len])", h, op, h),
+               "the length of '%s', which this '#pragma omp atomic' updates, is not known here "
+               "(language.md 11: a hist over its elements)", h);
+  add_clause(w, CL_HIST, op, h, loc, ex.len);
+  return true;
+}
+
+const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) {
+  Atomics w = {L, ARENA_ARRAY(L->a, Clause, 32), 0, 32, pr};
+  ts_walk(body, find_atomics, &w);
+  if (!w.n) return pr;
+  *out = *pr;
+  out->clauses = ARENA_ARRAY(L->a, Clause, pr->nclauses + w.n);
+  memcpy(out->clauses, pr->clauses, sizeof *pr->clauses * (size_t)pr->nclauses);
+  for (int k = 0; k < w.n; k++) {
+    for (int c = 0; c < pr->nclauses; c++)
+      for (int v = 0; v < pr->clauses[c].nvars; v++)
+        if (!strcmp(pr->clauses[c].vars[v], w.cs[k].vars[0]))
+          diag_error(w.cs[k].loc, "drop the atomic, or the variable from the reduction clause",
+                     "'%s' is both in a reduction clause and updated atomically",
+                     w.cs[k].vars[0]);
+    out->clauses[out->nclauses++] = w.cs[k];
+  }
+  out->kind = PR_CLAUSES;
+  return out;
 }

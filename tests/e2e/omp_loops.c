@@ -4,7 +4,10 @@
 // `omp for`, `omp simd`, `parallel for simd`, `omp loop`, clauses that change no meaning
 // (schedule, num_threads, nowait), a directive as the unbraced body of another loop, and
 // OpenMP 5's prefix sums: reduction(inscan, +: s) with `omp scan inclusive(s)` (the read after
-// the update) and `exclusive(s)` (the read before it), a product scan.
+// the update) and `exclusive(s)` (the read before it), a product scan; `omp atomic` updates
+// of arrays (a particle deposition: h[bin[i]] += v, under an if, into a VLA parameter and a
+// calloc'd array) and of shared scalars (+ and *), read as hist and reduce clauses; with a
+// pointer parameter, the adsoac pragma saying the section beside the OpenMP directive.
 // e2e: func lsq
 // e2e: sizes n=0,1,5,9 m=1,2,3,4
 // e2e: array A[n*m] range(-1,1)
@@ -19,12 +22,25 @@
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
 // e2e: array z[n] range(-1,1)
+// e2e: func deposit
+// e2e: sizes n=0,1,5,12 nb=1,2,3,4
+// e2e: array bin[n] range(0,nb)
+// e2e: array w[n] range(-1,1)
+// e2e: array x[n] range(-1,1)
+// e2e: array h[nb] range(-1,1)
+// e2e: array out[1] range(-1,1)
+// e2e: func deposit_ptr
+// e2e: sizes n=0,1,5,12 nb=1,2,3,4
+// e2e: array bin[n] range(0,nb)
+// e2e: array w[n] range(-1,1)
+// e2e: array h[nb] range(-1,1)
 // e2e: func grid
 // e2e: sizes n=0,1,3,5 m=1,2,4,3
 // e2e: array u[n*m] range(-1,1)
 // e2e: array v[n*m] range(-1,1)
 // e2e: array out[1] range(-1,1)
 #include <math.h>
+#include <stdlib.h>
 
 #pragma adsoac grad
 double lsq(int n, int m, const double *A, const double *x, const double *b) {
@@ -85,5 +101,45 @@ void prefix(int n, const double *x, double *y, double *z) {
     z[i] = p * y[i];
 #pragma omp scan exclusive(p)
     p *= 0.5 + 0.25 * x[i];
+  }
+}
+
+#pragma adsoac grad
+void deposit(int n, int nb, const int *bin, const double *w, const double *x, double h[nb],
+             double *out) {
+  double total = 0.0, prod = 1.0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    double v = w[i] * x[i];
+#pragma omp atomic
+    h[bin[i]] += v;
+#pragma omp atomic update
+    total += v * v;
+    if (x[i] > 0.5) {
+#pragma omp atomic
+      h[(bin[i] + 1) % nb] -= 0.5 * v;
+    }
+  }
+  double *g = (double *)calloc(nb, sizeof(double));
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    g[bin[i]] += x[i] * x[i];
+#pragma omp atomic
+    prod *= 1.0 + 0.1 * w[i];
+  }
+  double s = 0.0;
+  for (int b = 0; b < nb; b++) s += g[b] * h[b];
+  free(g);
+  out[0] = total + prod + s;
+}
+
+#pragma adsoac grad
+void deposit_ptr(int n, int nb, const int *bin, const double *w, double *h) {
+#pragma omp parallel for
+#pragma adsoac hist(+: h[0:nb])
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    h[bin[i]] += w[i] * w[i];
   }
 }
