@@ -223,6 +223,11 @@ static void assign_scalar(Lower *L, Var *v, TSNode asg, const char *op) {
     update_scalar(L, v, e, node_loc(L, asg));
     return;
   }
+  if (L->par && v->idx < L->par->var_base && L->par->pragma && strstr(L->par->pragma, "#pragma omp"))
+    diag_error(node_loc(L, asg), arena_printf(L->a, "add reduction(+: %s) (or the operator it "
+               "accumulates with) to the directive, or private(%s)", v->name, v->name),
+               "the OpenMP loop assigns '%s', shared by its iterations, without a reduction or "
+               "private clause (a race in the original)", v->name);
   if (L->par && v->idx < L->par->var_base)
     diag_error(node_loc(L, asg), "a parallel loop may assign only variables declared inside it; "
                "list the variable in a reduce(...) clause if it accumulates a result",
@@ -898,11 +903,12 @@ static bool guard_rest(Lower *L, TSNode s) {
   return true;
 }
 
-// An OpenMP loop directive (#pragma omp parallel for ...) read as an annotation (omp.c).
-static bool omp_loop(Lower *L, TSNode s, Pragma *pr) {
+// An OpenMP directive read as an annotation (omp.c): a loop's, a region's, ...
+static OmpRead omp_kind(Lower *L, TSNode s, Pragma *pr) {
   TSNode dir = ts_field(s, "directive"), arg = ts_field(s, "argument");
-  if (strcmp(node_text(L, dir), "#pragma") || ts_node_is_null(arg)) return false;
-  return omp_read(L, node_loc(L, s), node_text(L, arg), pr) == OMP_LOOP;
+  if (strcmp(node_text(L, dir), "#pragma") || ts_node_is_null(arg)) return OMP_NOT;
+  OmpRead r = omp_read(L, node_loc(L, s), node_text(L, arg), pr);
+  return r == OMP_LOOP || r == OMP_REGION ? r : OMP_NOT; // (the rest: lower_stmt)
 }
 
 // Both an OpenMP directive and an adsoac pragma on one loop: the adsoac pragma is the
@@ -936,7 +942,30 @@ static void lower_stmts(Lower *L, TSNode first) {
   for (TSNode s = first; !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     if (ts_is(s, "comment")) continue;
     Pragma pr;
-    if (ts_is(s, "preproc_call") && omp_loop(L, s, &pr)) { // (language.md 11)
+    OmpRead omp = ts_is(s, "preproc_call") ? omp_kind(L, s, &pr) : OMP_NOT;
+    if (omp == OMP_REGION) { // (language.md 11: its one-thread execution)
+      TSNode next = ts_node_next_named_sibling(s);
+      while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
+      if (ts_node_is_null(next) || ts_is(next, "preproc_call"))
+        diag_error(pr.loc, "put the region's block after it", "'#pragma omp parallel' is not "
+                   "followed by a statement");
+      int nv = L->nvars, base = L->omp_base, nred = L->nomp_red;
+      const char **red = L->omp_red;
+      L->omp_base = nv;
+      L->omp_red = ARENA_ARRAY(L->a, const char *, 64);
+      L->nomp_red = 0;
+      for (int c = 0; c < pr.nclauses; c++)
+        for (int v = 0; v < pr.clauses[c].nvars && L->nomp_red < 64; v++)
+          L->omp_red[L->nomp_red++] = pr.clauses[c].vars[v];
+      omp_region_private(L, &pr);
+      lower_stmt(L, next);
+      var_pop(L, nv);
+      L->omp_base = base, L->omp_red = red, L->nomp_red = nred;
+      s = next;
+      if (guard_rest(L, s)) return;
+      continue;
+    }
+    if (omp == OMP_LOOP) { // (language.md 11)
       TSNode next = ts_node_next_named_sibling(s);
       while (ts_is(next, "comment")) next = ts_node_next_named_sibling(next);
       Pragma ours;
@@ -1180,6 +1209,7 @@ static void lower_stmt_(Lower *L, TSNode s) {
       return; // (the scan's reads before and after the updates say the same)
     }
     if (r == OMP_ATOMIC && L->par) return; // (the update is a hist's or a reduction's: omp.c)
+    if (r == OMP_ATOMIC || r == OMP_ONCE || r == OMP_SKIP) return; // (one thread: as written)
     if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
       warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg), ts_node_next_named_sibling(s));
   } else if (!strcmp(t, "goto_statement") || !strcmp(t, "labeled_statement")) {

@@ -203,6 +203,10 @@ typedef struct Lower {
   const char *hints;  // loop pragmas of other tools before the next statement, a loop's (IR_LOOP)
   TSNode collapse_node; // the loop an OpenMP collapse(n) makes a map too, with collapse_pr
   Pragma collapse_pr;
+  int omp_base; // the variables private to the threads of an OpenMP team: vars[omp_base..)
+                // (0: all the function's, an orphaned omp for's; parser/omp.c)
+  const char **omp_red; // the reduction variables of the omp parallel region around
+  int nomp_red;
   TSNode do_cond;     // a do loop's condition: lower_stmt sets the hidden flag do_brk to !cond
   const char *do_brk;
   const TypeTable *types;
@@ -297,7 +301,12 @@ bool ptr_view(Lower *L, TSNode e, View *out); // false: e is not a pointer expre
 bool global_array_view(Lower *L, TSNode e, View *out); // false: e names no file-scope array
 
 // ---- omp.c ----
-typedef enum { OMP_NOT, OMP_OTHER, OMP_LOOP, OMP_SCAN, OMP_ATOMIC } OmpRead;
+typedef enum {
+  OMP_NOT, OMP_OTHER, OMP_LOOP, OMP_SCAN, OMP_ATOMIC,
+  OMP_REGION, // omp parallel: the statement after it, run once (its one-thread execution)
+  OMP_ONCE,   // single, master, masked, critical: the statement after it, run once
+  OMP_SKIP    // barrier, flush, taskwait: implied by the order of the statements
+} OmpRead;
 // An OpenMP directive (text: after "#pragma") in a marked function: OMP_LOOP fills *pr with
 // the annotation of the loop after it; OMP_SCAN: `omp scan inclusive(v)` in a loop with
 // reduction(inscan, ...); OMP_OTHER: another OpenMP directive; OMP_NOT: not OpenMP.
@@ -306,6 +315,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr);
 // pr (read from OpenMP) with a hist clause for each array and a reduce clause for each scalar
 // the loop's body updates under `#pragma omp atomic` (out holds it; pr itself if none).
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out);
+void omp_region_private(Lower *L, const Pragma *pr); // a region's private, firstprivate
 Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
 void bind_global_writes(Lower *L, TSNode body);
 Node *global_stores(Lower *L); // the return with the stores of bind_global_writes' variables

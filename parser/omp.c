@@ -99,7 +99,12 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
                "'#pragma omp %s' has no reading as an annotation (language.md 11)", name);
   if (!strcmp(name, "scan")) return OMP_SCAN;
   if (!strcmp(name, "atomic")) return OMP_ATOMIC;
-  if (!in_list(name, loops)) return OMP_OTHER;
+  static const char *const once[] = {"single", "master", "masked", "critical", NULL};
+  static const char *const skip[] = {"barrier", "flush", "taskwait", NULL};
+  if (in_list(name, once)) return OMP_ONCE;
+  if (in_list(name, skip)) return OMP_SKIP;
+  bool region = !strcmp(name, "parallel");
+  if (!in_list(name, loops) && !region) return OMP_OTHER;
 
   // the clauses
   Buf adsoac = {.arena = L->a};
@@ -179,11 +184,12 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   pr->omp = true;
   pr->collapse = collapse;
   pr->npriv = npriv;
+  pr->omp_bound = !strcmp(name, "for") || !strcmp(name, "for simd") || !strcmp(name, "loop");
   pr->priv = ARENA_ARRAY(L->a, const char *, npriv + 1);
   pr->firstpriv = ARENA_ARRAY(L->a, bool, npriv + 1);
   memcpy(pr->priv, priv, sizeof *priv * (size_t)npriv);
   memcpy(pr->firstpriv, first, sizeof *first * (size_t)npriv);
-  return OMP_LOOP;
+  return region ? OMP_REGION : OMP_LOOP;
 }
 
 // ---- omp atomic in a loop read as a map: hist and reduce clauses ----
@@ -318,9 +324,81 @@ static bool find_atomics(void *ctx, TSNode n, int depth) {
   return true;
 }
 
+// ---- regions: their one-thread execution ----
+
+void omp_region_private(Lower *L, const Pragma *pr) {
+  for (int k = 0; k < pr->npriv; k++) {
+    Var *v = var_find(L, pr->priv[k]);
+    if (!v || v->kind != VAR_SCALAR)
+      diag_error(pr->loc, "list scalars declared before the region",
+                 "%s(%s) is not a scalar variable in scope (language.md 11)",
+                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+    var_push(L, (Var){pr->priv[k], v->type, VAR_SCALAR, pr->firstpriv[k] ? v->val : 0, pr->loc});
+  }
+}
+
+// The reduction form of an update of scalar target in a loop's body: "+", "*", "min", "max"
+// (v = fmax(v, e), v = fmin(v, e) too), or NULL.
+static const char *update_form(Lower *L, TSNode e, const char *target) {
+  const char *op = atomic_op(L, e, target);
+  if (op || !ts_is(e, "assignment_expression") ||
+      strcmp(node_text(L, ts_field(e, "operator")), "="))
+    return op;
+  TSNode r = unparen(ts_field(e, "right"));
+  if (!ts_is(r, "call_expression")) return NULL;
+  const char *f = node_text(L, ts_field(r, "function"));
+  TSNode args = ts_field(r, "arguments");
+  if (ts_node_named_child_count(args) != 2 ||
+      strcmp(node_text(L, unparen(ts_node_named_child(args, 0))), target))
+    return NULL;
+  return !strcmp(f, "fmax") || !strcmp(f, "fmaxf") ? "max"
+         : !strcmp(f, "fmin") || !strcmp(f, "fminf") ? "min" : NULL;
+}
+
+typedef struct {
+  Atomics *w;
+  const Pragma *pr;
+} Infer;
+
+// A scalar private to the threads of the team (declared in the region, or in an orphaned omp
+// for's function) or a reduction variable of the region, updated in the loop's body in a
+// reduction form: the loop's reduction (the hand-written form of the clause, language.md 11).
+static bool infer_reductions(void *ctx, TSNode n, int depth) {
+  (void)depth;
+  Infer *in = ctx;
+  Lower *L = in->w->L;
+  if (ts_is(n, "for_statement") || ts_is(n, "while_statement") || ts_is(n, "do_statement")) {
+    TSNode prev = ts_node_prev_named_sibling(n);
+    if (ts_is(prev, "preproc_call") && !strncmp(node_text(L, prev), "#pragma omp", 11))
+      return false; // (a loop with its own directive)
+  }
+  TSNode t = ts_is(n, "update_expression") ? ts_field(n, "argument")
+             : ts_is(n, "assignment_expression") ? ts_field(n, "left") : (TSNode){0};
+  t = unparen(t);
+  if (!ts_is(t, "identifier")) return true;
+  const char *name = node_text(L, t);
+  Var *v = var_find(L, name);
+  if (!v || v->kind != VAR_SCALAR || v->name[0] == '$') return true;
+  bool red = false;
+  for (int k = 0; k < L->nomp_red; k++) red |= !strcmp(L->omp_red[k], name);
+  if (!red && !(in->pr->omp_bound && v->idx >= L->omp_base)) return true;
+  for (int k = 0; k < L->ngvar; k++)
+    if (L->vars[L->gvar[k].var] == v) return true;
+  for (int k = 0; k < in->pr->npriv; k++)
+    if (!strcmp(in->pr->priv[k], name)) return true;
+  for (int c = 0; c < in->pr->nclauses; c++)
+    for (int k = 0; k < in->pr->clauses[c].nvars; k++)
+      if (!strcmp(in->pr->clauses[c].vars[k], name)) return true;
+  const char *op = update_form(L, n, name);
+  if (op) add_clause(in->w, CL_REDUCE, op, name, node_loc(L, n), NULL);
+  return true;
+}
+
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) {
   Atomics w = {L, ARENA_ARRAY(L->a, Clause, 32), 0, 32, pr};
   ts_walk(body, find_atomics, &w);
+  Infer in = {&w, pr};
+  ts_walk(body, infer_reductions, &in);
   if (!w.n) return pr;
   *out = *pr;
   out->clauses = ARENA_ARRAY(L->a, Clause, pr->nclauses + w.n);

@@ -53,6 +53,7 @@ typedef struct {
   const char **priv;
   bool *firstpriv;
   int npriv, collapse;
+  bool omp_bound; // omp for / for simd / loop: binds to the team of a region around
 } Pragma;
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.
