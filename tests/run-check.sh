@@ -38,6 +38,15 @@ check csr "$E/csr/csr.c" "" -- nrows=11 ncols=7 'rowptr=nrows+1@2*i' 'colidx=2*n
 check ext_deriv "$root/tests/e2e/ext_deriv.c" "$root/tests/e2e/lib/ext_lib.c" -- n=9 \
   ext_loss.x=n ext_loss.y=n beta=0.5:2 steps=3 u=n w=n ext_float.x=n ext_float.y=n
 check scan_sum "$root/tests/e2e/scan_sum.c" "" -- n=17 x=n w=n y=n
+# examples/openmp: kernels that are already OpenMP, only `#pragma adsoac grad` added
+O=$root/examples/openmp
+check omp_logistic "$O/logistic/logistic.c" "" -- n=23 d=5 X=n*d y=n:0:2 w=d lambda=0.1:0.5
+check omp_softmax "$O/softmax/softmax.c" "" -- n=13 z=n:-2:2 label=4 p=n
+check omp_deposit "$O/deposit/deposit.c" "" -- np=40 x=np:0:3 q=np:0.5:1.5 rho=64
+check omp_prefix "$O/prefix/prefix.c" "" -- n=19 r=n logp=n:-0.5:0 cum=n before=n
+check omp_partial "$O/partial/partial.c" "" -- n=21 v=n wt=n:0.5:1.5 out=2
+check omp_cgstep "$O/cgstep/cgstep.c" "" -- n=12 'row=n+1@3*i' 'col=3*n@(i/3+i%3)%n' \
+  a=3*n:0.5:1.5 p=n q=n r=n z=n rr=1:1:2
 # wrong on purpose: the first plain adjoint update of the stencil's f_vjp halved
 "$adsoac" --emit=check "$E/stencil/stencil.c" -o "$tmp/bad.c" 2>/dev/null
 line=$(grep -n "_bar\[[^]]*\] += " "$tmp/bad.c" | head -1 | cut -d: -f1)

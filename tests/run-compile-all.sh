@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/run-compile-all.sh ADSOAC [NVCC]: every test input that adsoac accepts and that the
 # e2e suite does not already compile (tests/golden/*.c, tests/emit/*.c, the warn_ programs
-# of tests/diag) is translated with --target=c and compiled with cc -std=c11 -O2 -Wall
-# -Werror -fopenmp; with NVCC, the CUDA output of tests/emit/*.c is compiled too (issue 16:
-# every output adsoac writes compiles, without a warning).
+# of tests/diag, examples/openmp) is translated with --target=c and compiled with cc -std=c11
+# -O2 -Wall -Werror -fopenmp; with NVCC, the CUDA output of tests/emit/*.c and of
+# examples/openmp is compiled too (issue 16: every output adsoac writes compiles, without a
+# warning).
 set -u
 adsoac=$(realpath "$1")
 nvcc=${2:-}
@@ -14,7 +15,7 @@ pass=0 fail=0
 report() { # name ok detail
   if [ "$2" = ok ]; then echo "[PASS] $1"; pass=$((pass + 1)); else echo "[FAIL] $1: $3"; fail=$((fail + 1)); fi
 }
-for src in golden/*.c emit/*.c diag/warn_*.c; do
+for src in golden/*.c emit/*.c diag/warn_*.c ../examples/openmp/*/*.c; do
   name=$(basename "$src" .c)
   out=$tmp/${name}_grad.c
   if ! "$adsoac" --target=c "$src" -o "$out" 2>"$tmp/err"; then
@@ -30,7 +31,7 @@ for src in golden/*.c emit/*.c diag/warn_*.c; do
   fi
 done
 if [ -n "$nvcc" ]; then
-  for src in emit/*.c; do
+  for src in emit/*.c ../examples/openmp/*/*.c; do
     out=$tmp/$(basename "$src" .c)_grad.cu
     if "$adsoac" "$src" -o "$out" 2>"$tmp/err" &&
        "$nvcc" -arch=sm_90 -O2 -Xcompiler -Wall -c "$out" -o "$tmp/x.o" 2>"$tmp/nv"; then
