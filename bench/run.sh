@@ -35,6 +35,12 @@ for k in gmm:gmm_objective lstm:lstm_objective ba:ba_objective xs:xs_lookup csr:
          jacobi2d:kernel_jacobi_2d cg:conj_grad; do
   BENCHES="$BENCHES legacy_${k%%:*}:${k#*:}:../examples/legacy/${k%%:*}/${k%%:*}.c"
 done
+# kernels that are already OpenMP (examples/openmp): their seq-C column is the original
+# compiled with -fopenmp (OMP_NAME=1), what the translated f must not be slower than
+for k in logistic:logistic_loss softmax:softmax_xent deposit:deposit; do
+  BENCHES="$BENCHES omp_${k%%:*}:${k#*:}:../examples/openmp/${k%%:*}/${k%%:*}.c"
+done
+OMP_omp_logistic=1 OMP_omp_softmax=1 OMP_omp_deposit=1
 # Static kernels in files with their own main (jacobi2d, cg): the objects' FN, FN_vjp, FN_jvp
 # and FN_seq are made global and their mains local; the file-scope variables the driver sets
 # (STATE_NAME) are made global, the sequential object's renamed seq_VAR.
@@ -169,7 +175,10 @@ for b in $BENCHES; do
     gradsyms+=(--globalize-symbol="$v")
     renames+=(--redefine-sym "$v=seq_$v")
   done
-  if ! { $CC $CFLAGS -fkeep-static-functions -Wno-unknown-pragmas -I"$srcdir" "-D$fn=${fn}_seq" \
+  omp_var=OMP_$name
+  seqomp=
+  [ -n "${!omp_var:-}" ] && seqomp=-fopenmp
+  if ! { $CC $CFLAGS $seqomp -fkeep-static-functions -Wno-unknown-pragmas -I"$srcdir" "-D$fn=${fn}_seq" \
            -c "$src" -o "$B/${name}_seq.o" &&
          $OBJCOPY "${seqglob[@]}" "$B/${name}_seq.o" && $OBJCOPY "${seqsyms[@]}" "$B/${name}_seq.o" &&
          { [ ${#renames[@]} -eq 0 ] || $OBJCOPY "${renames[@]}" "$B/${name}_seq.o"; } &&
