@@ -317,6 +317,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr);
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out);
 void omp_region_private(Lower *L, const Pragma *pr); // a region's private, firstprivate
 Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
+bool global_read(Lower *L, TSNode e, const char *name, Val *out); // a file-scope scalar's
 void bind_global_writes(Lower *L, TSNode body);
 Node *global_stores(Lower *L); // the return with the stores of bind_global_writes' variables
 void refuse_global_array(Lower *L, Val arr, Loc loc); // an error if arr is one

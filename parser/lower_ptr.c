@@ -253,6 +253,107 @@ static Val base_chain(Lower *L, const View *v, int k, Val idx, Val x, Loc loc) {
   return x ? 0 : n->u.ifs.outs[0];
 }
 
+// ---- file-scope variables (language.md 6) ----
+
+// The value of a file-scope variable where the marked function starts: a call of an ExtFn
+// marked global at the start of the body (after the reads before it), which the emitter
+// writes as the variable's name (an array: its elements' address; on the CUDA target, a
+// device copy's), read once per function.
+static Val global_value(Lower *L, const char *name, Type *t, Loc loc, bool sized) {
+  for (int i = 0; i < L->ngread; i++)
+    if (!strcmp(L->gread[i].name, name)) return L->gread[i].v;
+  ExtFn *x = ARENA_NEW(L->a, ExtFn);
+  *x = (ExtFn){.name = name, .ret = t, .global = true, .loc = loc, .unsized = !sized};
+  Block *body = L->fn->body, *at = L->b.blk;
+  L->b.blk = body;
+  Val none = 0;
+  Node *n = b_ext(&L->b, x, EXT_CALL, &none, 0, 0);
+  L->b.blk = at;
+  L->fn->vals[n->out].hint = name;
+  for (int i = body->n - 1; i > L->ngread; i--) body->stmts[i] = body->stmts[i - 1];
+  body->stmts[L->ngread] = n; // (after the reads before it, ahead of the rest)
+  if (L->ngread % 16 == 0) {
+    struct GlobalRead *g2 = ARENA_ARRAY(L->a, struct GlobalRead, L->ngread + 16);
+    if (L->ngread) memcpy(g2, L->gread, sizeof *g2 * (size_t)L->ngread);
+    L->gread = g2;
+  }
+  L->gread[L->ngread++] = (struct GlobalRead){name, n->out};
+  return n->out;
+}
+
+// A file-scope scalar (language.md 6): passive, its value read once where the marked function
+// starts (its code cannot change it: writes are refused, or kept in a variable of the
+// function: lower.c), so that kernels take it as an argument.
+bool global_read(Lower *L, TSNode e, const char *name, Val *out) {
+  GlobalDef *g;
+  HASH_FIND_STR(L->globals, name, g);
+  if (!g) return false;
+  for (int k = 0; k < L->ngvar; k++) // (assigned by the function: in a function it calls)
+    if (!strcmp(L->gvar[k].name, name)) return *out = L->vars[L->gvar[k].var]->val, true;
+  TSNode d = g->declarator;
+  if (ts_is(d, "init_declarator")) d = ts_field(d, "declarator");
+  if (ts_is(d, "array_declarator"))
+    diag_error(node_loc(L, e), "index it (tab[i])", "file-scope array '%s' used as a value",
+               name);
+  if (!ts_is(d, "identifier"))
+    diag_error(node_loc(L, e), "pass it to the function as a parameter",
+               "file-scope pointer '%s' is not supported (file-scope scalars and arrays are: "
+               "the array a pointer points to is not known where the function starts)", name);
+  Type *t = lower_type(L, ts_field(g->decl, "type"));
+  if (!ty_is_int(t) && !ty_is_float(t))
+    diag_error(node_loc(L, e), "pass it to the function as a parameter",
+               "file-scope variable '%s' is not a number (file-scope scalars of integer and "
+               "floating-point types are supported)", name);
+  return *out = global_value(L, name, t, node_loc(L, e), true), true;
+}
+
+Val global_scalar(Lower *L, TSNode e, const char *name) {
+  Val v;
+  return global_read(L, e, name, &v) ? v : 0;
+}
+
+// A file-scope array (a lookup table, coefficients): passive, read through a view of its
+// elements (an array of arrays by rows, as a parameter is).
+bool global_array_view(Lower *L, TSNode e, View *out) {
+  const char *name = node_text(L, e);
+  GlobalDef *g;
+  HASH_FIND_STR(L->globals, name, g);
+  if (!g) return false;
+  TSNode d = g->declarator;
+  if (ts_is(d, "init_declarator")) d = ts_field(d, "declarator");
+  if (!ts_is(d, "array_declarator")) {
+    Val v;
+    if (!ts_is(d, "identifier")) global_read(L, e, name, &v); // (a pointer: refused)
+    return false;
+  }
+  bool init = ts_is(ts_node_parent(d), "init_declarator"); // (double t[] = {...}: sized)
+  DeclDims dd;
+  declarator_dims(L, d, &dd);
+  Type *t = lower_type(L, ts_field(g->decl, "type"));
+  if (!ty_is_int(t) && !ty_is_float(t))
+    diag_error(node_loc(L, e), "pass it to the function as a parameter",
+               "file-scope array '%s' is not an array of numbers (arrays of integer and "
+               "floating-point types are supported)", name);
+  bool is_const = false; // (as declared: a helper may take it as double *, and only read it)
+  for (uint32_t i = 0; i < ts_node_named_child_count(g->decl); i++) {
+    TSNode q = ts_node_named_child(g->decl, i);
+    is_const |= ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const");
+  }
+  Type *pt = ty_ptr(L->a, t, is_const);
+  Val v = global_value(L, name, ty_ptr(L->a, t, true), node_loc(L, e),
+                       !ts_node_is_null(dd.size[0]) || init);
+  *out = (View){v, pt, 0, -1, dd.n - 1};
+  for (int k = 1; k < dd.n; k++) { // (the extents: constants)
+    out->dims[k - 1] = L->expr(L, dd.size[k]);
+    const Node *c = L->fn->defs[out->dims[k - 1]];
+    if (!c || c->kind != IR_CONST || !ty_is_int(val_type(L->fn, out->dims[k - 1])))
+      diag_error(node_loc(L, dd.size[k]), NULL, "the extent of file-scope array '%s' is not an "
+                 "integer constant", name);
+  }
+  L->fn->vals[v].arows = dd.n > 1;
+  return true;
+}
+
 // A write into a file-scope array (language.md 6: passive) is refused.
 void refuse_global_array(Lower *L, Val arr, Loc loc) {
   const Node *d = arr ? L->fn->defs[arr] : NULL;
