@@ -65,10 +65,7 @@ static int omp_names(Arena *a, const char *args, const char ***out) {
 
 OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   OmpLex x = {text, 0, strcspn(text, "\r\n")};
-  while (x.len && x.s[x.len - 1] == '\\') { // (continuation lines: the directive goes on)
-    x.len = strlen(text);
-    break;
-  }
+  if (x.len && x.s[x.len - 1] == '\\') x.len = strlen(text); // (continuation lines: all of it)
   const char *w = omp_word(L->a, &x);
   if (!w || strcmp(w, "omp")) return OMP_NOT;
   // the directive's name: its words up to the first clause
