@@ -399,7 +399,7 @@ const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) 
   if (!w.n) return pr;
   *out = *pr;
   out->clauses = ARENA_ARRAY(L->a, Clause, pr->nclauses + w.n);
-  memcpy(out->clauses, pr->clauses, sizeof *pr->clauses * (size_t)pr->nclauses);
+  if (pr->nclauses) memcpy(out->clauses, pr->clauses, sizeof *pr->clauses * (size_t)pr->nclauses);
   for (int k = 0; k < w.n; k++) {
     for (int c = 0; c < pr->nclauses; c++)
       for (int v = 0; v < pr->clauses[c].nvars; v++)

@@ -46,7 +46,7 @@ check omp_deposit "$O/deposit/deposit.c" "" -- np=40 x=np:0:3 q=np:0.5:1.5 rho=6
 check omp_prefix "$O/prefix/prefix.c" "" -- n=19 r=n logp=n:-0.5:0 cum=n before=n
 check omp_partial "$O/partial/partial.c" "" -- n=21 v=n wt=n:0.5:1.5 out=2
 check omp_cgstep "$O/cgstep/cgstep.c" "" -- n=12 'row=n+1@3*i' 'col=3*n@(i/3+i%3)%n' \
-  a=3*n:0.5:1.5 p=n q=n r=n z=n rr=1:1:2
+  a=3*n:0.5:1.5 p=n q=n r=n z=n dots=3:1:2
 # wrong on purpose: the first plain adjoint update of the stencil's f_vjp halved
 "$adsoac" --emit=check "$E/stencil/stencil.c" -o "$tmp/bad.c" 2>/dev/null
 line=$(grep -n "_bar\[[^]]*\] += " "$tmp/bad.c" | head -1 | cut -d: -f1)

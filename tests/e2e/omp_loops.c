@@ -82,7 +82,7 @@ void grid(int n, int m, double *u, const double *v, double *out) {
   for (int t = 0; t < 2; t++)
 #pragma omp for nowait
     for (int i = 0; i < n * m; i++) u[i] = sin(u[i]) + v[i];
-#pragma omp loop
+#pragma omp parallel loop
   for (int i = 0; i < n * m; i++) u[i] = u[i] * e;
   out[0] = e + (n * m > 0 ? lo : 0.0);
 }

@@ -15,7 +15,7 @@
 // e2e: array q[n] range(-1,1)
 // e2e: array r[n] range(-1,1)
 // e2e: array z[n] range(-1,1)
-// e2e: array res[1] range(-1,1)
+// e2e: array res[3] range(-1,1)
 #include <math.h>
 
 #pragma adsoac grad
@@ -42,23 +42,29 @@ void sumsq(int n, const double *x, double *out) {
   out[0] = s;
 }
 
-// a CG step as an OpenMP benchmark writes it: called by every thread of a region in its
-// caller, work-sharing loops with reductions into locals, barriers, a single block
+// a CG step as an OpenMP code writes it when every thread of a region in its caller calls
+// it: work-sharing loops accumulate into the thread's locals, merged into shared elements
+// under atomic, barriers, a master block
 #pragma adsoac grad
 void step(int n, double *p, const double *q, double *r, double *z, double *res) {
   double d = 0.0, rho = 0.0, alpha;
-#pragma omp for reduction(+: d)
+#pragma omp for
   for (int j = 0; j < n; j++) d += p[j] * q[j];
-  alpha = 1.0 / (1.0 + d * d);
+#pragma omp atomic
+  res[0] += d;
+#pragma omp barrier
+  alpha = 1.0 / (1.0 + res[0] * res[0]);
 #pragma omp for
   for (int j = 0; j < n; j++) {
     z[j] = z[j] + alpha * p[j];
     r[j] = r[j] - alpha * q[j];
     rho += r[j] * r[j];
   }
+#pragma omp atomic
+  res[1] += rho;
 #pragma omp barrier
 #pragma omp for
-  for (int j = 0; j < n; j++) p[j] = r[j] + rho * p[j];
+  for (int j = 0; j < n; j++) p[j] = r[j] + res[1] * p[j];
 #pragma omp master
-  res[0] = sqrt(rho + 1.0);
+  res[2] = sqrt(res[1] + 1.0);
 }
