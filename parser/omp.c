@@ -145,7 +145,9 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       if (strcmp(op, "+") && strcmp(op, "*") && strcmp(op, "min") && strcmp(op, "max"))
         diag_error(loc, "use reduction(+ - * min max: ...), or adsoac's reduce with a declared "
                    "operator", "reduction operator '%s' is not read yet (language.md 11)", op);
-      buf_printf(&adsoac, "%s%s(%s: %s)", adsoac.data ? " " : "", kind, op, colon + 1);
+      const char *list = colon + 1;
+      while (isspace((unsigned char)*list)) list++;
+      buf_printf(&adsoac, "%s%s(%s: %s)", adsoac.data ? " " : "", kind, op, list);
     } else if (!strcmp(c, "private") || !strcmp(c, "firstprivate")) {
       const char **names;
       int n = args ? omp_names(L->a, args, &names) : 0;
@@ -176,7 +178,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
              *full = arena_printf(L->a, "adsoac %s", t);
   Src s = {.path = loc.file, .text = full, .len = strlen(full), .at = loc};
   if (!pragma_parse_text(L->a, &s, 0, (uint32_t)s.len, loc, pr)) UNREACHABLE();
-  pr->text = arena_printf(L->a, "%s (from #pragma omp %s)", t, name);
+  pr->text = arena_printf(L->a, "%s, from #pragma omp %s", t, name);
   pr->loc = loc;
   pr->omp = true;
   pr->collapse = collapse;
