@@ -787,47 +787,60 @@ typedef struct {
   FwdEntry *before; // (their values before the loop)
 } Seq;
 
+// What a loop statement may assign, from one walk of it: the names it assigns (x = e, x++),
+// takes the address of (&x) or passes to a function-like macro, and the texts of the macros
+// it uses (a name in one may be assigned by it).
 typedef struct {
   Lower *L;
-  const char *name;
-  bool found;
+  const char **names, **texts;
+  int nnames, capnames, ntexts, captexts;
 } MayAssign;
 
-// &name, or name in the arguments of a function-like macro (which may assign it)
+static void may_push(Lower *L, const char ***list, int *n, int *cap, const char *s) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 16;
+    const char **g = ARENA_ARRAY(L->a, const char *, *cap);
+    if (*n) memcpy(g, *list, sizeof *g * (size_t)*n);
+    *list = g;
+  }
+  (*list)[(*n)++] = s;
+}
+
 static bool may_assign_of(void *ctx, TSNode n, int depth) {
   (void)depth;
   MayAssign *w = ctx;
-  if (ts_is(n, "pointer_expression") && !strcmp(node_text(w->L, ts_field(n, "operator")), "&")) {
-    TSNode a = ts_field(n, "argument");
-    while (ts_is(a, "parenthesized_expression")) a = ts_node_named_child(a, 0);
-    if (ts_is(a, "identifier") && !strcmp(node_text(w->L, a), w->name)) w->found = true;
-  }
+  Lower *L = w->L;
+  TSNode t = {0};
+  if (ts_is(n, "assignment_expression")) t = ts_field(n, "left");
+  if (ts_is(n, "update_expression")) t = ts_field(n, "argument");
+  if (ts_is(n, "pointer_expression") && !strcmp(node_text(L, ts_field(n, "operator")), "&"))
+    t = ts_field(n, "argument");
+  while (ts_is(t, "parenthesized_expression")) t = ts_node_named_child(t, 0);
+  if (ts_is(t, "identifier")) may_push(L, &w->names, &w->nnames, &w->capnames, node_text(L, t));
   bool fl;
-  if (ts_is(n, "call_expression") && w->L->macros) {
-    TSNode f = ts_field(n, "function");
-    if (ts_is(f, "identifier") &&
-        macro_defined(w->L->macros, node_text(w->L, f), use_byte(w->L, f), &fl) && fl)
-      w->found |= mentions(w->L, ts_field(n, "arguments"), w->name);
+  if (ts_is(n, "identifier") && L->macros &&
+      macro_defined(L->macros, node_text(L, n), use_byte(L, n), &fl)) {
+    const char *x = macro_text(L->macros, node_text(L, n), use_byte(L, n));
+    if (x) may_push(L, &w->texts, &w->ntexts, &w->captexts, x);
+    TSNode call = ts_node_parent(n); // (a function-like macro's arguments)
+    if (fl && ts_is(call, "call_expression") && ts_node_eq(ts_field(call, "function"), n))
+      may_push(L, &w->texts, &w->ntexts, &w->captexts,
+               node_text(L, ts_field(call, "arguments")));
   }
-  if (ts_is(n, "identifier") && w->L->macros && // (a macro whose text names it)
-      macro_defined(w->L->macros, node_text(w->L, n), use_byte(w->L, n), &fl)) {
-    const char *x = macro_text(w->L->macros, node_text(w->L, n), use_byte(w->L, n));
-    for (const char *p = x ? strstr(x, w->name) : NULL; p && !w->found; p = strstr(p + 1, w->name)) {
-      size_t k = strlen(w->name);
-      bool start = p == x || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-      w->found = start && !(isalnum((unsigned char)p[k]) || p[k] == '_');
-    }
-  }
-  return !w->found;
+  return true;
 }
 
-// Might the loop statement s assign variable name (also through a function-like macro or a
-// pointer to it)?
-static bool may_assign(Lower *L, TSNode s, const char *name) {
-  if (assigned_in(L, s, name)) return true;
-  MayAssign w = {L, name, false};
-  ts_walk(s, may_assign_of, &w);
-  return w.found;
+// Might the loop (w: its walk) assign variable name?
+static bool may_assign(const MayAssign *w, const char *name) {
+  for (int k = 0; k < w->nnames; k++)
+    if (!strcmp(w->names[k], name)) return true;
+  size_t len = strlen(name);
+  for (int k = 0; k < w->ntexts; k++) // (the name as a word of the text)
+    for (const char *x = w->texts[k], *p = strstr(x, name); p; p = strstr(p + 1, name))
+      if ((p == x || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+          !(isalnum((unsigned char)p[len]) || p[len] == '_'))
+        return true;
+  return false;
 }
 
 static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int stripmine,
@@ -839,13 +852,15 @@ static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int st
   n->u.loop.stripmine = stripmine;
   n->u.loop.idx = idx;
   q->init = ARENA_ARRAY(L->a, Val, q->nv + 1), q->param = ARENA_ARRAY(L->a, Val, q->nv + 1);
+  MayAssign w = {L};
+  if (!ts_node_is_null(s)) ts_walk(s, may_assign_of, &w);
   for (int i = L->var_floor; i < q->nv; i++) {
     Var *v = L->vars[i];
     if ((v->kind != VAR_SCALAR && v->kind != VAR_RED) || !v->val) continue;
     q->init[i] = v->val;
     v->val = q->param[i] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
-    if (v->kind == VAR_SCALAR && v->name[0] != '$' && !ts_node_is_null(s) &&
-        !may_assign(L, s, v->name))
+    if (v->kind == VAR_SCALAR && v->name[0] != '$' && !strchr(v->name, '.') && // (a field:
+        !ts_node_is_null(s) && !may_assign(&w, v->name))                     // s.f, p->f)
       L->fn->vals[q->param[i]].same = q->init[i];
   }
   n->u.loop.body = L->b.blk = block_new(L->a);
