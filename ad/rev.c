@@ -216,8 +216,8 @@ static Val if_merge(Rev *R, Node *m, Block **blks, Val t, Val e, Type *ty) {
 static void rev_if(Rev *R, const Node *n) {
   int nv = R->pf->nvals;
   size_t sz = sizeof(Val) * (size_t)nv;
-  Arena *tmp = arena_new(0); // per if: freed below (or with the scratch on an error)
   if (R->cx->nif_tmp == 256) diag_error(n->loc, NULL, "ifs nested too deeply");
+  Arena *tmp = arena_new(0); // per if: freed below (or with the scratch on an error)
   R->cx->if_tmp[R->cx->nif_tmp++] = tmp;
   Val *snap = arena_alloc(tmp, sz), *after_then = arena_alloc(tmp, sz);
   memcpy(snap, R->adj, sz);

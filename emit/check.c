@@ -132,7 +132,6 @@ static const char *proto(Arena *a, const Fn *f) {
 }
 
 void emit_check(const Prog *prog, const EmitOptions *opt, Buf *out) {
-  Arena *a = arena_new(0);
   for (int i = 0; i < prog->nmarked; i++) {
     const Fn *f = prog->marked[i].primal;
     for (int k = 0; k < f->nparams; k++)
@@ -144,6 +143,7 @@ void emit_check(const Prog *prog, const EmitOptions *opt, Buf *out) {
     if (f->ret->kind == TY_STRUCT || f->ret->kind == TY_PTR)
       diag_error(prog->marked[i].loc, NULL, "--emit=check: '%s' returns a '%s'", f->name, f->ret->name);
   }
+  Arena *a = arena_new(0); // (after the diagnostics: an error ends the thread)
   buf_puts(out, "#undef main\n\n// ---- the original functions, sequential, renamed NAME_ref ----\n");
   for (int i = 0; i < prog->nmarked; i++) emit_ref(prog, &prog->marked[i], opt, out);
   if (opt->line_directives && opt->output_name) {

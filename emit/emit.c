@@ -3,6 +3,7 @@
 // Layout of a generated file:
 //   header comment; the embedded runtime (runtime/src); the input with the marked functions
 //   removed; then, per marked function, f, f_vjp and f_jvp (CUDA kernels before each).
+#include <pthread.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -453,6 +454,7 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
                  "that name", prog->marked[i].primal->name);
   Emit em = {0}, *e = &em;
   e->a = arena_new(0);
+  pthread_cleanup_push(arena_release, e->a); // (also when an error ends the thread)
   e->block = emit_block;
   e->opt = opt;
   e->prog = prog;
@@ -494,5 +496,5 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out) {
     buf_free(&e->kernels);
     buf_free(&e->helpers);
   }
-  arena_free(e->a);
+  pthread_cleanup_pop(1); // arena_free(e->a)
 }

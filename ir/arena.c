@@ -41,6 +41,10 @@ void arena_free(Arena *a) {
   free(a);
 }
 
+void arena_release(void *a) {
+  arena_free(a);
+}
+
 void *arena_alloc(Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   Chunk *c = a->head;

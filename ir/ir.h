@@ -22,6 +22,7 @@ typedef struct {
 typedef struct Arena Arena;
 Arena *arena_new(size_t block);
 void arena_free(Arena *a);
+void arena_release(void *a); // arena_free, as a cleanup handler (pthread_cleanup_push)
 void *arena_alloc(Arena *a, size_t n); // zeroed
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
