@@ -315,6 +315,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr);
 // pr (read from OpenMP) with a hist clause for each array and a reduce clause for each scalar
 // the loop's body updates under `#pragma omp atomic` (out holds it; pr itself if none).
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out);
+const char *omp_priv_clause(const Pragma *pr, int k); // "private", "firstprivate", ...
 void omp_region_private(Lower *L, const Pragma *pr); // a region's private, firstprivate
 Val global_scalar(Lower *L, TSNode e, const char *name); // its value at entry (0: not one)
 bool global_read(Lower *L, TSNode e, const char *name, Val *out); // a file-scope scalar's

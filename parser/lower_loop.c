@@ -1179,9 +1179,63 @@ static const char **privatize_scalars(Lower *L, TSNode body, int var_base, int *
   return out;
 }
 
-// An OpenMP loop's private(...) and firstprivate(...) scalars (language.md 11): variables of
-// the body (firstprivate: from the value before the loop), added to priv[0 .. *n) (the
-// names with no value after the loop); collapse(n): the loop nested in the body is a map too,
+// lastprivate(x) (language.md 11): after the loop, x holds what the iteration that runs last
+// in C left in it.  Each iteration stores its x at its place in an array (a map's output, which
+// the derivatives read as any other), and the loop's last place is read back after it; a loop
+// that runs no iteration leaves x as it was.
+typedef struct {
+  const char *name;
+  Val arr, trip, before; // before: x's value before the loop (0: none)
+} LastPriv;
+
+static int last_store(Lower *L, const Pragma *pr, Node *par, Block *outer, LastPriv *out) {
+  int n = 0;
+  for (int k = 0; pr->omp && k < pr->npriv; k++) {
+    if (!pr->lastpriv[k]) continue;
+    Var *v = var_find(L, pr->priv[k]);
+    if (v->kind == VAR_INDEX) continue; // (the loop's index: C's value after it already)
+    if (!v->val)
+      diag_error(pr->loc, "assign it in every iteration", "lastprivate(%s): the loop's last "
+                 "iteration may leave '%s' without a value", pr->priv[k], pr->priv[k]);
+    Builder ob = {L->fn, outer, pr->loc};
+    Val lo = b_cast(&ob, &ty_long, par->u.par.lo), hi = b_cast(&ob, &ty_long, par->u.par.hi);
+    Val runs = b_binop(&ob, BIN_LT, lo, hi), one = b_const_i(&ob, &ty_long, 1);
+    Val trip = b_select(&ob, runs, b_binop(&ob, BIN_SUB, hi, lo), b_const_i(&ob, &ty_long, 0));
+    Node *al = node_new(L->a, IR_ALLOC, pr->loc);
+    al->u.alloc.n = b_select(&ob, runs, trip, one); // (one element at least: read below)
+    al->out = fn_val(L->fn, ty_ptr(L->a, v->type, false), pr->priv[k]);
+    b_push(&ob, al);
+    Builder bb = {L->fn, par->u.par.body, pr->loc};
+    Val at = b_binop(&bb, BIN_SUB, b_cast(&bb, &ty_long, par->u.par.idx),
+                     b_cast(&bb, &ty_long, par->u.par.lo));
+    b_write(&bb, al->out, at, v->val);
+    Val before = v->shadow >= 0 ? L->vars[v->shadow]->val : 0;
+    out[n++] = (LastPriv){pr->priv[k], al->out, trip, before};
+  }
+  return n;
+}
+
+static void last_load(Lower *L, const LastPriv *lp, int n, Loc loc) {
+  for (int k = 0; k < n; k++) {
+    Var *v = var_find(L, lp[k].name);
+    Builder *b = &L->b;
+    b->loc = loc;
+    Val runs = b_binop(b, BIN_GT, lp[k].trip, b_const_i(b, &ty_long, 0));
+    Val at = b_select(b, runs, b_binop(b, BIN_SUB, lp[k].trip, b_const_i(b, &ty_long, 1)),
+                      b_const_i(b, &ty_long, 0));
+    Val before = lp[k].before ? lp[k].before
+                 : ty_is_float(v->type) ? b_const_f(b, v->type, 0) : b_const_i(b, v->type, 0);
+    v->val = b_select(b, runs, b_read(b, lp[k].arr, at), before);
+    v->priv = (Loc){0};
+    Node *fr = node_new(L->a, IR_FREE, loc);
+    fr->u.copy.dst = lp[k].arr;
+    b_push(b, fr);
+  }
+}
+
+// An OpenMP loop's private(...), firstprivate(...) and lastprivate(...) scalars (language.md
+// 11): variables of the body (firstprivate: from the value before the loop), added to
+// priv[0 .. *n) (the names with no value after the loop; lastprivate's get one: last_store); collapse(n): the loop nested in the body is a map too,
 // collapse(n - 1) (lower_stmt), where the loop has no reduction (else it stays sequential in
 // each iteration, the parallel loop's contributions).
 static const char **omp_private(Lower *L, const Pragma *pr, TSNode body, const char **priv,
@@ -1193,12 +1247,17 @@ static const char **omp_private(Lower *L, const Pragma *pr, TSNode body, const c
     for (int j = 0; j < *n && !done; j++) done = !strcmp(out[j], pr->priv[k]);
     Var *v = var_find(L, pr->priv[k]);
     if (!v)
-      diag_error(pr->loc, NULL, "%s(%s) names no variable in scope",
-                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+      diag_error(pr->loc, NULL, "%s(%s) names no variable in scope", omp_priv_clause(pr, k),
+                 pr->priv[k]);
+    if (v->kind == VAR_INDEX) continue; // (the loop's index: its own in each iteration, and
+                                        // after the loop C's value, as lastprivate says)
     if (v->kind != VAR_SCALAR)
       diag_error(pr->loc, "declare the scratch inside the loop body (each iteration its own)",
                  "%s(%s) of a pointer, an array or a struct is not read yet",
-                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+                 omp_priv_clause(pr, k), pr->priv[k]);
+    if (pr->lastpriv[k] && pr->collapse > 1)
+      diag_error(pr->loc, "assign the variable after the loops from the last indices",
+                 "lastprivate(%s) with collapse(%d) is not read yet", pr->priv[k], pr->collapse);
     if (done) continue;
     Val init = pr->firstpriv[k] ? v->val : 0;
     if (pr->firstpriv[k] && !init)
@@ -1295,6 +1354,8 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
                   "its value before the loop (in OpenMP, each thread's first iteration does)",
                   v->name);
   }
+  LastPriv last[64];
+  int nlast = last_store(L, pr, n, outer, last);
   free_allocs(L, nallocs); // (each iteration's arrays)
   L->nallocs = nallocs;
   L->alloc_blk = alloc_blk, L->alloc_pos = alloc_pos;
@@ -1333,6 +1394,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
     v->val = 0;
     v->priv = loc;
   }
+  last_load(L, last, nlast, loc);
   for (int r = 0; r < n->u.par.nreds; r++) {
     Red *red = &n->u.par.reds[r];
     red->out = set_results(L, var_find(L, red->var));

@@ -106,7 +106,7 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   // the clauses
   Buf adsoac = {.arena = L->a};
   const char *priv[64];
-  bool first[64];
+  bool first[64], last[64];
   int npriv = 0, collapse = 1;
   Buf dropped = {.arena = L->a};
   for (;;) {
@@ -148,17 +148,25 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       const char *list = colon + 1;
       while (isspace((unsigned char)*list)) list++;
       buf_printf(&adsoac, "%s%s(%s: %s)", adsoac.data ? " " : "", kind, op, list);
-    } else if (!strcmp(c, "private") || !strcmp(c, "firstprivate")) {
+    } else if (!strcmp(c, "private") || !strcmp(c, "firstprivate") || !strcmp(c, "lastprivate")) {
+      if (c[0] == 'l' && args && strchr(args, ':'))
+        diag_error(loc, "find the last iteration that assigns it with reduction(max: k), and "
+                   "assign the variable after the loop", "'lastprivate(%s)' is not read yet "
+                   "(language.md 11)", args);
       const char **names;
       int n = args ? omp_names(L->a, args, &names) : 0;
-      for (int k = 0; k < n && npriv < 64; k++) {
-        priv[npriv] = names[k];
-        first[npriv++] = c[0] == 'f';
+      for (int k = 0; k < n; k++) {
+        int j = 0; // (a variable both firstprivate and lastprivate: one entry)
+        while (j < npriv && strcmp(priv[j], names[k])) j++;
+        if (j == 64)
+          diag_error(loc, NULL, "more than 64 private variables on one loop");
+        if (j == npriv) priv[npriv++] = names[k], first[j] = last[j] = false;
+        first[j] |= c[0] == 'f';
+        last[j] |= c[0] == 'l';
       }
-    } else if (!strcmp(c, "lastprivate") || !strcmp(c, "linear")) {
-      diag_error(loc, "assign the variable after the loop from what the last iteration used, "
-                 "and list it in private(...)", "'%s(%s)' is not read yet (language.md 11)", c,
-                 args ? args : "");
+    } else if (!strcmp(c, "linear")) {
+      diag_error(loc, "compute the variable from the loop index (j = j0 + i * step)",
+                 "'linear(%s)' is not read yet (language.md 11)", args ? args : "");
     } else if (!strcmp(c, "collapse")) {
       char *end;
       long v = args ? strtol(args, &end, 10) : 0;
@@ -186,8 +194,10 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   pr->omp_bound = !strcmp(name, "for") || !strcmp(name, "for simd") || !strcmp(name, "loop");
   pr->priv = ARENA_ARRAY(L->a, const char *, npriv + 1);
   pr->firstpriv = ARENA_ARRAY(L->a, bool, npriv + 1);
+  pr->lastpriv = ARENA_ARRAY(L->a, bool, npriv + 1);
   memcpy(pr->priv, priv, sizeof *priv * (size_t)npriv);
   memcpy(pr->firstpriv, first, sizeof *first * (size_t)npriv);
+  memcpy(pr->lastpriv, last, sizeof *last * (size_t)npriv);
   return region ? OMP_REGION : OMP_LOOP;
 }
 
@@ -325,13 +335,21 @@ static bool find_atomics(void *ctx, TSNode n, int depth) {
 
 // ---- regions: their one-thread execution ----
 
+const char *omp_priv_clause(const Pragma *pr, int k) {
+  return pr->lastpriv[k] ? "lastprivate" : pr->firstpriv[k] ? "firstprivate" : "private";
+}
+
 void omp_region_private(Lower *L, const Pragma *pr) {
   for (int k = 0; k < pr->npriv; k++) {
     Var *v = var_find(L, pr->priv[k]);
+    if (pr->lastpriv[k])
+      diag_error(pr->loc, "put lastprivate on the region's omp for",
+                 "lastprivate(%s) on '#pragma omp parallel' (OpenMP allows it on loops only)",
+                 pr->priv[k]);
     if (!v || v->kind != VAR_SCALAR)
       diag_error(pr->loc, "list scalars declared before the region",
                  "%s(%s) is not a scalar variable in scope (language.md 11)",
-                 pr->firstpriv[k] ? "firstprivate" : "private", pr->priv[k]);
+                 omp_priv_clause(pr, k), pr->priv[k]);
     var_push(L, (Var){pr->priv[k], v->type, VAR_SCALAR, pr->firstpriv[k] ? v->val : 0, pr->loc});
   }
 }

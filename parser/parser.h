@@ -47,11 +47,11 @@ typedef struct {
   const char **injective; // map/clauses: injective(y, ...)
   int ninjective;
   Loc inj_loc;
-  // read from an OpenMP loop directive (parser/omp.c): its private(...) and firstprivate(...)
-  // variables (firstpriv: which), collapse(n)
+  // read from an OpenMP loop directive (parser/omp.c): its private(...), firstprivate(...)
+  // and lastprivate(...) variables (firstpriv, lastpriv: which), collapse(n)
   bool omp;
   const char **priv;
-  bool *firstpriv;
+  bool *firstpriv, *lastpriv;
   int npriv, collapse;
   bool omp_bound; // omp for / for simd / loop: binds to the team of a region around
 } Pragma;
