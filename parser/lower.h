@@ -127,7 +127,13 @@ typedef struct {
 
 // A function declared with #pragma adsoac operator (language.md §4).
 typedef struct UserOp {
-  const char *name;
+  const char *name; // as clauses name it
+  const char *call; // the function the loop bodies' updates call (an omp declare reduction's
+                    // combiner function, named apart from the reduction: parse.c)
+  const char *builtin; // an omp declare reduction whose combiner is +, *, min or max: that
+                       // operator (the rest unused)
+  const char *unread, *unread_hint; // an omp declare reduction adsoac does not read: the
+                                    // error, given where a marked function uses it
   TSNode def;
   Type *type;
   const char *neutral; // text of the neutral element

@@ -20,6 +20,8 @@ RedOp clause_op(Lower *L, const char *op, Loc loc, const UserOp **user) {
   if (!strcmp(op, "max")) return RED_MAX;
   UserOp *u;
   HASH_FIND_STR(L->ops, op, u);
+  if (u && u->unread) diag_error(u->loc, u->unread_hint, "%s", u->unread);
+  if (u && u->builtin) return clause_op(L, u->builtin, loc, user);
   *user = u;
   if (u) return RED_USER;
   diag_error(loc, "operators are +, *, min, max, or a function declared with "
@@ -129,7 +131,7 @@ static bool names_op(Lower *L, TSNode fn, RedOp op, const UserOp *u) {
   switch (op) {
   case RED_MIN: return !strcmp(s, "fmin") || !strcmp(s, "fminf");
   case RED_MAX: return !strcmp(s, "fmax") || !strcmp(s, "fmaxf");
-  case RED_USER: return !strcmp(s, u->name);
+  case RED_USER: return !strcmp(s, u->call);
   case RED_ADD: case RED_MUL: return false;
   }
   return false;
@@ -180,7 +182,7 @@ TSNode update_operand(Lower *L, const char *target, RedOp op, const UserOp *u, T
   const char *tgt = squeeze(L, target);
   TSNode rhs = strip(ts_field(asg, "right"));
   const char *opc = op == RED_ADD ? "+" : op == RED_MUL ? "*" : NULL;
-  const char *name = op == RED_USER ? u->name : op == RED_MIN ? "fmin" : op == RED_MAX ? "fmax" : opc;
+  const char *name = op == RED_USER ? u->call : op == RED_MIN ? "fmin" : op == RED_MAX ? "fmax" : opc;
   if (opc && !strcmp(aop, arena_printf(L->a, "%s=", opc))) return ts_field(asg, "right");
   if (!strcmp(aop, "=")) {
     if (opc && ts_is(rhs, "binary_expression") &&

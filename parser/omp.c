@@ -142,9 +142,13 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       while (ol && isspace((unsigned char)op[ol - 1])) ol--;
       op = arena_strndup(L->a, op, ol);
       if (!strcmp(op, "-")) op = "+"; // (OpenMP's - combines with +)
-      if (strcmp(op, "+") && strcmp(op, "*") && strcmp(op, "min") && strcmp(op, "max"))
-        diag_error(loc, "use reduction(+ - * min max: ...), or adsoac's reduce with a declared "
-                   "operator", "reduction operator '%s' is not read yet (language.md 11)", op);
+      UserOp *u; // (an omp declare reduction, or an adsoac operator: parse.c)
+      HASH_FIND_STR(L->ops, op, u);
+      if (u && u->unread) diag_error(u->loc, u->unread_hint, "%s", u->unread);
+      if (strcmp(op, "+") && strcmp(op, "*") && strcmp(op, "min") && strcmp(op, "max") && !u)
+        diag_error(loc, "use reduction(+ - * min max: ...), or declare the operator (#pragma omp "
+                   "declare reduction before the function)", "reduction operator '%s' is not "
+                   "read yet (language.md 11)", op);
       const char *list = colon + 1;
       while (isspace((unsigned char)*list)) list++;
       buf_printf(&adsoac, "%s%s(%s: %s)", adsoac.data ? " " : "", kind, op, list);

@@ -2,6 +2,7 @@
 //
 //   translation_unit: { preproc_call | function_definition | declaration | ... }
 //   function_definition: type declarator: function_declarator(declarator, parameters) body
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,8 +226,9 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
                "or a struct of them", "#pragma adsoac operator is not followed by a function "
                "definition with a parameter list");
   const char *name = ts_text(a, src, ts_field(decl, "declarator"));
-  UserOp op = {name, def, NULL, pr->neutral, pr->neutral_loc, ts_loc(src, def), pr->commutative,
-               pr->inverse};
+  UserOp op = {.name = name, .call = name, .def = def, .neutral = pr->neutral,
+               .neutral_loc = pr->neutral_loc, .loc = ts_loc(src, def),
+               .commutative = pr->commutative, .inverse = pr->inverse};
   op.type = operator_type(a, src, d, def, arena_printf(a, "operator '%s'", name));
   if (pr->inverse) {
     TSNode inv = fn_def(d->fndefs, pr->inverse);
@@ -243,6 +245,132 @@ static void add_operator(Arena *a, const Src *src, Defs *d, const Pragma *pr, TS
   UserOp *u = ARENA_NEW(a, UserOp);
   *u = op;
   TABLE_ADD(a, d->ops, name, u);
+}
+
+// ---- #pragma omp declare reduction (language.md 11) ----
+//
+//   #pragma omp declare reduction(ID : TYPE : COMBINER) [initializer(omp_priv = E)]
+//
+// read as a declared operator named ID, so that reduction(ID: v) is reduce(ID: v): a combiner
+// omp_out = fn(omp_out, omp_in) (either order: OpenMP combines in any order) is the operator
+// fn with neutral E (0 without an initializer, as OpenMP's default one); a combiner that is
+// +, *, fmax/fmin or the ?: forms of max and min is that operator.
+
+// text without blanks (comments aside, as the pragma's own)
+static char *omp_squeeze(Arena *a, const char *s, size_t n) {
+  char *o = arena_alloc(a, n + 1), *q = o;
+  for (size_t i = 0; i < n; i++)
+    if (!isspace((unsigned char)s[i]) && s[i] != '\\') *q++ = s[i];
+  *q = 0;
+  return o;
+}
+
+// After `name(` at *p: the text to its closing parenthesis (NULL: none), *p past it.
+static const char *omp_paren(Arena *a, const char **p, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(*p, name, n) || (*p)[n] != '(') return NULL;
+  const char *b = *p + n + 1, *q = b;
+  for (int depth = 1; *q && depth; q++) depth += (*q == '(') - (*q == ')');
+  if (q[-1] != ')') return NULL;
+  *p = q;
+  return arena_strndup(a, b, (size_t)(q - 1 - b));
+}
+
+// The operator a combiner computes, "+", "*", "max", "min", or (*fn) the name of the function
+// it calls; NULL: none of those forms.
+static const char *omp_combiner(Arena *a, const char *c, const char **fn) {
+  *fn = NULL;
+  if (!strcmp(c, "omp_out+=omp_in") || !strcmp(c, "omp_out=omp_out+omp_in") ||
+      !strcmp(c, "omp_out=omp_in+omp_out"))
+    return "+";
+  if (!strcmp(c, "omp_out*=omp_in") || !strcmp(c, "omp_out=omp_out*omp_in") ||
+      !strcmp(c, "omp_out=omp_in*omp_out"))
+    return "*";
+  if (strncmp(c, "omp_out=", 8)) return NULL;
+  const char *r = c + 8;
+  // omp_out = A CMP B ? X : Y, {A, B} = {omp_out, omp_in}, {X, Y} = {omp_out, omp_in}
+  static const char *const cmps[] = {">=", "<=", ">", "<"};
+  for (int k = 0; k < 4; k++) {
+    for (int out_left = 0; out_left < 2; out_left++)
+      for (int out_first = 0; out_first < 2; out_first++) {
+        const char *A = out_left ? "omp_out" : "omp_in", *B = out_left ? "omp_in" : "omp_out";
+        const char *X = out_first ? "omp_out" : "omp_in", *Y = out_first ? "omp_in" : "omp_out";
+        if (strcmp(r, arena_printf(a, "%s%s%s?%s:%s", A, cmps[k], B, X, Y))) continue;
+        bool greater = cmps[k][0] == '>'; // the condition: out > in (or out < in)
+        if (!out_left) greater = !greater;
+        return greater == (bool)out_first ? "max" : "min";
+      }
+  }
+  const char *open = strchr(r, '(');
+  if (!open || (strcmp(open + 1, "omp_out,omp_in)") && strcmp(open + 1, "omp_in,omp_out)")))
+    return NULL;
+  const char *name = arena_strndup(a, r, (size_t)(open - r));
+  for (const char *q = name; *q; q++)
+    if (!isalnum((unsigned char)*q) && *q != '_') return NULL;
+  if (!*name || isdigit((unsigned char)*name)) return NULL;
+  if (!strcmp(name, "fmax") || !strcmp(name, "fmaxf")) return "max";
+  if (!strcmp(name, "fmin") || !strcmp(name, "fminf")) return "min";
+  *fn = name;
+  return name;
+}
+
+// Registers `#pragma omp declare reduction` node n as an operator; one adsoac does not read is
+// registered with its error (u->unread), given only where a marked function uses it: the
+// pragmas outside marked functions are copied as they are.
+static void add_omp_reduction(Arena *a, const Src *src, Defs *d, TSNode n) {
+  TSNode dir = ts_field(n, "directive"), arg = ts_field(n, "argument");
+  if (ts_node_is_null(dir) || ts_node_is_null(arg) || strcmp(ts_text(a, src, dir), "#pragma"))
+    return;
+  uint32_t b = ts_node_start_byte(arg);
+  const char *t = omp_squeeze(a, src->text + b, ts_node_end_byte(arg) - b), *p = t;
+  if (strncmp(p, "ompdeclare", 10)) return;
+  p += 10;
+  const char *in = omp_paren(a, &p, "reduction");
+  const char *c1 = in ? strchr(in, ':') : NULL, *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+  if (!c2) return; // (declare simd, target, variant; or no reduction to name)
+  Loc loc = ts_loc(src, n);
+  UserOp *u = ARENA_NEW(a, UserOp);
+  const char *id = arena_strndup(a, in, (size_t)(c1 - in));
+  *u = (UserOp){.name = id, .call = id, .loc = loc, .neutral_loc = loc, .commutative = true};
+  const char *fn, *op = omp_combiner(a, c2 + 1, &fn), *init = NULL;
+  if (*p) {
+    const char *i = omp_paren(a, &p, "initializer");
+    if (i && !*p && !strncmp(i, "omp_priv=", 9)) init = i + 9;
+    else if (op && fn)
+      u->unread_hint = "write initializer(omp_priv = E), E the operator's neutral element",
+      u->unread = arena_printf(a, "the initializer of '#pragma omp declare reduction(%s: ...)' "
+                               "is not read yet (language.md 11)", id);
+  }
+  if (!op)
+    u->unread_hint = "write the combiner as omp_out = fn(omp_out, omp_in) with T fn(T a, T b), "
+                     "or omp_out += omp_in (*, fmax, fmin)",
+    u->unread = arena_printf(a, "the combiner '%s' of '#pragma omp declare reduction(%s: ...)' "
+                             "is not read yet (language.md 11)", c2 + 1, id);
+  else if (!fn)
+    u->builtin = op;
+  else if (!u->unread) {
+    u->def = fn_def(d->fndefs, fn);
+    if (ts_node_is_null(u->def) || u->def.tree != n.tree)
+      diag_error(loc, arena_printf(a, "define %s in this file, before the marked function", fn),
+                 "the combiner of '#pragma omp declare reduction(%s: ...)' calls '%s', which "
+                 "this file does not define", id, fn);
+    u->call = fn;
+    u->type = operator_type(a, src, d, u->def, arena_printf(a, "the combiner '%s' of "
+                            "reduction '%s'", fn, id));
+    u->neutral = init ? init : u->type->kind == TY_STRUCT ? arena_printf(a, "(%s){0}", u->type->name)
+                                                          : "0";
+  }
+  UserOp *old;
+  HASH_FIND_STR(d->ops, id, old);
+  if (!old) {
+    TABLE_ADD(a, d->ops, name, u);
+  } else if (!old->unread &&
+             (!old->builtin != !u->builtin || (u->builtin ? strcmp(old->builtin, u->builtin)
+                                                          : !ts_node_eq(old->def, u->def)))) {
+    old->unread_hint = "give the reductions different names";
+    old->unread = arena_printf(a, "'%s' names two operators (%s:%u and %s:%u)", id,
+                               old->loc.file, old->loc.line, loc.file, loc.line);
+  }
 }
 
 // The variables a file-level declaration declares (not its functions, not a typedef's).
@@ -534,6 +662,9 @@ Prog *parse_program(Arena *a, const Src *src, const MacroOptions *opt) {
     add_operator(a, &p->text, &defs, &pr, def);
     add_drop(a, p, ts_node_start_byte(n), ts_node_end_byte(n));
   }
+  for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
+       n = ts_node_next_named_sibling(n))
+    if (ts_is(n, "preproc_call")) add_omp_reduction(a, &p->text, &defs, n);
   FnDef *marked = NULL; // the marked functions by name
   for (TSNode n = ts_node_named_child(root, 0); !ts_node_is_null(n);
        n = ts_node_next_named_sibling(n)) {
