@@ -1,6 +1,7 @@
 // emit/emit_par.c: parallel loops (an OpenMP loop, or a CUDA kernel and its launch),
 // adjoint accumulation, and temporary arrays, for both targets.
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "emit_internal.h"
@@ -215,6 +216,33 @@ static void private_close(Emit *e, const Node *n, int h) {
   line(e, "}");
 }
 
+// The OpenMP loop's clauses kept as hints (IR_PAR.hints) for the primal f's pragma: " CLAUSE"
+// each, those of the loop (schedule) or of the team (the others), the parameters they name
+// written by their names here.
+static const char *omp_hints(Emit *e, const Node *n, bool loop) {
+  Buf b = {.arena = e->a};
+  for (int h = 0; e->primal && h < n->u.par.nhints; h++) {
+    const char *t = n->u.par.hints[h];
+    if (loop != !strncmp(t, "schedule(", 9)) continue;
+    buf_puts(&b, " ");
+    for (const char *p = t; *p;) {
+      size_t len = isalpha((unsigned char)*p) || *p == '_'
+                       ? strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+                       : 0;
+      int k = 0;
+      while (len && k < n->u.par.nhint_vals &&
+             (strlen(n->u.par.hint_names[k]) != len || strncmp(n->u.par.hint_names[k], p, len)))
+        k++;
+      if (len && k < n->u.par.nhint_vals)
+        buf_puts(&b, ref(e, n->u.par.hint_vals[k]));
+      else
+        buf_printf(&b, "%.*s", (int)(len ? len : 1), p);
+      p += len ? len : 1;
+    }
+  }
+  return b.data ? b.data : "";
+}
+
 static void emit_par_c(Emit *e, const Node *n) {
   emit_hist_ops(e, n);
   for (int r = 0; r < n->u.par.nreds; r++) {
@@ -243,7 +271,7 @@ static void emit_par_c(Emit *e, const Node *n) {
   line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
   e->depth++;
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
-    buf_puts(e->out, "#pragma omp parallel\n");
+    buf_printf(e->out, "#pragma omp parallel%s\n", omp_hints(e, n, false));
     line(e, "{");
     e->depth++;
     for (int r = 0; r < n->u.par.nreds; r++)
@@ -251,9 +279,10 @@ static void emit_par_c(Emit *e, const Node *n) {
            neutral(e, &n->u.par.reds[r]));
     for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
       if (private_hist(e, n, h)) private_open(e, n, h);
-    buf_puts(e->out, "#pragma omp for nowait\n");
+    buf_printf(e->out, "#pragma omp for nowait%s\n", omp_hints(e, n, true));
   } else {
-    buf_printf(e->out, "#pragma omp parallel for%s\n", clause.data ? clause.data : "");
+    buf_printf(e->out, "#pragma omp parallel for%s%s%s\n", clause.data ? clause.data : "",
+               omp_hints(e, n, false), omp_hints(e, n, true));
   }
   buf_free(&clause);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,

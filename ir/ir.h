@@ -345,6 +345,12 @@ struct Node {
       const char *pragma; // the source pragma text, for comments
       Val *injective;     // arrays the user asserts each iteration touches its own elements of
       int ninjective;
+      // an OpenMP loop's schedule, num_threads, if and proc_bind clauses, written on its loop
+      // in the primal f on the C target: each clause's text; the identifiers in it, parameters
+      // of the function (hint_names[k] is written as hint_vals[k]'s name)
+      const char **hints, **hint_names;
+      Val *hint_vals;
+      int nhints, nhint_vals;
     } par;
     struct {
       Val n;

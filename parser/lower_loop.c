@@ -1179,6 +1179,60 @@ static const char **privatize_scalars(Lower *L, TSNode body, int var_base, int *
   return out;
 }
 
+// An OpenMP loop's schedule, num_threads, if and proc_bind clauses (language.md 11: kept as
+// hints on the C target), for its loop in f: each identifier in them a parameter the function
+// has not assigned (the generated f has it, by its own name), an object-like macro, or a word
+// of the clause; a clause naming anything else (a local: f may name it otherwise, or compute
+// it elsewhere) is left out with a warning.
+static void loop_hints(Lower *L, const Pragma *pr, TSNode loop, Node *n) {
+  static const char *const words[] = {"static", "dynamic", "guided", "auto", "runtime",
+                                      "monotonic", "nonmonotonic", "simd", "parallel", "close",
+                                      "spread", "master", "primary", "schedule", "num_threads",
+                                      "if", "proc_bind", "sizeof", "int", "long", "unsigned",
+                                      "double", NULL};
+  const char **kept = ARENA_ARRAY(L->a, const char *, pr->nomp_hints + 1), **names = NULL;
+  Val *vals = NULL;
+  int nk = 0, nv = 0;
+  for (int h = 0; h < pr->nomp_hints; h++) {
+    const char *t = pr->omp_hints[h], *bad = NULL;
+    for (const char *p = t; *p && !bad;) {
+      if (!isalpha((unsigned char)*p) && *p != '_') {
+        p += isdigit((unsigned char)*p) ? strspn(p, "0123456789abcdefxABCDEFXuUlL.") : 1;
+        continue;
+      }
+      size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+      const char *id = arena_strndup(L->a, p, len);
+      p += len;
+      bool word = false;
+      for (int k = 0; words[k] && !word; k++) word = !strcmp(words[k], id);
+      bool fl = false;
+      if (word || (L->macros && macro_defined(L->macros, id, use_byte(L, loop), &fl) && !fl))
+        continue;
+      Var *v = var_find(L, id);
+      int k = 0;
+      while (v && k < L->fn->nparams && L->fn->params[k].val != v->val) k++;
+      if (!v || v->kind != VAR_SCALAR || k == L->fn->nparams) {
+        bad = id;
+        break;
+      }
+      names = names ? names : ARENA_ARRAY(L->a, const char *, 64);
+      vals = vals ? vals : ARENA_ARRAY(L->a, Val, 64);
+      if (nv < 64) names[nv] = id, vals[nv++] = v->val;
+    }
+    if (bad)
+      diag_warn(pr->loc, "write it with the function's parameters and constants",
+                "'%s' of the OpenMP loop is left out of f: '%s' is not a parameter the "
+                "function keeps", t, bad);
+    else
+      kept[nk++] = t;
+  }
+  n->u.par.hints = kept;
+  n->u.par.nhints = nk;
+  n->u.par.hint_names = names;
+  n->u.par.hint_vals = vals;
+  n->u.par.nhint_vals = nv;
+}
+
 // lastprivate(x) (language.md 11): after the loop, x holds what the iteration that runs last
 // in C left in it.  Each iteration stores its x at its place in an array (a map's output, which
 // the derivatives read as any other), and the loop's last place is read back after it; a loop
@@ -1284,6 +1338,7 @@ static const char **omp_private(Lower *L, const Pragma *pr, TSNode body, const c
       L->collapse_pr = *pr;
       L->collapse_pr.collapse--;
       L->collapse_pr.npriv = 0;
+      L->collapse_pr.nomp_hints = 0;
     }
   }
   return out;
@@ -1320,6 +1375,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   n->u.par.lo = c.plain ? c.lo : b_const_i(&L->b, &ty_long, 0);
   n->u.par.hi = c.plain ? c.hi : c.count;
   n->u.par.pragma = pr->text;
+  if (pr->omp) loop_hints(L, pr, s, n);
   n->u.par.idx = fn_val(L->fn, c.plain ? c.type : &ty_long, c.plain ? c.name : "k");
   Block *outer = L->b.blk;
   n->u.par.body = L->b.blk = block_new(L->a);

@@ -109,6 +109,9 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   bool first[64], last[64];
   int npriv = 0, collapse = 1;
   Buf dropped = {.arena = L->a};
+  static const char *const kept[] = {"schedule", "num_threads", "if", "proc_bind", NULL};
+  const char *hints[8];
+  int nhints = 0;
   for (;;) {
     omp_blank(&x);
     if (x.pos < x.len && x.s[x.pos] == ',') { // (clauses may be separated by commas)
@@ -177,13 +180,18 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
       if (!args || *end || v < 1 || v > 8)
         diag_error(loc, "write collapse(n), n a small positive integer", "bad collapse clause");
       collapse = (int)v;
-    } else { // schedule, num_threads, if, nowait, proc_bind, shared, default, simdlen, ...
+    } else if (in_list(c, kept) && args && !region) { // (hints: lower_loop.c loop_hints)
+      if (nhints < 8) hints[nhints++] = arena_printf(L->a, "%s(%s)", c, args);
+    } else if (!strcmp(c, "shared") || !strcmp(c, "default")) {
+      // (what is shared is the reading already)
+    } else { // nowait, simdlen, safelen, aligned, order, ...; a region's schedule, ...
       buf_printf(&dropped, "%s%s%s%s%s", dropped.data ? ", " : "", c, args ? "(" : "",
                  args ? args : "", args ? ")" : "");
     }
   }
   if (dropped.data)
-    diag_warn(loc, "adsoac chooses the schedule and the threads of the loops it writes",
+    diag_warn(loc, "adsoac chooses the schedule and the threads of the loops it writes; "
+              "schedule, num_threads, if and proc_bind of a loop are kept in f",
               "'%s' of '#pragma omp %s' changes no meaning: the generated functions leave it "
               "out", dropped.data, name);
   const char *t = adsoac.data ? adsoac.data : "map",
@@ -196,6 +204,9 @@ OmpRead omp_read(Lower *L, Loc loc, const char *text, Pragma *pr) {
   pr->collapse = collapse;
   pr->npriv = npriv;
   pr->omp_bound = !strcmp(name, "for") || !strcmp(name, "for simd") || !strcmp(name, "loop");
+  pr->omp_hints = ARENA_ARRAY(L->a, const char *, nhints + 1);
+  memcpy(pr->omp_hints, hints, sizeof *hints * (size_t)nhints);
+  pr->nomp_hints = nhints;
   pr->priv = ARENA_ARRAY(L->a, const char *, npriv + 1);
   pr->firstpriv = ARENA_ARRAY(L->a, bool, npriv + 1);
   pr->lastpriv = ARENA_ARRAY(L->a, bool, npriv + 1);

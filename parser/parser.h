@@ -54,6 +54,8 @@ typedef struct {
   bool *firstpriv, *lastpriv;
   int npriv, collapse;
   bool omp_bound; // omp for / for simd / loop: binds to the team of a region around
+  const char **omp_hints; // its schedule(...), num_threads(...), if(...), proc_bind(...)
+  int nomp_hints;
 } Pragma;
 
 // Returns false if node is not a `#pragma adsoac` line; diagnoses malformed ones.
