@@ -300,6 +300,58 @@ static void add_clause(Atomics *w, ClauseKind kind, const char *op, const char *
   c->len_loc = ARENA_ARRAY(a, Loc, 1), c->len_loc[0] = loc;
 }
 
+// OpenMP 5.1's `atomic compare` min/max forms: `if (e > x) x = e;` (braces or not, either side
+// of the comparison, < for min) and `x = e > x ? e : x;` (and its variants): "max" or "min",
+// *target the updated place x; NULL for another form (the compare-and-swap x = x == e ? d : x).
+static const char *compare_op(Lower *L, TSNode st, TSNode *target) {
+  TSNode cond, val, alt = {0};
+  if (ts_is(st, "if_statement")) {
+    if (!ts_node_is_null(ts_field(st, "alternative"))) return NULL;
+    TSNode c = ts_field(st, "consequence");
+    if (ts_is(c, "compound_statement")) {
+      if (ts_node_named_child_count(c) != 1) return NULL;
+      c = ts_node_named_child(c, 0);
+    }
+    TSNode a = unparen(ts_node_named_child(c, 0));
+    if (!ts_is(c, "expression_statement") || !ts_is(a, "assignment_expression") ||
+        strcmp(node_text(L, ts_field(a, "operator")), "="))
+      return NULL;
+    cond = unparen(ts_field(st, "condition"));
+    *target = unparen(ts_field(a, "left"));
+    val = unparen(ts_field(a, "right"));
+  } else {
+    TSNode a = unparen(ts_node_named_child(st, 0)), r = unparen(ts_field(a, "right"));
+    if (!ts_is(st, "expression_statement") || !ts_is(a, "assignment_expression") ||
+        strcmp(node_text(L, ts_field(a, "operator")), "=") || !ts_is(r, "conditional_expression"))
+      return NULL;
+    *target = unparen(ts_field(a, "left"));
+    cond = unparen(ts_field(r, "condition"));
+    val = unparen(ts_field(r, "consequence"));
+    alt = unparen(ts_field(r, "alternative"));
+  }
+  if (!ts_is(cond, "binary_expression")) return NULL;
+  const char *x = node_text(L, *target), *c = node_text(L, ts_field(cond, "operator"));
+  const char *l = node_text(L, unparen(ts_field(cond, "left"))),
+             *r = node_text(L, unparen(ts_field(cond, "right")));
+  bool gt = !strcmp(c, ">") || !strcmp(c, ">="), lt = !strcmp(c, "<") || !strcmp(c, "<=");
+  if (!gt && !lt) return NULL;
+  // the condition as "e > x" (max when the assignment then takes e) or "e < x"
+  bool e_greater;
+  const char *e;
+  if (!strcmp(r, x)) e = l, e_greater = gt;
+  else if (!strcmp(l, x)) e = r, e_greater = lt;
+  else return NULL;
+  const char *v = node_text(L, val);
+  if (ts_node_is_null(alt)) { // if (...) x = e;
+    if (strcmp(v, e)) return NULL;
+    return e_greater ? "max" : "min";
+  }
+  const char *o = node_text(L, alt); // x = cond ? v : o, {v, o} = {e, x}
+  if (!strcmp(v, e) && !strcmp(o, x)) return e_greater ? "max" : "min";
+  if (!strcmp(v, x) && !strcmp(o, e)) return e_greater ? "min" : "max";
+  return NULL;
+}
+
 static bool find_atomics(void *ctx, TSNode n, int depth) {
   (void)depth;
   Atomics *w = ctx;
@@ -318,18 +370,29 @@ static bool find_atomics(void *ctx, TSNode n, int depth) {
   const char *w0 = omp_word(L->a, &x), *w1 = omp_word(L->a, &x), *w2 = omp_word(L->a, &x);
   if (!w0 || strcmp(w0, "omp") || !w1 || strcmp(w1, "atomic")) return true;
   Loc loc = node_loc(L, n);
-  if (w2 && strcmp(w2, "update"))
-    diag_error(loc, "use #pragma omp atomic (update) on h[k] += e", "'#pragma omp atomic %s' "
-               "is not read yet (language.md 11)", w2);
-  TSNode st = next_stmt(n), e = unparen(ts_node_named_child(st, 0));
-  TSNode t = ts_is(e, "update_expression") ? ts_field(e, "argument") : ts_field(e, "left");
-  t = unparen(t);
-  const char *target = ts_node_is_null(t) ? NULL : node_text(L, t);
-  const char *op = target && ts_is(st, "expression_statement") ? atomic_op(L, e, target) : NULL;
+  const char *w3 = omp_word(L->a, &x);
+  bool compare = w2 && !strcmp(w2, "compare") && !w3;
+  if (w2 && strcmp(w2, "update") && !compare)
+    diag_error(loc, "use #pragma omp atomic (update) on h[k] += e, or atomic compare on the "
+               "min/max forms", "'#pragma omp atomic %s%s%s' is not read yet (language.md 11)",
+               w2, w3 ? " " : "", w3 ? w3 : "");
+  TSNode st = next_stmt(n), e = unparen(ts_node_named_child(st, 0)), t = {0};
+  const char *target = NULL, *op = NULL;
+  if (compare) {
+    op = compare_op(L, st, &t);
+  } else {
+    t = unparen(ts_is(e, "update_expression") ? ts_field(e, "argument") : ts_field(e, "left"));
+    target = ts_node_is_null(t) ? NULL : node_text(L, t);
+    op = target && ts_is(st, "expression_statement") ? atomic_op(L, e, target) : NULL;
+  }
   if (!op || !(ts_is(t, "identifier") ||
                (ts_is(t, "subscript_expression") && ts_is(ts_field(t, "argument"), "identifier"))))
-    diag_error(loc, "write the update as h[k] += e (or s += e), h an array, s a scalar",
-               "this '#pragma omp atomic' update is not one adsoac reads yet (language.md 11)");
+    diag_error(loc, compare ? "write it as if (e > h[k]) { h[k] = e; } or h[k] = e > h[k] ? e : h[k]; "
+                              "(< for min)"
+                            : "write the update as h[k] += e (or s += e), h an array, s a scalar",
+               "this '#pragma omp atomic%s' update is not one adsoac reads yet (language.md 11)",
+               compare ? " compare" : "");
+  target = node_text(L, t);
   if (ts_is(t, "identifier")) { // a shared scalar: a reduction
     add_clause(w, CL_REDUCE, op, target, loc, NULL);
     return true;
