@@ -949,6 +949,9 @@ static void lower_stmts(Lower *L, TSNode first) {
       if (ts_node_is_null(next) || ts_is(next, "preproc_call"))
         diag_error(pr.loc, "put the region's block after it", "'#pragma omp parallel' is not "
                    "followed by a statement");
+      diag_remark(pr.loc, "OpenMP parallel region read as one thread's execution: its "
+                  "work-sharing loops are parallel loops, its single, master, masked and "
+                  "critical blocks run once, its barriers are the loops' order");
       int nv = L->nvars, base = L->omp_base, nred = L->nomp_red;
       const char **red = L->omp_red;
       L->omp_base = nv;

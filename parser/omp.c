@@ -489,12 +489,50 @@ static bool infer_reductions(void *ctx, TSNode n, int depth) {
   return true;
 }
 
+// --remarks: what an OpenMP loop became, and what of it adsoac took on the programmer's word.
+static void omp_remark(Lower *L, const Pragma *pr, int natomic, int ninferred) {
+  if (!diag_remarks()) return;
+  Buf b = {.arena = L->a};
+  static const char *const kinds[] = {"reduce", "scan", "hist"};
+  for (int c = 0; c < pr->nclauses; c++) {
+    const Clause *cl = &pr->clauses[c];
+    buf_printf(&b, "%s%s(%s: ", c ? " " : "", kinds[cl->kind], cl->op);
+    for (int v = 0; v < cl->nvars; v++)
+      buf_printf(&b, v ? ", %s" : "%s", cl->kind == CL_HIST ? arena_printf(L->a, "%s[%s:%s]",
+                 cl->vars[v], cl->lo_text[v], cl->len_text[v]) : cl->vars[v]);
+    buf_puts(&b, ")");
+  }
+  Buf priv = {.arena = L->a};
+  bool last = false;
+  for (int k = 0; k < pr->npriv; k++) {
+    buf_printf(&priv, "%s%s(%s)", k ? ", " : "", omp_priv_clause(pr, k), pr->priv[k]);
+    last |= pr->lastpriv[k];
+  }
+  if (last) buf_puts(&priv, " (lastprivate: after the loop, the last iteration's value)");
+  diag_remark(pr->loc, "OpenMP loop read as %s%s%s%s%s%s; taken on the programmer's word (the "
+              "directive's assertion): the iterations' independence where adsoac's dependence "
+              "test cannot show it%s%s",
+              b.data ? "" : "map", b.data ? b.data : "",
+              natomic ? arena_printf(L->a, " (%d from its omp atomic updates)", natomic) : "",
+              ninferred ? arena_printf(L->a, " (%d from updates of the team's variables, "
+                                       "merged after the loop)", ninferred) : "",
+              pr->collapse > 1 ? arena_printf(L->a, ", collapse(%d): nested maps", pr->collapse)
+                               : "",
+              priv.data ? arena_printf(L->a, "; each iteration's own: %s", priv.data) : "",
+              natomic ? ", and that the atomic updates are the only writes of their targets" : "",
+              ninferred ? ", and that the team's partials are merged once" : "");
+}
+
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) {
   Atomics w = {L, ARENA_ARRAY(L->a, Clause, 32), 0, 32, pr};
   ts_walk(body, find_atomics, &w);
+  int natomic = w.n;
   Infer in = {&w, pr};
   ts_walk(body, infer_reductions, &in);
-  if (!w.n) return pr;
+  if (!w.n) {
+    omp_remark(L, pr, 0, 0);
+    return pr;
+  }
   *out = *pr;
   out->clauses = ARENA_ARRAY(L->a, Clause, pr->nclauses + w.n);
   if (pr->nclauses) memcpy(out->clauses, pr->clauses, sizeof *pr->clauses * (size_t)pr->nclauses);
@@ -508,5 +546,6 @@ const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) 
     out->clauses[out->nclauses++] = w.cs[k];
   }
   out->kind = PR_CLAUSES;
+  omp_remark(L, out, natomic, w.n - natomic);
   return out;
 }
