@@ -700,7 +700,8 @@ void emit_memory(Emit *e, const Node *n) {
       e->uses_fail = true;
       line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, \"%s\"));", arr, off, save, cnt, fn);
     } else if (!n->u.copy.swap) {
-      line(e, "memcpy(%s, %s + %s, %s * sizeof *(%s));", save, arr, off, count(e, n->u.copy.n), save);
+      // (memmove: where a length is computed, GCC may not see that the copies cannot overlap)
+      line(e, "memmove(%s, %s + %s, %s * sizeof *(%s));", save, arr, off, count(e, n->u.copy.n), save);
     } else {
       line(e, "#pragma omp parallel for");
       line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);

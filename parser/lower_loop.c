@@ -630,8 +630,8 @@ static void setup_hist(Lower *L, const Clause *c, int j, RedOp op, const UserOp 
     if (u->inverse) h->inv = make_inverse_lambda(L, u);
     L->b.blk = host;
   }
-  h->lo = lower_expr_text(L, c->lo_text[j], c->lo_loc[j], false);
-  h->len = lower_expr_text(L, c->len_text[j], c->len_loc[j], false);
+  h->lo = c->probe_len ? c->probe_lo : lower_expr_text(L, c->lo_text[j], c->lo_loc[j], false);
+  h->len = c->probe_len ? c->probe_len : lower_expr_text(L, c->len_text[j], c->len_loc[j], false);
   if (!ty_is_int(val_type(L->fn, h->lo)) || !ty_is_int(val_type(L->fn, h->len)))
     diag_error(c->lo_loc[j], NULL, "the section of a hist clause is [lo:len] with integer bounds");
   // a negative length is an empty section (every update skipped, as the guarded C loop
@@ -1179,6 +1179,63 @@ static const char **privatize_scalars(Lower *L, TSNode body, int var_base, int *
   return out;
 }
 
+// The sections of the histograms an OpenMP loop updates atomically where their lengths are not
+// known (Clause.probe, omp.c): a loop over the same iterations before it computes the least
+// and the greatest index each update uses (as doubles: exact below 2^53), and the section is
+// [least, greatest] (empty when the loop runs no iteration).
+static void omp_probes(Lower *L, const Pragma *pr, const Canon *c, Loc loc) {
+  for (int i = 0; i < pr->nclauses; i++) {
+    Clause *cl = &pr->clauses[i];
+    if (ts_node_is_null(cl->probe)) continue;
+    Node *q = node_new(L->a, IR_PAR, cl->loc);
+    q->u.par.lo = c->plain ? c->lo : b_const_i(&L->b, &ty_long, 0);
+    q->u.par.hi = c->plain ? c->hi : c->count;
+    q->u.par.idx = fn_val(L->fn, c->plain ? c->type : &ty_long, c->plain ? c->name : "k");
+    q->u.par.pragma = arena_printf(L->a, "reduce(min, max) of the indices of '%s' the loop "
+                                   "updates (its section)", cl->vars[0]);
+    q->u.par.reds = ARENA_ARRAY(L->a, Red, 2);
+    q->u.par.scans = ARENA_ARRAY(L->a, Scan, 1);
+    q->u.par.hists = ARENA_ARRAY(L->a, Hist, 1);
+    q->u.par.injective = ARENA_ARRAY(L->a, Val, 1);
+    Val inf = b_const_f(&L->b, &ty_double, INFINITY), ninf = b_const_f(&L->b, &ty_double, -INFINITY);
+    Block *outer = L->b.blk;
+    q->u.par.body = L->b.blk = block_new(L->a);
+    Val index = c->plain ? q->u.par.idx : canon_index(L, c, q->u.par.idx);
+    int nv = L->nvars;
+    var_push(L, (Var){c->name, c->type, VAR_INDEX, index, loc});
+    for (int d = 0; d < cl->nprobe_decls; d++) { // (the body's locals the index reads)
+      TSNode decl = cl->probe_decls[d], id = ts_field(decl, "declarator");
+      Type *t = lower_type(L, ts_field(decl, "type"));
+      Val v = convert(L, L->expr(L, ts_field(id, "value")), t);
+      var_push(L, (Var){node_text(L, ts_field(id, "declarator")), t, VAR_SCALAR, v, loc});
+    }
+    Val k = convert(L, L->expr(L, cl->probe), &ty_double);
+    var_pop(L, nv);
+    block_yield(L->a, q->u.par.body, k);
+    block_yield(L->a, q->u.par.body, k);
+    L->b.blk = outer;
+    Val *lo = ARENA_ARRAY(L->a, Val, 1), *hi = ARENA_ARRAY(L->a, Val, 1);
+    lo[0] = fn_val(L->fn, &ty_double, NULL), hi[0] = fn_val(L->fn, &ty_double, NULL);
+    q->u.par.reds[0] = (Red){.op = RED_MIN, .nf = 1, .init = copy_vals(L, &inf, 1),
+                             .ne = copy_vals(L, &inf, 1), .out = lo, .slot = 0, .var = cl->vars[0]};
+    q->u.par.reds[1] = (Red){.op = RED_MAX, .nf = 1, .init = copy_vals(L, &ninf, 1),
+                             .ne = copy_vals(L, &ninf, 1), .out = hi, .slot = 1, .var = cl->vars[0]};
+    q->u.par.nreds = 2;
+    b_push(&L->b, q);
+    Builder *b = &L->b;
+    b->loc = cl->loc;
+    Val runs = b_binop(b, BIN_LE, lo[0], hi[0]), zero = b_const_f(b, &ty_double, 0);
+    Val first = b_cast(b, &ty_long, b_select(b, runs, lo[0], zero)),
+        last = b_cast(b, &ty_long, b_select(b, runs, hi[0], zero));
+    cl->probe_lo = first;
+    cl->probe_len = b_select(b, runs, b_binop(b, BIN_ADD, b_binop(b, BIN_SUB, last, first),
+                                              b_const_i(b, &ty_long, 1)),
+                             b_const_i(b, &ty_long, 0));
+    diag_remark(cl->loc, "the section of '%s' (its length not known here): the least and the "
+                "greatest index this update uses, found by a loop before this one", cl->vars[0]);
+  }
+}
+
 // An OpenMP loop's schedule, num_threads, if and proc_bind clauses (language.md 11: kept as
 // hints on the C target), for its loop in f: each identifier in them a parameter the function
 // has not assigned (the generated f has it, by its own name), an object-like macro, or a word
@@ -1369,6 +1426,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   if (!loop_shape(L, s, &h, &why, &where)) diag_error(node_loc(L, where), canon_hint, "%s", why);
   Canon c = {0};
   canon_lower(L, s, &h, &c);
+  if (pr->omp) omp_probes(L, pr, &c, loc);
   int outer_k = c.outer ? c.outer->idx : -1;
 
   Node *n = node_new(L->a, IR_PAR, loc);

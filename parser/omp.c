@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lower.h"
+#include "macro.h"
 
 typedef struct {
   const char *s;
@@ -277,6 +278,7 @@ typedef struct {
   Clause *cs;
   int n, cap;
   const Pragma *pr;
+  TSNode body; // the loop's
 } Atomics;
 
 static void add_clause(Atomics *w, ClauseKind kind, const char *op, const char *var, Loc loc,
@@ -352,6 +354,119 @@ static const char *compare_op(Lower *L, TSNode st, TSNode *target) {
   return NULL;
 }
 
+// An omp atomic update h[k] op= e of an array whose length is not known here: its section is
+// the range of k over the loop's iterations, computed by a loop before it (language.md 11:
+// "the section being every index the loop updates") where k can be evaluated there as in
+// the loop: the update is a statement of the body itself (every iteration runs it once, the
+// body has no break or continue), and k calls no function and names nothing the body
+// declares or assigns (nor an element of an array it writes).
+typedef struct {
+  Lower *L;
+  const char **names;
+  int n, cap;
+  bool bad; // k: a call, an assignment
+} Names;
+
+static void names_add(Names *x, const char *s) {
+  if (x->n < x->cap) x->names[x->n++] = s;
+  else x->bad = true;
+}
+
+static bool body_names(void *ctx, TSNode n, int depth) { // declared, assigned, written
+  (void)depth;
+  Names *x = ctx;
+  TSNode t = {0};
+  if (ts_is(n, "assignment_expression")) t = ts_field(n, "left");
+  if (ts_is(n, "update_expression")) t = ts_field(n, "argument");
+  if (ts_is(n, "pointer_expression") && !strcmp(node_text(x->L, ts_field(n, "operator")), "&"))
+    t = ts_field(n, "argument");
+  if (ts_is(n, "init_declarator")) t = ts_field(n, "declarator");
+  if (ts_is(n, "declaration")) // (its init_declarators are visited on their own)
+    for (uint32_t i = 1; i < ts_node_named_child_count(n); i++) {
+      TSNode d = ts_node_named_child(n, i);
+      while (ts_is(d, "pointer_declarator") || ts_is(d, "array_declarator"))
+        d = ts_field(d, "declarator");
+      if (ts_is(d, "identifier")) names_add(x, node_text(x->L, d));
+    }
+  for (;;) { // (the array of an element, the name of a declarator)
+    t = unparen(t);
+    if (ts_is(t, "subscript_expression") || ts_is(t, "field_expression")) t = ts_field(t, "argument");
+    else if (ts_is(t, "pointer_expression") || ts_is(t, "pointer_declarator") ||
+             ts_is(t, "array_declarator") || ts_is(t, "init_declarator"))
+      t = ts_is(t, "pointer_expression") ? ts_field(t, "argument") : ts_field(t, "declarator");
+    else break;
+  }
+  if (ts_is(t, "identifier")) names_add(x, node_text(x->L, t));
+  return true;
+}
+
+static bool index_names(void *ctx, TSNode n, int depth) { // what k reads
+  (void)depth;
+  Names *x = ctx;
+  if (ts_is(n, "call_expression") || ts_is(n, "assignment_expression") ||
+      ts_is(n, "update_expression") || ts_is(n, "comma_expression"))
+    x->bad = true;
+  if (ts_is(n, "identifier")) names_add(x, node_text(x->L, n));
+  return !x->bad;
+}
+
+// The declaration `T name = e;` among the body's statements before stop, or a null node.
+static TSNode local_decl(Lower *L, TSNode body, TSNode stop, const char *name) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+    TSNode d = ts_node_named_child(body, i);
+    if (ts_node_eq(d, stop)) break;
+    if (!ts_is(d, "declaration") || ts_node_named_child_count(d) != 2) continue;
+    TSNode id = ts_field(d, "declarator");
+    if (ts_is(id, "init_declarator") && ts_is(ts_field(id, "declarator"), "identifier") &&
+        !strcmp(node_text(L, ts_field(id, "declarator")), name))
+      return d;
+  }
+  return (TSNode){0};
+}
+
+// Can expression e be evaluated before the loop, as each iteration would at pragma?  Adds
+// the body's locals it reads (declared before pragma as `T b = e2;` and never assigned
+// again, e2 such an expression too) to decls, each once, in the body's order.
+static bool probe_expr(Lower *L, const Atomics *w, const Names *body, TSNode pragma, TSNode e,
+                       TSNode *decls, int *nd, int depth) {
+  Names idx = {L, ARENA_ARRAY(L->a, const char *, 64), 0, 64, false};
+  ts_walk(e, index_names, &idx);
+  if (idx.bad || depth > 8) return false;
+  for (int i = 0; i < idx.n; i++) {
+    bool fl;
+    if (L->macros && macro_defined(L->macros, idx.names[i], use_byte(L, e), &fl)) return false;
+    int count = 0;
+    for (int j = 0; j < body->n; j++) count += !strcmp(idx.names[i], body->names[j]);
+    if (!count) continue;
+    TSNode d = local_decl(L, w->body, pragma, idx.names[i]);
+    if (count > 1 || ts_node_is_null(d)) return false;
+    bool have = false;
+    for (int k = 0; k < *nd && !have; k++) have = ts_node_eq(decls[k], d);
+    if (have) continue;
+    if (!probe_expr(L, w, body, pragma, ts_field(ts_field(d, "declarator"), "value"), decls,
+                    nd, depth + 1) || *nd == 16)
+      return false;
+    int at = *nd; // (in the body's order)
+    while (at > 0 && ts_node_start_byte(decls[at - 1]) > ts_node_start_byte(d)) at--;
+    memmove(decls + at + 1, decls + at, sizeof *decls * (size_t)(*nd - at));
+    decls[at] = d, (*nd)++;
+  }
+  return true;
+}
+
+static bool probe_ok(Lower *L, const Atomics *w, TSNode pragma, TSNode k, Clause *c) {
+  if (!ts_node_eq(ts_node_parent(pragma), w->body) || has_jump(w->body, true) ||
+      has_jump(w->body, false))
+    return false;
+  Names body = {L, ARENA_ARRAY(L->a, const char *, 256), 0, 256, false};
+  ts_walk(w->body, body_names, &body);
+  TSNode *decls = ARENA_ARRAY(L->a, TSNode, 17);
+  int nd = 0;
+  if (body.bad || !probe_expr(L, w, &body, pragma, k, decls, &nd, 0)) return false;
+  c->probe = k, c->probe_decls = decls, c->nprobe_decls = nd;
+  return true;
+}
+
 static bool find_atomics(void *ctx, TSNode n, int depth) {
   (void)depth;
   Atomics *w = ctx;
@@ -402,11 +517,26 @@ static bool find_atomics(void *ctx, TSNode n, int depth) {
   TSNode def = ts_node_parent(L->fn_body);
   ts_walk(ts_field(def, "declarator"), extent_of, &ex);
   if (!ex.len) ts_walk(L->fn_body, extent_of, &ex);
+  Clause probe = {0};
+  if (!ex.len && probe_ok(L, w, n, ts_field(t, "index"), &probe)) {
+    for (int k = 0; k < w->n; k++)
+      if (!strcmp(w->cs[k].vars[0], h))
+        diag_error(loc, arena_printf(L->a, "say the section on the loop: #pragma adsoac hist(%s: "
+                                     "%s[lo:len])", op, h), "'%s', whose length is not known "
+                   "here, is updated atomically twice in the loop (its section is found from "
+                   "one update's indices)", h);
+    add_clause(w, CL_HIST, op, h, loc, "0");
+    Clause *c = &w->cs[w->n - 1];
+    c->probe = probe.probe, c->probe_decls = probe.probe_decls;
+    c->nprobe_decls = probe.nprobe_decls;
+    return true;
+  }
   if (!ex.len)
     diag_error(loc, arena_printf(L->a, "declare its length (double %s[NBINS]), or say it on the "
                                  "loop: #pragma adsoac hist(%s: %s[0:len])", h, op, h),
-               "the length of '%s', which this '#pragma omp atomic' updates, is not known here "
-               "(language.md 11: a hist over its elements)", h);
+               "the length of '%s', which this '#pragma omp atomic' updates, is not known here, "
+               "and the indices the loop updates cannot be found before it (the update is "
+               "conditional, or its index depends on what the body computes)", h);
   add_clause(w, CL_HIST, op, h, loc, ex.len);
   return true;
 }
@@ -524,7 +654,7 @@ static void omp_remark(Lower *L, const Pragma *pr, int natomic, int ninferred) {
 }
 
 const Pragma *omp_atomics(Lower *L, const Pragma *pr, TSNode body, Pragma *out) {
-  Atomics w = {L, ARENA_ARRAY(L->a, Clause, 32), 0, 32, pr};
+  Atomics w = {L, ARENA_ARRAY(L->a, Clause, 32), 0, 32, pr, body};
   ts_walk(body, find_atomics, &w);
   int natomic = w.n;
   Infer in = {&w, pr};

@@ -25,6 +25,13 @@ typedef struct {
   int nvars;
   const char **lo_text, **len_text; // CL_HIST: the section [lo:len] of each variable
   Loc *lo_loc, *len_loc;
+  // CL_HIST read from an omp atomic update of an array of unknown length (one variable): the
+  // update's index expression, whose range over the loop's iterations is the section (a loop
+  // before it computes probe_lo, probe_len: lower_loop.c omp_probes)
+  TSNode probe;
+  const TSNode *probe_decls; // the body's locals it reads (declarations, in order)
+  int nprobe_decls;
+  Val probe_lo, probe_len;
 } Clause;
 
 typedef struct {

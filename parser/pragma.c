@@ -147,7 +147,7 @@ static void parse_section(Lex *lx, Clause *c, int k, const char *hint) {
 
 // clause = kind "(" op ":" vars ")"
 static void parse_clause(Lex *lx, Clause *c) {
-  c->loc = lx->tok_loc;
+  *c = (Clause){.loc = lx->tok_loc};
   c->lo_text = ARENA_ARRAY(lx->a, const char *, 64);
   c->len_text = ARENA_ARRAY(lx->a, const char *, 64);
   c->lo_loc = ARENA_ARRAY(lx->a, Loc, 64);
