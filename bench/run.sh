@@ -37,10 +37,11 @@ for k in gmm:gmm_objective lstm:lstm_objective ba:ba_objective xs:xs_lookup csr:
 done
 # kernels that are already OpenMP (examples/openmp): their seq-C column is the original
 # compiled with -fopenmp (OMP_NAME=1), what the translated f must not be slower than
-for k in logistic:logistic_loss softmax:softmax_xent deposit:deposit; do
+for k in logistic:logistic_loss softmax:softmax_xent deposit:deposit prefix:running partial:norms \
+         cgstep:cg_step; do
   BENCHES="$BENCHES omp_${k%%:*}:${k#*:}:../examples/openmp/${k%%:*}/${k%%:*}.c"
 done
-OMP_omp_logistic=1 OMP_omp_softmax=1 OMP_omp_deposit=1
+OMP_omp_logistic=1 OMP_omp_softmax=1 OMP_omp_deposit=1 OMP_omp_prefix=1 OMP_omp_partial=1 OMP_omp_cgstep=1
 # Static kernels in files with their own main (jacobi2d, cg): the objects' FN, FN_vjp, FN_jvp
 # and FN_seq are made global and their mains local; the file-scope variables the driver sets
 # (STATE_NAME) are made global, the sequential object's renamed seq_VAR.
