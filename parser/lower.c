@@ -1212,6 +1212,10 @@ static void lower_stmt_(Lower *L, TSNode s) {
       return; // (the scan's reads before and after the updates say the same)
     }
     if (r == OMP_ATOMIC && L->par) return; // (the update is a hist's or a reduction's: omp.c)
+    if (r == OMP_SKIP && L->par && strstr(node_text(L, arg), "barrier")) // (OpenMP forbids it
+      diag_error(node_loc(L, s), "put the barrier between the loops (an omp for ends with one)",
+                 "'#pragma omp barrier' inside a parallel loop has no reading as an annotation "
+                 "(language.md 11)"); // there too; between loops, in a time loop: as written
     if (r == OMP_ATOMIC || r == OMP_ONCE || r == OMP_SKIP) return; // (one thread: as written)
     if (!strcmp(node_text(L, dir), "#pragma") && !ts_node_is_null(arg))
       warn_foreign_pragma(L, node_loc(L, s), node_text(L, arg), ts_node_next_named_sibling(s));

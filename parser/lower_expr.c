@@ -350,6 +350,16 @@ static Val lower_call(Lower *L, TSNode e) {
   if (x) return lower_ext_call(L, e, x->fn);
   if (!math_lookup(name, &fn, &f32)) {
     TSNode def = fn_def(L->fndefs, name);
+    if (ts_node_is_null(def) && !strncmp(name, "omp_", 4))
+      diag_error(node_loc(L, fnode), strstr(name, "lock")
+                     ? "update shared variables under #pragma omp atomic, or with a reduction "
+                       "clause"
+                     : strstr(name, "thread")
+                     ? "write per-thread partials as a reduction clause (reduction(+: s)), or "
+                       "as a private partial merged under atomic after the loop"
+                     : "call it outside the marked function",
+                 "the OpenMP runtime call '%s' has no reading as an annotation (language.md 11)",
+                 name);
     if (ts_node_is_null(def))
       diag_error(node_loc(L, fnode), "adsoac differentiates only code it can see: define the "
                  "function (static) in this file, use a math function of language.md §6, or "

@@ -60,6 +60,10 @@ Type *lower_type(Lower *L, TSNode tn) {
     diag_error(node_loc(L, tn), "a struct adsoac differentiates has scalar fields (float, double, "
                "integers); nested structs, array, pointer and bit-fields are not supported",
                "type '%s' is not supported: it has %s", s, why);
+  if (!strncmp(s, "omp_", 4) && strstr(s, "lock"))
+    diag_error(node_loc(L, tn), "update shared variables under #pragma omp atomic, or with a "
+               "reduction clause", "OpenMP locks ('%s') have no reading as an annotation "
+               "(language.md 11)", s);
   if (ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier"))
     diag_error(node_loc(L, tn), "define the struct (at most 64 scalar fields) or the typedef in "
                "this file or in a header included with #include \"...\"",
