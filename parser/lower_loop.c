@@ -1457,7 +1457,15 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   Block *alloc_blk = L->alloc_blk;
   int alloc_pos = L->alloc_pos, nallocs = L->nallocs;
   L->alloc_blk = n->u.par.body, L->alloc_pos = 0;
+  Val *before = ARENA_ARRAY(L->a, Val, nv_before_reds + 1);
+  for (int k = 0; k < nv_before_reds; k++) before[k] = L->vars[k]->val;
   L->guarded(L, body, false, false);
+  // a variable of the function that the body assigned can only be the index of a loop in it
+  // declared outside (int i, j; ... for (j = 0; ...)): C's value after such a loop is an
+  // iteration's own, and after this loop the variable has none (as a privatized scalar)
+  for (int k = 0; k < nv_before_reds; k++)
+    if (L->vars[k]->kind == VAR_SCALAR && L->vars[k]->val != before[k])
+      L->vars[k]->val = 0, L->vars[k]->priv = loc;
   for (int k = ctx.var_base; pr->omp && k < L->nvars; k++) { // (an OpenMP firstprivate assigned)
     Var *v = L->vars[k];
     for (int j = 0; j < pr->npriv; j++)
