@@ -404,7 +404,6 @@ void privatize(Lower *L); // every pending one: privatized, or the dependence re
 void lower_for(Lower *L, TSNode for_stmt, const Pragma *pragma);
 // Does s contain a break (brk) or continue (!brk) of the loop around it, outside the loops
 // nested in s?
-bool has_jump(TSNode s, bool brk);
 
 // ---- lower.c ----
 void lower_block(Lower *L, TSNode compound);

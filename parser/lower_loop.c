@@ -743,27 +743,6 @@ static void setup_clauses(Lower *L, const Pragma *pr, Node *n, ParCtx *ctx, Bloc
   }
 }
 
-// ---- break and continue: flags ----
-
-typedef struct {
-  bool found, brk;
-} JumpWalk;
-
-static bool jump_of(void *ctx, TSNode n, int depth) {
-  JumpWalk *w = ctx;
-  if (depth > 0 && (ts_is(n, "for_statement") || ts_is(n, "while_statement") ||
-                    ts_is(n, "do_statement")))
-    return false; // (their own)
-  if (ts_is(n, w->brk ? "break_statement" : "continue_statement")) w->found = true;
-  return !w->found;
-}
-
-bool has_jump(TSNode s, bool brk) {
-  JumpWalk w = {false, brk};
-  if (!ts_node_is_null(s)) ts_walk(s, jump_of, &w);
-  return w.found;
-}
-
 // A hidden scalar variable (a flag, the index at a break), unique to this loop.
 static const char *push_hidden(Lower *L, const char *what, Type *t, Val v, Loc loc) {
   const char *name = arena_printf(L->a, "$%s%d", what, L->nvars);

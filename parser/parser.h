@@ -94,6 +94,8 @@ void ts_check_errors(const Src *src, TSNode root);
 // Visits the nodes under root (root included, at depth 0) in pre-order without recursion;
 // where visit returns false, not the node's children.
 void ts_walk(TSNode root, bool (*visit)(void *ctx, TSNode n, int depth), void *ctx);
+// Whether statement s has a break (brk) or a continue of its own (not of a loop nested in it).
+bool has_jump(TSNode s, bool brk);
 // Refuses a tree deeper than max_tree_depth (without recursion), so that the walks over it
 // need not count.
 void ts_check_depth(const Src *src, TSNode root);

@@ -118,3 +118,24 @@ void ts_release(void *owned) {
   o->tree = NULL;
   o->parser = NULL;
 }
+
+// ---- break and continue ----
+
+typedef struct {
+  bool found, brk;
+} JumpWalk;
+
+static bool jump_of(void *ctx, TSNode n, int depth) {
+  JumpWalk *w = ctx;
+  if (depth > 0 && (ts_is(n, "for_statement") || ts_is(n, "while_statement") ||
+                    ts_is(n, "do_statement")))
+    return false; // (their own)
+  if (ts_is(n, w->brk ? "break_statement" : "continue_statement")) w->found = true;
+  return !w->found;
+}
+
+bool has_jump(TSNode s, bool brk) {
+  JumpWalk w = {false, brk};
+  if (!ts_node_is_null(s)) ts_walk(s, jump_of, &w);
+  return w.found;
+}
