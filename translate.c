@@ -269,7 +269,8 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   } else {
     EmitOptions eo = {.target = o->target, .line_directives = o->line_directives,
                       .input_name = src->path, .output_name = o->output_name,
-                      .version = o->version, .check = o->emit_check};
+                      .version = o->version, .check = o->emit_check,
+                      .no_fuse = o->no_fuse};
     emit_program(prog, &eo, out);
     if (o->emit_check) emit_check(prog, &eo, out);
   }

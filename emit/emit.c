@@ -142,6 +142,7 @@ static const char *elem_ref(Emit *e, const Node *n) {
 }
 
 static void emit_stmt(Emit *e, const Node *n) {
+  if (n->out && e->dead[n->out]) return;
   switch (n->kind) {
   case IR_CONST: return; // written inline where used
   case IR_UNOP: assign(e, n->out, arena_printf(e->a, "%s%s", unop_c(n->u.un.op), ref(e, n->u.un.a))); return;
@@ -159,6 +160,10 @@ static void emit_stmt(Emit *e, const Node *n) {
     assign(e, n->out, arena_printf(e->a, "(%s)%s", tname(e, e->f->vals[n->out].type), ref(e, n->u.cast.a)));
     return;
   case IR_READ:
+    if (e->redirect[n->u.mem.arr]) { // a scan's prefix (emit_par.c scan_iteration)
+      assign(e, n->out, e->redirect[n->u.mem.arr]);
+      return;
+    }
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       line(e, "ADSOAC_CHECK(adsoac_load(&%s, &%s, sizeof %s, \"%s\"));", names_get(e->nm, n->out),
@@ -168,6 +173,10 @@ static void emit_stmt(Emit *e, const Node *n) {
     assign(e, n->out, elem_ref(e, n));
     return;
   case IR_WRITE:
+    if (e->redirect[n->u.mem.arr]) { // a scan's term
+      line(e, "%s = %s;", e->redirect[n->u.mem.arr], ref(e, n->u.mem.v));
+      return;
+    }
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       const Type *t = e->f->vals[n->u.mem.v].type;
@@ -208,7 +217,13 @@ static void emit_stmt(Emit *e, const Node *n) {
 }
 
 static void emit_block(Emit *e, const Block *b) {
-  for (int i = 0; i < b->n; i++) emit_stmt(e, b->stmts[i]);
+  for (int i = 0; i < b->n; i++) {
+    int k = e->host ? emit_scan_group(e, b, i) : 0; // a scan with the loops around it
+    if (k)
+      i += k - 1;
+    else
+      emit_stmt(e, b->stmts[i]);
+  }
 }
 
 // ---- functions ----
@@ -261,6 +276,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->uses = ARENA_ARRAY(e->a, int, f->nvals);
   count_uses(f, e->uses);
   note_defs(e, f->body);
+  plan_scans(e);
   e->uses_fail = false;
   e->uses_priv = false;
   e->ntemps = 0;

@@ -11,6 +11,7 @@ typedef struct {
   const char *output_name; // for the #line after the user's code (NULL: none)
   const char *version;
   bool check; // --emit=check: the translation is part of the validation program (check.c)
+  bool no_fuse; // --no-fuse: a scan's loops are not run in its passes
 } EmitOptions;
 
 // Writes the whole output file for prog into out.

@@ -5,6 +5,17 @@
 #include "emit.h"
 #include "../analysis/analysis.h"
 
+// A canonical scan on the C target (transform/scan.c) with the loops it was made from, run in
+// its passes (emit_par.c plan_scans): the map before it that computes its terms (p, or NULL)
+// and the loop after it that reads its prefixes (c, or NULL).
+typedef struct {
+  const Node *p, *s, *c;
+  const Block *b;
+  int first, last;       // b->stmts[first..last]: p (or s) to c (or s)
+  Val *src, *dst;        // the scan's terms and prefixes (scan_canonical)
+  bool elide_src, elide_dst; // arrays replaced by scalars of the passes (not allocated)
+} ScanGroup;
+
 typedef struct Emit {
   Arena *a;
   const EmitOptions *opt;
@@ -34,6 +45,12 @@ typedef struct Emit {
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;
   bool uses_priv; // the function allocates arrays in parallel loops' bodies (adsoac_priv_check)
+  ScanGroup *groups; // C: the function's scans and the loops that run in their passes
+  int ngroups;
+  const char **redirect; // redirect[arr]: the scalar standing for the element of arr that the
+                         // iteration reads or writes (a scan group's terms and prefixes)
+  unsigned char *elide;  // elide[arr]: not allocated (a scan group's scalars stand for it)
+  unsigned char *dead;   // dead[v]: not written (the place of a scan group's scalar)
   // emit.c's emit_block, for the loop bodies and operators the files below it write
   void (*block)(struct Emit *e, const Block *b);
 } Emit;
@@ -69,10 +86,16 @@ const char *omp_op(const Red *r);
 const char *cub_op(Emit *e, const Red *r);
 
 // ---- emit_scan.c ----
-void emit_scan(Emit *e, const Node *n);
+void emit_scan(Emit *e, const Node *n); // CUDA
+Red scan_red(const Scan *s);            // a scan as a reduction clause, for the operators
+void check_scan(Emit *e, const Node *n, Val *src, Val *dst);
+const char *scan_what(Emit *e, const Scan *s, const Val *src);
+void scan_total(Emit *e, const Red *r, const char *v);
 
 // ---- emit_par.c ----
 void emit_par(Emit *e, const Node *n);
 void emit_acc(Emit *e, const Node *n);
 void emit_update(Emit *e, const Node *n);
 void emit_memory(Emit *e, const Node *n);
+void plan_scans(Emit *e); // C: e->groups, e->elide
+int emit_scan_group(Emit *e, const Block *b, int i); // the statements written from b->stmts[i]

@@ -243,15 +243,19 @@ static const char *omp_hints(Emit *e, const Node *n, bool loop) {
   return b.data ? b.data : "";
 }
 
-static void emit_par_c(Emit *e, const Node *n) {
+static void scan_open(Emit *e, const ScanGroup *g);
+static void scan_chunk(Emit *e, const ScanGroup *g, bool totals);
+static bool scan_read(Emit *e, const Scan *s);
+
+// A parallel loop n; with g, n is the loop after g's scan (or one with no clauses) and runs
+// in the scan's second pass: the iterations in one chunk per thread (scan_chunk).
+static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   emit_hist_ops(e, n);
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
   }
-  pragma_comment(e, n);
-  const char *i = ref(e, n->u.par.idx);
-  const Type *it = e->f->vals[n->u.par.idx].type;
+  if (!g) pragma_comment(e, n);
   line(e, "{");
   e->depth++;
   const Node *outer_private = e->private_par;
@@ -268,10 +272,16 @@ static void emit_par_c(Emit *e, const Node *n) {
   }
   // the loop runs only where C's does: OpenMP computes its trip count from lo and hi
   // (GCC as hi - 1 - lo + 1), which wraps when hi <= lo near the ends of the type
-  line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
-  e->depth++;
+  if (g) {
+    scan_open(e, g);
+  } else {
+    line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
+    e->depth++;
+  }
+  // a scan's second pass: the chunks, one per thread, in order (schedule(static))
+  const char *team = g ? " if(adsoac_nc > 1)" : "", *sched = g ? " schedule(static)" : "";
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
-    buf_printf(e->out, "#pragma omp parallel%s\n", omp_hints(e, n, false));
+    buf_printf(e->out, "#pragma omp parallel%s%s\n", team, omp_hints(e, n, false));
     line(e, "{");
     e->depth++;
     for (int r = 0; r < n->u.par.nreds; r++)
@@ -279,18 +289,28 @@ static void emit_par_c(Emit *e, const Node *n) {
            neutral(e, &n->u.par.reds[r]));
     for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
       if (private_hist(e, n, h)) private_open(e, n, h);
-    buf_printf(e->out, "#pragma omp for nowait%s\n", omp_hints(e, n, true));
+    buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true));
   } else {
-    buf_printf(e->out, "#pragma omp parallel for%s%s%s\n", clause.data ? clause.data : "",
-               omp_hints(e, n, false), omp_hints(e, n, true));
+    buf_printf(e->out, "#pragma omp parallel for%s%s%s%s%s\n", team, sched,
+               clause.data ? clause.data : "", omp_hints(e, n, false), g ? "" : omp_hints(e, n, true));
   }
   buf_free(&clause);
-  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
-       ref(e, n->u.par.hi), i);
-  e->depth++;
-  emit_body(e, n);
-  e->depth--;
-  line(e, "}");
+  if (g) {
+    line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
+    e->depth++;
+    scan_chunk(e, g, false);
+    e->depth--;
+    line(e, "}");
+  } else {
+    const char *i = ref(e, n->u.par.idx);
+    const Type *it = e->f->vals[n->u.par.idx].type;
+    line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+         ref(e, n->u.par.hi), i);
+    e->depth++;
+    emit_body(e, n);
+    e->depth--;
+    line(e, "}");
+  }
   if (manual) {
     buf_puts(e->out, "#pragma omp critical\n");
     line(e, "{");
@@ -306,13 +326,438 @@ static void emit_par_c(Emit *e, const Node *n) {
     e->depth--;
     line(e, "}");
   }
-  e->depth--;
-  line(e, "}");
+  if (g) {
+    Red r = scan_red(&g->s->u.par.scans[0]);
+    if (scan_read(e, &g->s->u.par.scans[0])) scan_total(e, &r, "adsoac_last");
+  } else {
+    e->depth--;
+    line(e, "}");
+  }
   for (int r = 0; r < n->u.par.nreds; r++)
     finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->private_par = outer_private;
   e->depth--;
   line(e, "}");
+}
+
+// ---- scans on the C target ----
+//
+// transform/scan.c makes a scan loop three: a map that stores each iteration's term y_i in
+// Y, the canonical scan that stores the exclusive prefixes of Y in E, and the rest of the
+// loop, which reads E.  The C target runs the three together, in chunks of the iterations,
+// one per thread (adsoac_scan_chunks: one where one thread runs, a single pass):
+//   pass 1 (two threads or more): each chunk's total but the last one's, the terms computed
+//           again from the first loop's body;
+//   the chunks' prefixes, in order;
+//   pass 2: per chunk, in order, each iteration's term, its prefix, and the third loop's body.
+// Y and E are scalars of the passes where nothing else reads them.  The first loop joins
+// where its body computes only the terms (it runs once per pass); the third where it writes
+// nothing the first loop or the scan reads.
+
+typedef struct {
+  const Node *const *ifdef; // the if statement that defines each value (b_select's)
+  const int *frees;         // IR_FREE statements of each array
+} Plan;
+
+// Is v the constant 0 of an integer type?
+static bool is_zero(Emit *e, Val v) {
+  const Node *d = e->def[v];
+  return d && d->kind == IR_CONST && !ty_is_float(e->f->vals[v].type) && d->u.cst.i == 0;
+}
+
+// Is v the long value of x (x itself, or (long)x)?
+static bool long_of(Emit *e, Val v, Val x) {
+  const Node *d = e->def[v];
+  if (e->f->vals[v].type != &ty_long) return false;
+  return v == x || (d && d->kind == IR_CAST && d->u.cast.a == x);
+}
+
+// Is v hi - lo in long (hi where lo is 0), as transform/scan.c's b_trip computes it?
+static bool is_span(Emit *e, Val v, Val lo, Val hi) {
+  if (is_zero(e, lo)) return long_of(e, v, hi);
+  const Node *d = e->def[v];
+  return d && d->kind == IR_BINOP && d->u.bin.op == BIN_SUB && long_of(e, d->u.bin.a, hi) &&
+         long_of(e, d->u.bin.b, lo);
+}
+
+// Does a scan over [0, len) run once per iteration of a loop over [lo, hi): len is hi with
+// lo 0, or max(hi - lo, 0) as b_trip computes it?
+static bool same_space(Emit *e, const Plan *pl, Val len, Val lo, Val hi) {
+  if (len == hi && is_zero(e, lo)) return true;
+  const Node *d = pl->ifdef[len], *c = d ? e->def[d->u.ifs.cond] : NULL;
+  return c && d->u.ifs.nouts == 1 && !d->u.ifs.then->n && !d->u.ifs.els->n &&
+         c->kind == IR_BINOP && c->u.bin.op == BIN_GT && is_span(e, c->u.bin.a, lo, hi) &&
+         is_zero(e, c->u.bin.b) && is_span(e, d->u.ifs.then->yields[0], lo, hi) &&
+         is_zero(e, d->u.ifs.els->yields[0]);
+}
+
+// Is idx the iteration's place in the scan, i - lo (i where lo is 0), in loop n?
+static bool rel_index(Emit *e, const Node *n, Val idx) {
+  if (idx == n->u.par.idx) return is_zero(e, n->u.par.lo);
+  const Node *d = e->def[idx];
+  return d && d->kind == IR_BINOP && d->u.bin.op == BIN_SUB && d->u.bin.a == n->u.par.idx &&
+         d->u.bin.b == n->u.par.lo;
+}
+
+typedef struct {
+  Emit *e;
+  const Node *loop;
+  unsigned char *local;  // arrays allocated in the loop's body
+  unsigned char *read;   // arrays read
+  unsigned char *written; // arrays written, accumulated into, updated, copied or sorted into
+  unsigned char *read_off, *written_off; // ... somewhere else than at the loop's index
+  unsigned char *written_unplaced;       // ... somewhere else than at the scan's place
+  const Val *arrs;        // the scan's terms (producer) or prefixes (consumer)
+  int narrs, hits;        // ... the accesses to them (at the iteration's place)
+  bool bad;               // a statement the passes cannot run again, or an access elsewhere
+} Scope;
+
+static bool one_of(const Val *arrs, int n, Val v) {
+  for (int k = 0; k < n; k++)
+    if (arrs[k] && arrs[k] == v) return true;
+  return false;
+}
+
+static WalkNext scope_alloc(Node *n, void *ctx) {
+  if (n->kind == IR_ALLOC) ((Scope *)ctx)->local[n->out] = 1;
+  return WALK_INTO;
+}
+
+static WalkNext scope_node(Node *n, void *ctx) {
+  Scope *sc = ctx;
+  switch (n->kind) {
+  case IR_READ:
+    sc->read[n->u.mem.arr] = 1;
+    sc->read_off[n->u.mem.arr] |= n->u.mem.idx != sc->loop->u.par.idx;
+    if (one_of(sc->arrs, sc->narrs, n->u.mem.arr)) {
+      sc->hits++;
+      sc->bad |= !rel_index(sc->e, sc->loop, n->u.mem.idx);
+    }
+    break;
+  case IR_WRITE: case IR_ACC: case IR_UPDATE:
+    sc->written[n->u.mem.arr] = 1;
+    sc->written_off[n->u.mem.arr] |= n->kind == IR_UPDATE || n->u.mem.idx != sc->loop->u.par.idx;
+    sc->written_unplaced[n->u.mem.arr] |= n->kind == IR_UPDATE || !rel_index(sc->e, sc->loop, n->u.mem.idx);
+    if (one_of(sc->arrs, sc->narrs, n->u.mem.arr)) {
+      sc->hits++;
+      sc->bad |= n->kind != IR_WRITE || !rel_index(sc->e, sc->loop, n->u.mem.idx);
+    }
+    break;
+  case IR_COPY: case IR_SORT:
+    sc->written[n->u.copy.dst] = sc->read[n->u.copy.src] = 1;
+    sc->written_off[n->u.copy.dst] = sc->read_off[n->u.copy.src] = 1;
+    sc->written_unplaced[n->u.copy.dst] = 1;
+    break;
+  case IR_EXT: case IR_RETURN:
+    sc->bad = true;
+    break;
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_FREE:
+    break;
+  }
+  return WALK_INTO;
+}
+
+// What the body of loop n touches; arrs: the accesses to count.
+static Scope scope(Emit *e, const Node *n, const Val *arrs, int narrs) {
+  int nv = e->f->nvals;
+  Scope sc = {e, n, ARENA_ARRAY(e->a, unsigned char, nv), ARENA_ARRAY(e->a, unsigned char, nv),
+              ARENA_ARRAY(e->a, unsigned char, nv), ARENA_ARRAY(e->a, unsigned char, nv),
+              ARENA_ARRAY(e->a, unsigned char, nv), ARENA_ARRAY(e->a, unsigned char, nv),
+              arrs, narrs, 0, false};
+  ir_walk(n->u.par.body, &(Walker){.pre = scope_alloc, .ctx = &sc});
+  ir_walk(n->u.par.body, &(Walker){.pre = scope_node, .ctx = &sc});
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    Val a = n->u.par.hists[h].arr;
+    sc.written[a] = sc.written_off[a] = sc.written_unplaced[a] = 1;
+  }
+  return sc;
+}
+
+// p, the statement before scan s: a map whose body computes the terms src (each written
+// once, at its top, at the iteration's place) and writes nothing else but its own arrays.
+// The terms are then scalars of the passes: nothing else may use src.
+static bool producer(Emit *e, const Plan *pl, const Node *p, const Node *s, const Val *src, Scope *sc) {
+  int nf = s->u.par.scans[0].nf;
+  if (p->kind != IR_PAR || p->u.par.nreds || p->u.par.nscans || p->u.par.nhists ||
+      !same_space(e, pl, s->u.par.hi, p->u.par.lo, p->u.par.hi))
+    return false;
+  for (int f = 0; f < nf; f++) {
+    for (int g = 0; g < f; g++)
+      if (src[g] == src[f]) return false;
+    if (e->uses[src[f]] != 2 + pl->frees[src[f]]) return false; // this write, the scan's read
+  }
+  *sc = scope(e, p, src, nf);
+  if (sc->bad || sc->hits != nf) return false;
+  for (Val v = 1; v < (Val)e->f->nvals; v++)
+    if (sc->written[v] && !sc->local[v] && !one_of(src, nf, v)) return false;
+  int top = 0; // the writes of the terms are statements of the body itself
+  for (int i = 0; i < p->u.par.body->n; i++) {
+    const Node *w = p->u.par.body->stmts[i];
+    top += w->kind == IR_WRITE && one_of(src, nf, w->u.mem.arr);
+  }
+  return top == nf;
+}
+
+// c, the statement after scan s: a loop over the same iterations that reads the prefixes dst
+// at the iteration's place only, and writes what the producer p or the scan reads only at the
+// element that iteration reads (the terms are computed before the iteration's body runs; an
+// in-place scan, x[i] = s).
+static bool consumer(Emit *e, const Plan *pl, const Node *c, const ScanGroup *g, const Scope *psc) {
+  int nf = g->s->u.par.scans[0].nf;
+  if (c->kind != IR_PAR || c->u.par.nscans ||
+      !same_space(e, pl, g->s->u.par.hi, c->u.par.lo, c->u.par.hi))
+    return false;
+  Scope sc = scope(e, c, g->dst, nf);
+  if (sc.bad || !sc.hits) return false;
+  for (Val v = 1; v < (Val)e->f->nvals; v++) {
+    if (!sc.written[v] || sc.local[v]) continue;
+    if (one_of(g->dst, nf, v) || (g->p && one_of(g->src, nf, v))) return false;
+    if (g->p && psc->read[v] && (psc->read_off[v] || sc.written_off[v])) return false;
+    if (!g->p && one_of(g->src, nf, v) && sc.written_unplaced[v]) return false;
+  }
+  return true;
+}
+
+// The prefixes dst are read by c alone (and written by the scan): no array needed.
+static bool prefixes_only_here(Emit *e, const Plan *pl, const ScanGroup *g) {
+  if (!g->c) return false;
+  int nf = g->s->u.par.scans[0].nf;
+  Scope sc = scope(e, g->c, g->dst, nf);
+  int reads = sc.hits, refs = 0;
+  for (int f = 0; f < nf; f++)
+    if (g->dst[f]) refs += e->uses[g->dst[f]] - 1 - pl->frees[g->dst[f]];
+  return refs == reads;
+}
+
+static WalkNext plan_node(Node *n, void *ctx) {
+  Plan *pl = ctx;
+  if (n->kind == IR_IF)
+    for (int k = 0; k < n->u.ifs.nouts; k++) ((const Node **)pl->ifdef)[n->u.ifs.outs[k]] = n;
+  if (n->kind == IR_FREE) ((int *)pl->frees)[n->u.copy.dst]++;
+  return WALK_INTO;
+}
+
+static void plan_block(Emit *e, const Plan *pl, const Block *b) {
+  int claimed = -1; // the last statement of the block's previous group
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_LOOP) plan_block(e, pl, n->u.loop.body);
+    if (n->kind == IR_IF) plan_block(e, pl, n->u.ifs.then), plan_block(e, pl, n->u.ifs.els);
+    if (n->kind != IR_PAR || n->u.par.nscans != 1) continue;
+    int nf = n->u.par.scans[0].nf;
+    ScanGroup g = {.s = n, .b = b, .first = i, .last = i,
+                   .src = ARENA_ARRAY(e->a, Val, nf), .dst = ARENA_ARRAY(e->a, Val, nf)};
+    if (!scan_canonical(n, g.src, g.dst)) continue; // (emit_par: an error)
+    Scope psc = {0};
+    int j = i - 1;
+    while (j > claimed && b->stmts[j]->kind == IR_CONST) j--;
+    if (!e->opt->no_fuse && j > claimed && producer(e, pl, b->stmts[j], n, g.src, &psc)) {
+      g.p = b->stmts[j];
+      g.first = j;
+      g.elide_src = true;
+    }
+    j = i + 1;
+    while (j < b->n && b->stmts[j]->kind == IR_CONST) j++;
+    if (!e->opt->no_fuse && j < b->n && consumer(e, pl, b->stmts[j], &g, &psc)) {
+      g.c = b->stmts[j];
+      g.last = j;
+      g.elide_dst = prefixes_only_here(e, pl, &g);
+    }
+    for (int f = 0; f < nf; f++) {
+      if (g.elide_src) e->elide[g.src[f]] = 1;
+      if (g.elide_dst && g.dst[f]) e->elide[g.dst[f]] = 1;
+    }
+    if (e->ngroups % 8 == 0) {
+      ScanGroup *ng = ARENA_ARRAY(e->a, ScanGroup, e->ngroups + 8);
+      if (e->ngroups) memcpy(ng, e->groups, sizeof *ng * (size_t)e->ngroups);
+      e->groups = ng;
+    }
+    e->groups[e->ngroups++] = g;
+    claimed = g.last;
+    i = g.last;
+  }
+}
+
+void plan_scans(Emit *e) {
+  e->ngroups = 0;
+  e->groups = NULL;
+  e->redirect = ARENA_ARRAY(e->a, const char *, e->f->nvals);
+  e->elide = ARENA_ARRAY(e->a, unsigned char, e->f->nvals);
+  e->dead = ARENA_ARRAY(e->a, unsigned char, e->f->nvals);
+  if (e->opt->target != TARGET_C) return;
+  Plan pl = {ARENA_ARRAY(e->a, const Node *, e->f->nvals), ARENA_ARRAY(e->a, int, e->f->nvals)};
+  ir_walk(e->f->body, &(Walker){.pre = plan_node, .ctx = &pl});
+  plan_block(e, &pl, e->f->body);
+}
+
+typedef struct {
+  Emit *e;
+  int *uses;
+} PlaceUse;
+
+static void place_use(Val *v, void *ctx) {
+  ((PlaceUse *)ctx)->uses[*v]++;
+}
+
+static WalkNext place_use_node(Node *n, void *ctx) {
+  PlaceUse *u = ctx;
+  if ((n->kind == IR_READ || n->kind == IR_WRITE) && u->e->redirect[n->u.mem.arr]) {
+    if (n->u.mem.v) u->uses[n->u.mem.v]++; // the place of a scalar's element: not written
+  } else {
+    ir_node_uses(n, place_use, ctx);
+  }
+  return WALK_INTO;
+}
+
+static void place_use_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) place_use(&b->yields[i], ctx);
+}
+
+// Loop n's index, and i - lo, where they only place the scan's scalars (no element is
+// read or written there): e->dead, not written.  Is the index still used?
+static bool index_used(Emit *e, const Node *n) {
+  PlaceUse u = {e, ARENA_ARRAY(e->a, int, e->f->nvals)};
+  ir_walk(n->u.par.body, &(Walker){.pre = place_use_node, .block = place_use_yields, .ctx = &u});
+  for (int i = 0; i < n->u.par.body->n; i++) {
+    const Node *d = n->u.par.body->stmts[i];
+    if (d->kind == IR_BINOP && d->u.bin.op == BIN_SUB && d->u.bin.a == n->u.par.idx &&
+        d->u.bin.b == n->u.par.lo && !u.uses[d->out]) {
+      e->dead[d->out] = 1;
+      u.uses[n->u.par.idx]--;
+    }
+  }
+  return u.uses[n->u.par.idx] > 0;
+}
+
+// Iteration adsoac_k of loop n (one of a scan's): its index lo + k, then its body; writes to
+// (p) or reads of (c) the scan's arrays go to the passes' scalars (e->redirect).
+static void scan_iteration(Emit *e, const Node *n, const Val *arrs, int nf, bool terms) {
+  for (int f = 0; f < nf; f++)
+    if (arrs[f])
+      e->redirect[arrs[f]] = terms ? arena_printf(e->a, "adsoac_y%d", f)
+                             : nf == 1 ? "adsoac_e" : arena_printf(e->a, "adsoac_e.f%d", f);
+  line(e, "{");
+  e->depth++;
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  if (index_used(e, n))
+    line(e, "%s %s = (%s)%s;", tname(e, it), ref(e, n->u.par.idx), tname(e, it),
+       is_zero(e, n->u.par.lo) ? "adsoac_k" : arena_printf(e->a, "(%s + adsoac_k)", ref(e, n->u.par.lo)));
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  for (int f = 0; f < nf; f++)
+    if (arrs[f]) e->redirect[arrs[f]] = NULL;
+}
+
+// Is the scan's total read?
+static bool scan_read(Emit *e, const Scan *s) {
+  bool read = false;
+  for (int f = 0; f < s->nf; f++) read |= e->uses[s->out[f]] != 0;
+  return read;
+}
+
+// The chunk adsoac_c of the iterations: its total (pass 1, adsoac_part[c]) or, from its
+// prefix, the prefixes and the third loop's iterations (pass 2).
+static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
+  const Scan *s = &g->s->u.par.scans[0];
+  Red r = scan_red(s);
+  const char *t = red_ctype(e, &r);
+  bool rev = s->reverse;
+  line(e, "long long adsoac_a = adsoac_n * adsoac_c / adsoac_nc, adsoac_b = adsoac_n * (adsoac_c + 1) / adsoac_nc;");
+  if (totals) // (the first iteration sets it)
+    line(e, "%s adsoac_s = %s;", t, r.nf == 1 ? zero(e, e->f->vals[s->out[0]].type) : "{0}");
+  else
+    line(e, "%s adsoac_s = adsoac_part[adsoac_c];", t);
+  line(e, rev ? "for (long long adsoac_k = adsoac_b - 1; adsoac_k >= adsoac_a; adsoac_k--) {"
+              : "for (long long adsoac_k = adsoac_a; adsoac_k < adsoac_b; adsoac_k++) {");
+  e->depth++;
+  Buf x = {.arena = e->a};
+  if (r.nf > 1) buf_printf(&x, "%s_make(", tup_name(e, &r));
+  for (int f = 0; f < r.nf; f++) {
+    const Type *ft = e->f->vals[s->out[f]].type;
+    if (g->p) line(e, "%s adsoac_y%d;", tname(e, ft), f);
+    buf_printf(&x, "%s%s", f ? ", " : "",
+               g->p ? arena_printf(e->a, "adsoac_y%d", f) : elem_at(e, g->src[f], "adsoac_k"));
+  }
+  if (r.nf > 1) buf_puts(&x, ")");
+  if (g->p) scan_iteration(e, g->p, g->src, r.nf, true);
+  line(e, "%s adsoac_x = %s;", t, x.data);
+  buf_free(&x);
+  const char *next = rev ? combine(e, &r, "adsoac_x", "adsoac_s") : combine(e, &r, "adsoac_s", "adsoac_x");
+  if (totals) {
+    line(e, "adsoac_s = adsoac_k == %s ? adsoac_x : %s;", rev ? "adsoac_b - 1" : "adsoac_a", next);
+  } else {
+    for (int f = 0; f < r.nf; f++)
+      if (g->dst[f] && !g->elide_dst)
+        line(e, r.nf == 1 ? "%s = adsoac_s;" : "%s = adsoac_s.f%d;", elem_at(e, g->dst[f], "adsoac_k"), f);
+    if (g->c) line(e, "%s adsoac_e = adsoac_s;", t);
+    line(e, "adsoac_s = %s;", next);
+    if (g->c) scan_iteration(e, g->c, g->dst, r.nf, false);
+  }
+  e->depth--;
+  line(e, "}");
+  if (totals)
+    line(e, "adsoac_part[adsoac_c] = adsoac_s;");
+  else if (scan_read(e, s))
+    line(e, "if (adsoac_c == %s) adsoac_last = adsoac_s;", rev ? "0" : "adsoac_nc - 1");
+}
+
+// A scan group's comments, its length and chunks, pass 1 and the chunks' prefixes.
+static void scan_open(Emit *e, const ScanGroup *g) {
+  const Node *n = g->s;
+  const Scan *s = &n->u.par.scans[0];
+  Red r = scan_red(s);
+  if (s->op == RED_USER) emit_user_op(e, n, &r);
+  const char *t = red_ctype(e, &r), *len = ref(e, n->u.par.hi);
+  bool rev = s->reverse;
+  line(e, "// %s, in %s order%s%s", scan_what(e, s, g->src), rev ? "reverse" : "index",
+       g->p ? "; its terms from the loop before it" : "",
+       g->c ? (g->p ? " and the loop after it in its pass" : "; the loop after it in its pass") : "");
+  line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", len, len);
+  line(e, "int adsoac_nc = adsoac_scan_chunks(adsoac_n);");
+  line(e, "%s adsoac_part[ADSOAC_CHUNKS]%s;", t, scan_read(e, s) ? ", adsoac_last" : "");
+  line(e, "if (adsoac_nc > 1) { // pass 1: the chunks' totals (but the last one's)");
+  e->depth++;
+  buf_puts(e->out, "#pragma omp parallel for schedule(static)\n");
+  line(e, "for (int adsoac_d = 0; adsoac_d < adsoac_nc - 1; adsoac_d++) {");
+  e->depth++;
+  line(e, "int adsoac_c = %s;", rev ? "adsoac_d + 1" : "adsoac_d");
+  scan_chunk(e, g, true);
+  e->depth--;
+  line(e, "}");
+  e->depth--;
+  line(e, "}");
+  line(e, "%s adsoac_acc = %s; // the chunks' prefixes", t, tuple(e, &r, s->init));
+  line(e, "for (int adsoac_d = 0; adsoac_d < adsoac_nc - 1; adsoac_d++) {");
+  line(e, "  int adsoac_c = %s;", rev ? "adsoac_nc - 1 - adsoac_d" : "adsoac_d");
+  line(e, "  %s adsoac_p = adsoac_part[adsoac_c];", t);
+  line(e, "  adsoac_part[adsoac_c] = adsoac_acc;");
+  line(e, "  adsoac_acc = %s;", rev ? combine(e, &r, "adsoac_p", "adsoac_acc") : combine(e, &r, "adsoac_acc", "adsoac_p"));
+  line(e, "}");
+  line(e, "adsoac_part[%s] = adsoac_acc;", rev ? "0" : "adsoac_nc - 1");
+  line(e, "// pass 2: per chunk, from its prefix, %s", g->c ? "the prefixes and the loop's iterations" : "the prefixes");
+}
+
+static bool same_comment(const Node *a, const Node *b) {
+  const char *pa = a->u.par.pragma ? a->u.par.pragma : "map", *pb = b->u.par.pragma ? b->u.par.pragma : "map";
+  return a->loc.line == b->loc.line && !strcmp(pa, pb);
+}
+
+// The scan group that starts at b->stmts[i], written with its loops; the number of
+// statements written (0: none starts there).
+int emit_scan_group(Emit *e, const Block *b, int i) {
+  const ScanGroup *g = NULL;
+  for (int k = 0; k < e->ngroups && !g; k++)
+    if (e->groups[k].b == b && e->groups[k].first == i) g = &e->groups[k];
+  if (!g) return 0;
+  // the three loops' comments, once where they came from one loop
+  if (g->p && !same_comment(g->p, g->s)) pragma_comment(e, g->p);
+  pragma_comment(e, g->s);
+  if (g->c && !same_comment(g->c, g->s)) pragma_comment(e, g->c);
+  static const Node none = {.kind = IR_PAR};
+  emit_par_c(e, g->c ? g->c : &none, g);
+  return g->last - g->first + 1;
 }
 
 // ---- CUDA ----
@@ -537,6 +982,11 @@ static void emit_par_seq(Emit *e, const Node *n) {
 
 void emit_par(Emit *e, const Node *n) {
   if (n->u.par.nscans) {
+    if (e->opt->target == TARGET_C) { // (a canonical one on the host is in a group)
+      Val src[n->u.par.scans[0].nf], dst[n->u.par.scans[0].nf];
+      check_scan(e, n, src, dst);
+      diag_internal(__FILE__, __LINE__, "a scan outside the planned groups");
+    }
     emit_scan(e, n);
     return;
   }
@@ -547,7 +997,7 @@ void emit_par(Emit *e, const Node *n) {
   if (e->opt->target == TARGET_CUDA)
     emit_par_cuda(e, n);
   else
-    emit_par_c(e, n);
+    emit_par_c(e, n, NULL);
 }
 
 // ---- accumulation and memory ----
@@ -667,6 +1117,8 @@ void emit_memory(Emit *e, const Node *n) {
     emit_private(e, n);
     return;
   }
+  if ((n->kind == IR_ALLOC && e->elide[n->out]) || (n->kind == IR_FREE && e->elide[n->u.copy.dst]))
+    return; // a scan's terms or prefixes, scalars of its passes
   switch (n->kind) {
   case IR_ALLOC: {
     const Type *t = e->f->vals[n->out].type;

@@ -3,7 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ADSOAC_CHUNKS 64 // the chunks of a scan on the C target (two passes over them)
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+// A scan on the C target runs in one contiguous chunk of its loop per thread: one pass where
+// one thread runs it (or the loop is short), else each chunk's total in parallel (but the
+// last's), the chunks' prefixes in order, then the chunks again in parallel.
+#define ADSOAC_CHUNKS 64 // at most this many chunks
+#ifndef ADSOAC_SCAN_GRAIN
+#define ADSOAC_SCAN_GRAIN 4096 // at least this many iterations per chunk
+#endif
+
+static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
+#ifdef _OPENMP
+  long long t = omp_in_parallel() ? 1 : omp_get_max_threads();
+#else
+  long long t = 1;
+#endif
+  if (t > ADSOAC_CHUNKS) t = ADSOAC_CHUNKS;
+  if (t > n / ADSOAC_SCAN_GRAIN) t = n / ADSOAC_SCAN_GRAIN;
+  return t > 1 ? (int)t : 1;
+}
 #ifndef ADSOAC_PRIVATE_BINS
 #define ADSOAC_PRIVATE_BINS 65536 // histograms this small get a copy per thread, merged after
 #endif
