@@ -217,13 +217,13 @@ static void private_close(Emit *e, const Node *n, int h) {
 }
 
 // The OpenMP loop's clauses kept as hints (IR_PAR.hints) for the primal f's pragma: " CLAUSE"
-// each, those of the loop (schedule) or of the team (the others), the parameters they name
-// written by their names here.
-static const char *omp_hints(Emit *e, const Node *n, bool loop) {
+// each, those of the loop (schedule) or of the team (the others; a scan's passes: not if,
+// they have their own), the parameters they name written by their names here.
+static const char *omp_hints(Emit *e, const Node *n, bool loop, bool scan) {
   Buf b = {.arena = e->a};
   for (int h = 0; e->primal && h < n->u.par.nhints; h++) {
     const char *t = n->u.par.hints[h];
-    if (loop != !strncmp(t, "schedule(", 9)) continue;
+    if (loop != !strncmp(t, "schedule(", 9) || (scan && !strncmp(t, "if(", 3))) continue;
     buf_puts(&b, " ");
     for (const char *p = t; *p;) {
       size_t len = isalpha((unsigned char)*p) || *p == '_'
@@ -244,6 +244,7 @@ static const char *omp_hints(Emit *e, const Node *n, bool loop) {
 }
 
 static void scan_open(Emit *e, const ScanGroup *g);
+static const char *scan_hints(Emit *e, const ScanGroup *g);
 static void scan_chunk(Emit *e, const ScanGroup *g, bool totals);
 static bool scan_read(Emit *e, const Scan *s);
 
@@ -281,7 +282,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   // a scan's second pass: the chunks, one per thread, in order (schedule(static))
   const char *team = g ? " if(adsoac_nc > 1)" : "", *sched = g ? " schedule(static)" : "";
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
-    buf_printf(e->out, "#pragma omp parallel%s%s\n", team, omp_hints(e, n, false));
+    buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");
     e->depth++;
     for (int r = 0; r < n->u.par.nreds; r++)
@@ -289,10 +290,11 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
            neutral(e, &n->u.par.reds[r]));
     for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
       if (private_hist(e, n, h)) private_open(e, n, h);
-    buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true));
+    buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true, false));
   } else {
     buf_printf(e->out, "#pragma omp parallel for%s%s%s%s%s\n", team, sched,
-               clause.data ? clause.data : "", omp_hints(e, n, false), g ? "" : omp_hints(e, n, true));
+               clause.data ? clause.data : "", g ? scan_hints(e, g) : omp_hints(e, n, false, false),
+               g ? "" : omp_hints(e, n, true, false));
   }
   buf_free(&clause);
   if (g) {
@@ -703,6 +705,11 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
     line(e, "if (adsoac_c == %s) adsoac_last = adsoac_s;", rev ? "0" : "adsoac_nc - 1");
 }
 
+// The team clauses a scan's passes keep: those of the loop after it, else of the loop before.
+static const char *scan_hints(Emit *e, const ScanGroup *g) {
+  return omp_hints(e, g->c ? g->c : g->p ? g->p : g->s, false, true);
+}
+
 // A scan group's comments, its length and chunks, pass 1 and the chunks' prefixes.
 static void scan_open(Emit *e, const ScanGroup *g) {
   const Node *n = g->s;
@@ -719,7 +726,7 @@ static void scan_open(Emit *e, const ScanGroup *g) {
   line(e, "%s adsoac_part[ADSOAC_CHUNKS]%s;", t, scan_read(e, s) ? ", adsoac_last" : "");
   line(e, "if (adsoac_nc > 1) { // pass 1: the chunks' totals (but the last one's)");
   e->depth++;
-  buf_puts(e->out, "#pragma omp parallel for schedule(static)\n");
+  buf_printf(e->out, "#pragma omp parallel for schedule(static)%s\n", scan_hints(e, g));
   line(e, "for (int adsoac_d = 0; adsoac_d < adsoac_nc - 1; adsoac_d++) {");
   e->depth++;
   line(e, "int adsoac_c = %s;", rev ? "adsoac_d + 1" : "adsoac_d");
@@ -744,6 +751,39 @@ static bool same_comment(const Node *a, const Node *b) {
   return a->loc.line == b->loc.line && !strcmp(pa, pb);
 }
 
+// A scan of which only the total is read (a reduction with a declared operator that is not
+// commutative): one pass, the chunks' totals, combined in order.
+static void scan_total_only(Emit *e, const ScanGroup *g) {
+  const Node *n = g->s;
+  const Scan *s = &n->u.par.scans[0];
+  Red r = scan_red(s);
+  if (s->op == RED_USER) emit_user_op(e, n, &r);
+  const char *t = red_ctype(e, &r), *len = ref(e, n->u.par.hi);
+  bool rev = s->reverse;
+  line(e, "// %s (its total only), in %s order%s", scan_what(e, s, g->src), rev ? "reverse" : "index",
+       g->p ? "; its terms from the loop before it" : "");
+  if (!scan_read(e, s)) return; // (nothing reads it)
+  line(e, "{");
+  e->depth++;
+  line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", len, len);
+  line(e, "int adsoac_nc = adsoac_scan_chunks(adsoac_n);");
+  line(e, "%s adsoac_part[ADSOAC_CHUNKS];", t);
+  buf_printf(e->out, "#pragma omp parallel for if(adsoac_nc > 1) schedule(static)%s\n", scan_hints(e, g));
+  line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
+  e->depth++;
+  scan_chunk(e, g, true);
+  e->depth--;
+  line(e, "}");
+  line(e, "%s adsoac_acc = %s;", t, tuple(e, &r, s->init));
+  line(e, "for (int adsoac_d = 0; adsoac_n > 0 && adsoac_d < adsoac_nc; adsoac_d++)");
+  line(e, "  adsoac_acc = %s;",
+       rev ? combine(e, &r, "adsoac_part[adsoac_nc - 1 - adsoac_d]", "adsoac_acc")
+           : combine(e, &r, "adsoac_acc", "adsoac_part[adsoac_d]"));
+  scan_total(e, &r, "adsoac_acc");
+  e->depth--;
+  line(e, "}");
+}
+
 // The scan group that starts at b->stmts[i], written with its loops; the number of
 // statements written (0: none starts there).
 int emit_scan_group(Emit *e, const Block *b, int i) {
@@ -755,8 +795,13 @@ int emit_scan_group(Emit *e, const Block *b, int i) {
   if (g->p && !same_comment(g->p, g->s)) pragma_comment(e, g->p);
   pragma_comment(e, g->s);
   if (g->c && !same_comment(g->c, g->s)) pragma_comment(e, g->c);
+  bool kept = g->c != NULL;
+  for (int f = 0; f < g->s->u.par.scans[0].nf; f++) kept |= g->dst[f] != 0;
   static const Node none = {.kind = IR_PAR};
-  emit_par_c(e, g->c ? g->c : &none, g);
+  if (kept)
+    emit_par_c(e, g->c ? g->c : &none, g);
+  else
+    scan_total_only(e, g);
   return g->last - g->first + 1;
 }
 
