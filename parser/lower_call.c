@@ -9,6 +9,8 @@ typedef struct {
   const char *name;
   Type *type; // scalar, or pointer (arrays)
   Loc loc;
+  int ndim;   // an array of arrays: the extents of its rows, read in the function's scope
+  TSNode size[MAX_DIMS];
 } FormalParam;
 
 static FormalParam formal(Lower *L, TSNode pd) {
@@ -19,14 +21,16 @@ static FormalParam formal(Lower *L, TSNode pd) {
     if (ts_is(q, "type_qualifier") && !strcmp(node_text(L, q), "const")) is_const = true;
   }
   Type *t = lower_type(L, ts_field(pd, "type"));
-  int depth = 0;
-  while (ts_is(d, "pointer_declarator") || ts_is(d, "array_declarator")) {
-    depth++;
-    d = ts_field(d, "declarator");
-  }
-  if (!ts_is(d, "identifier") || depth > 1)
-    diag_error(node_loc(L, pd), NULL, "unsupported parameter of an inlined function");
-  return (FormalParam){node_text(L, d), depth ? ty_ptr(L->a, t, is_const) : t, node_loc(L, d)};
+  if (ts_node_is_null(d)) diag_error(node_loc(L, pd), "name every parameter", "unnamed parameter");
+  DeclDims dd;
+  declarator_dims(L, d, &dd); // (double A[][M], double A[n][m], double (*A)[M]: rows)
+  if (dd.n > 1 && t->kind == TY_STRUCT)
+    diag_error(node_loc(L, pd), "pass an array of structs (T *p) indexed p[i*m + j]",
+               "arrays of arrays of structs are not supported");
+  FormalParam fp = {node_text(L, dd.ident), dd.n ? ty_ptr(L->a, t, is_const) : t,
+                    node_loc(L, dd.ident), dd.n > 1 ? dd.n - 1 : 0};
+  for (int k = 0; k < fp.ndim; k++) fp.size[k] = dd.size[k + 1];
+  return fp;
 }
 
 static int formals(Lower *L, TSNode def, FormalParam **fpp, const char **name) {
@@ -70,7 +74,19 @@ static Val inline_body(Lower *L, TSNode def, const char *name, FormalParam *fp, 
   for (int i = 0; i < np; i++) {
     if (arrays[i]) { // a pointer: the caller's view, under the parameter's name and type
       Type *t = arrays[i]->ref >= 0 ? arrays[i]->type : fp[i].type;
-      ptr_var_push(L, fp[i].name, t, arrays[i], assigned_in(L, body, fp[i].name), fp[i].loc);
+      View v = *arrays[i];
+      for (int k = 0; k < fp[i].ndim; k++) { // rows as the function declares them
+        L->b.loc = node_loc(L, fp[i].size[k]);
+        v.dims[k] = L->expr(L, fp[i].size[k]);
+        if (!ty_is_int(val_type(L->fn, v.dims[k])))
+          diag_error(node_loc(L, fp[i].size[k]), NULL, "an array extent is not an integer");
+        const Node *p = L->fn->defs[v.dims[k]], *a = L->fn->defs[arrays[i]->dims[k]];
+        if (p && a && p->kind == IR_CONST && a->kind == IR_CONST && p->u.cst.i != a->u.cst.i)
+          diag_error(loc, "declare the parameter with the argument's extents",
+                     "argument %d of '%s' has rows of %lld elements, the parameter rows of %lld "
+                     "(incompatible pointer types in C)", i + 1, name, a->u.cst.i, p->u.cst.i);
+      }
+      ptr_var_push(L, fp[i].name, t, &v, assigned_in(L, body, fp[i].name), fp[i].loc);
     } else if (fp[i].type->kind == TY_STRUCT) {
       struct_var_push(L, fp[i].name, fp[i].type, sv[i], fp[i].loc);
     } else {
@@ -153,6 +169,15 @@ static Val call_inline(Lower *L, TSNode call, TSNode def, Val *out) {
         diag_error(node_loc(L, a), "pass an array, a pointer into one (x + k, &x[k]) or the "
                    "address of a local variable (&s)",
                    "argument %d of '%s' must be a pointer", i + 1, name);
+      if (v->ndim != fp[i].ndim)
+        diag_error(node_loc(L, a),
+                   fp[i].ndim ? arena_printf(L->a, "pass an array of arrays with %d dimension%s after "
+                                             "the first, as the parameter declares", fp[i].ndim,
+                                             fp[i].ndim == 1 ? "" : "s")
+                              : "pass a row (A[i]) or the first element's address (&A[0][0])",
+                   "argument %d of '%s' is %s, the parameter %s", i + 1, name,
+                   v->ndim ? "an array of arrays" : "not an array of arrays",
+                   fp[i].ndim ? "an array of arrays" : "a flat array");
       Type *want = fp[i].type->elem, *got = v->ref >= 0 ? L->vars[v->ref]->type : v->type->elem;
       if (got->kind != want->kind || (got->kind == TY_STRUCT && got != want))
         diag_error(node_loc(L, a), NULL, "argument %d of '%s' has the wrong element type", i + 1,
