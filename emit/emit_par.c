@@ -244,6 +244,23 @@ static const char *omp_hints(Emit *e, const Node *n, bool loop, bool scan) {
 }
 
 static void scan_open(Emit *e, const ScanGroup *g);
+static bool is_zero(Emit *e, Val v);
+
+static WalkNext is_loop(Node *n, void *ctx) {
+  (void)ctx;
+  return n->kind == IR_LOOP || n->kind == IR_PAR ? WALK_STOP : WALK_INTO;
+}
+
+// Does loop n's body run no loop of its own (its iterations short)?
+static bool short_body(const Node *n) {
+  return !ir_walk(n->u.par.body, &(Walker){.pre = is_loop});
+}
+
+static bool omp_if_hint(const Node *n) {
+  for (int h = 0; h < n->u.par.nhints; h++)
+    if (!strncmp(n->u.par.hints[h], "if(", 3)) return true;
+  return false;
+}
 static const char *scan_hints(Emit *e, const ScanGroup *g);
 static void scan_chunk(Emit *e, const ScanGroup *g, bool totals);
 static bool scan_read(Emit *e, const Scan *s);
@@ -279,8 +296,15 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
     e->depth++;
   }
-  // a scan's second pass: the chunks, one per thread, in order (schedule(static))
-  const char *team = g ? " if(adsoac_nc > 1)" : "", *sched = g ? " schedule(static)" : "";
+  // a scan's second pass: the chunks, one per thread, in order (schedule(static)); a loop
+  // whose iterations are short, a team only when it has many (unless the source says when)
+  const char *team = g ? " if(adsoac_nc > 1)" : short_body(n) && !omp_if_hint(n)
+                         ? is_zero(e, n->u.par.lo)
+                               ? arena_printf(e->a, " if((long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi))
+                               : arena_printf(e->a, " if((long long)%s - (long long)%s >= ADSOAC_PAR_MIN)",
+                                              ref(e, n->u.par.hi), ref(e, n->u.par.lo))
+                         : "";
+  const char *sched = g ? " schedule(static)" : "";
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");

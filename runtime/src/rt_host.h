@@ -25,6 +25,11 @@ static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
   if (t > n / ADSOAC_SCAN_GRAIN) t = n / ADSOAC_SCAN_GRAIN;
   return t > 1 ? (int)t : 1;
 }
+// A parallel loop whose body runs no loop of its own opens a team only from this many
+// iterations (its if clause): a short loop in a time loop runs on the calling thread.
+#ifndef ADSOAC_PAR_MIN
+#define ADSOAC_PAR_MIN 1024
+#endif
 #ifndef ADSOAC_PRIVATE_BINS
 #define ADSOAC_PRIVATE_BINS 65536 // histograms this small get a copy per thread, merged after
 #endif

@@ -733,8 +733,9 @@ def run_c(args, name):
         sh(cc + ["-fopenmp", "-fsyntax-only"] + args.cflags.split() + [o("sigcheck.c")], "signature check (language.md 2.1/2.2)")
         # adsoac's output compiles without a warning (no unused or uninitialized variables)
         strict = [] if args.fake is not None else ["-Wall", "-Werror"]
-        # (scans in chunks of one iteration: the driver's small n reaches the chunked passes)
-        sh(cc + ["-O2", "-fopenmp", "-DADSOAC_SCAN_GRAIN=1"] + strict + san + keep_static + args.cflags.split() +
+        # (scans in chunks of one iteration, a team for every loop: the driver's small n
+        # reaches the chunked passes and the threads)
+        sh(cc + ["-O2", "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
            ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
         # a program with its own main (the driver has one), and static kernels (language.md
