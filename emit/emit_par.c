@@ -244,6 +244,9 @@ static const char *omp_hints(Emit *e, const Node *n, bool loop, bool scan) {
 }
 
 static void scan_open(Emit *e, const ScanGroup *g);
+static const char *scan_hints(Emit *e, const ScanGroup *g);
+static void scan_chunk(Emit *e, const ScanGroup *g, bool totals);
+static bool scan_read(Emit *e, const Scan *s);
 static bool is_zero(Emit *e, Val v);
 
 static WalkNext is_loop(Node *n, void *ctx) {
@@ -251,19 +254,18 @@ static WalkNext is_loop(Node *n, void *ctx) {
   return n->kind == IR_LOOP || n->kind == IR_PAR ? WALK_STOP : WALK_INTO;
 }
 
-// Does loop n's body run no loop of its own (its iterations short)?
-static bool short_body(const Node *n) {
-  return !ir_walk(n->u.par.body, &(Walker){.pre = is_loop});
-}
-
-static bool omp_if_hint(const Node *n) {
+// The if clause of loop n's team: where its body runs no loop of its own (short iterations)
+// and the source's OpenMP loop has no if of its own, a team only from ADSOAC_PAR_MIN
+// iterations (a short loop in a time loop runs on the calling thread).
+static const char *team_if(Emit *e, const Node *n) {
+  if (ir_walk(n->u.par.body, &(Walker){.pre = is_loop})) return "";
   for (int h = 0; h < n->u.par.nhints; h++)
-    if (!strncmp(n->u.par.hints[h], "if(", 3)) return true;
-  return false;
+    if (!strncmp(n->u.par.hints[h], "if(", 3)) return "";
+  if (is_zero(e, n->u.par.lo))
+    return arena_printf(e->a, " if((long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi));
+  return arena_printf(e->a, " if((long long)%s - (long long)%s >= ADSOAC_PAR_MIN)",
+                      ref(e, n->u.par.hi), ref(e, n->u.par.lo));
 }
-static const char *scan_hints(Emit *e, const ScanGroup *g);
-static void scan_chunk(Emit *e, const ScanGroup *g, bool totals);
-static bool scan_read(Emit *e, const Scan *s);
 
 // A parallel loop n; with g, n is the loop after g's scan (or one with no clauses) and runs
 // in the scan's second pass: the iterations in one chunk per thread (scan_chunk).
@@ -296,15 +298,8 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
     e->depth++;
   }
-  // a scan's second pass: the chunks, one per thread, in order (schedule(static)); a loop
-  // whose iterations are short, a team only when it has many (unless the source says when)
-  const char *team = g ? " if(adsoac_nc > 1)" : short_body(n) && !omp_if_hint(n)
-                         ? is_zero(e, n->u.par.lo)
-                               ? arena_printf(e->a, " if((long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi))
-                               : arena_printf(e->a, " if((long long)%s - (long long)%s >= ADSOAC_PAR_MIN)",
-                                              ref(e, n->u.par.hi), ref(e, n->u.par.lo))
-                         : "";
-  const char *sched = g ? " schedule(static)" : "";
+  // a scan's second pass: the chunks, one per thread, in order (schedule(static))
+  const char *team = g ? " if(adsoac_nc > 1)" : team_if(e, n), *sched = g ? " schedule(static)" : "";
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");
