@@ -884,6 +884,7 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
   n->u.loop.params = ARENA_ARRAY(L->a, Val, nv + 1);
   n->u.loop.outs = ARENA_ARRAY(L->a, Val, nv + 1);
   Var *ev = exit_var ? var_find(L, exit_var) : NULL;
+  bool *uncarried = ARENA_ARRAY(L->a, bool, nv + 1);
   for (int i = L->var_floor; i < nv; i++) {
     Var *v = L->vars[i];
     if (!q->param[i]) {
@@ -906,8 +907,8 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
                  "macro)", "'%s' is assigned in this loop where adsoac did not see it (a macro "
                  "or a pointer): the dependence test took it for unchanged", v->name);
     L->fn->vals[q->param[i]].same = 0;
-    if (v->val == q->param[i] && v != ev) { // not carried
-      ir_replace_uses(n->u.loop.body, q->param[i], q->init[i]);
+    if (v->val == q->param[i] && v != ev) { // not carried (its uses: below)
+      uncarried[i] = true;
       v->val = q->init[i];
       continue;
     }
@@ -918,6 +919,10 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
     block_yield(L->a, n->u.loop.body, v->val);
     v->val = n->u.loop.outs[k] = fn_val(L->fn, v->type, v->kind == VAR_RED || v->name[0] == '$' ? NULL : v->name);
   }
+  // an uncarried variable's value in the body is its value before the loop, also where a
+  // carried one took it (q = acc: q's result, yielded after acc was found uncarried)
+  for (int i = L->var_floor; i < nv; i++)
+    if (uncarried[i]) ir_replace_uses(n->u.loop.body, q->param[i], q->init[i]);
   b_push(&L->b, n);
 }
 
