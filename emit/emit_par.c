@@ -729,20 +729,33 @@ static const char *scan_hints(Emit *e, const ScanGroup *g) {
   return omp_hints(e, g->c ? g->c : g->p ? g->p : g->s, false, true);
 }
 
-// A scan group's comments, its length and chunks, pass 1 and the chunks' prefixes.
-static void scan_open(Emit *e, const ScanGroup *g) {
-  const Node *n = g->s;
-  const Scan *s = &n->u.par.scans[0];
+// A scan group's operator and comment.
+static void scan_comment(Emit *e, const ScanGroup *g, bool total_only) {
+  const Scan *s = &g->s->u.par.scans[0];
   Red r = scan_red(s);
-  if (s->op == RED_USER) emit_user_op(e, n, &r);
-  const char *t = red_ctype(e, &r), *len = ref(e, n->u.par.hi);
-  bool rev = s->reverse;
-  line(e, "// %s, in %s order%s%s", scan_what(e, s, g->src), rev ? "reverse" : "index",
-       g->p ? "; its terms from the loop before it" : "",
+  if (s->op == RED_USER) emit_user_op(e, g->s, &r);
+  line(e, "// %s%s, in %s order%s%s", scan_what(e, s, g->src), total_only ? " (its total only)" : "",
+       s->reverse ? "reverse" : "index", g->p ? "; its terms from the loop before it" : "",
        g->c ? (g->p ? " and the loop after it in its pass" : "; the loop after it in its pass") : "");
+}
+
+// Its length, chunks and the chunks' partial values.
+static void scan_chunks(Emit *e, const ScanGroup *g, bool last) {
+  Red r = scan_red(&g->s->u.par.scans[0]);
+  const char *len = ref(e, g->s->u.par.hi);
   line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", len, len);
   line(e, "int adsoac_nc = adsoac_scan_chunks(adsoac_n);");
-  line(e, "%s adsoac_part[ADSOAC_CHUNKS]%s;", t, scan_read(e, s) ? ", adsoac_last" : "");
+  line(e, "%s adsoac_part[ADSOAC_CHUNKS]%s;", red_ctype(e, &r), last ? ", adsoac_last" : "");
+}
+
+// A scan group's comments, its length and chunks, pass 1 and the chunks' prefixes.
+static void scan_open(Emit *e, const ScanGroup *g) {
+  const Scan *s = &g->s->u.par.scans[0];
+  Red r = scan_red(s);
+  const char *t = red_ctype(e, &r);
+  bool rev = s->reverse;
+  scan_comment(e, g, false);
+  scan_chunks(e, g, scan_read(e, s));
   line(e, "if (adsoac_nc > 1) { // pass 1: the chunks' totals (but the last one's)");
   e->depth++;
   buf_printf(e->out, "#pragma omp parallel for schedule(static)%s\n", scan_hints(e, g));
@@ -773,20 +786,15 @@ static bool same_comment(const Node *a, const Node *b) {
 // A scan of which only the total is read (a reduction with a declared operator that is not
 // commutative): one pass, the chunks' totals, combined in order.
 static void scan_total_only(Emit *e, const ScanGroup *g) {
-  const Node *n = g->s;
-  const Scan *s = &n->u.par.scans[0];
+  const Scan *s = &g->s->u.par.scans[0];
   Red r = scan_red(s);
-  if (s->op == RED_USER) emit_user_op(e, n, &r);
-  const char *t = red_ctype(e, &r), *len = ref(e, n->u.par.hi);
+  const char *t = red_ctype(e, &r);
   bool rev = s->reverse;
-  line(e, "// %s (its total only), in %s order%s", scan_what(e, s, g->src), rev ? "reverse" : "index",
-       g->p ? "; its terms from the loop before it" : "");
+  scan_comment(e, g, true);
   if (!scan_read(e, s)) return; // (nothing reads it)
   line(e, "{");
   e->depth++;
-  line(e, "long long adsoac_n = %s > 0 ? (long long)%s : 0;", len, len);
-  line(e, "int adsoac_nc = adsoac_scan_chunks(adsoac_n);");
-  line(e, "%s adsoac_part[ADSOAC_CHUNKS];", t);
+  scan_chunks(e, g, false);
   buf_printf(e->out, "#pragma omp parallel for if(adsoac_nc > 1) schedule(static)%s\n", scan_hints(e, g));
   line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
   e->depth++;
