@@ -261,9 +261,13 @@ static const char *team_if(Emit *e, const Node *n) {
   if (ir_walk(n->u.par.body, &(Walker){.pre = is_loop})) return "";
   for (int h = 0; h < n->u.par.nhints; h++)
     if (!strncmp(n->u.par.hints[h], "if(", 3)) return "";
+  if (!ty_is_int(e->f->vals[n->u.par.lo].type) || !ty_is_int(e->f->vals[n->u.par.hi].type))
+    return "";
+  // (inside the loop's guard lo < hi: hi - lo in unsigned arithmetic is the trip count, at
+  // the ends of every integer type too)
   if (is_zero(e, n->u.par.lo))
-    return arena_printf(e->a, " if((long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi));
-  return arena_printf(e->a, " if((long long)%s - (long long)%s >= ADSOAC_PAR_MIN)",
+    return arena_printf(e->a, " if((unsigned long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi));
+  return arena_printf(e->a, " if((unsigned long long)%s - (unsigned long long)%s >= ADSOAC_PAR_MIN)",
                       ref(e, n->u.par.hi), ref(e, n->u.par.lo));
 }
 
