@@ -701,7 +701,8 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
   if (r.nf > 1) buf_printf(&x, "%s_make(", tup_name(e, &r));
   for (int f = 0; f < r.nf; f++) {
     const Type *ft = e->f->vals[s->out[f]].type;
-    if (g->p) line(e, "%s adsoac_y%d;", tname(e, ft), f);
+    if (g->p) // (set where the iteration runs: not where its arrays could not be allocated)
+      line(e, "%s adsoac_y%d = %s;", tname(e, ft), f, zero(e, ft));
     buf_printf(&x, "%s%s", f ? ", " : "",
                g->p ? arena_printf(e->a, "adsoac_y%d", f) : elem_at(e, g->src[f], "adsoac_k"));
   }

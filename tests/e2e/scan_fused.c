@@ -1,10 +1,12 @@
 // Scans on the C target run with the loops around them (emit_par.c scan groups): the loop
 // that computes the terms and the one that reads the prefixes in the scan's passes. Cases
 // where they may not: the terms' loop fused with a map that writes an array (it cannot run
-// twice), an in-place scan (the prefixes' loop writes what the terms' loop reads), two
-// scans of one loop, a scan in a time loop, a max-scan whose prefixes f_vjp reads again, a
-// scan from a lower bound, and sizes below the thread count (the driver runs 4 threads, the
-// translation is compiled with one iteration per chunk at least: every chunk count).
+// twice), an in-place scan (the prefixes' loop writes what the terms' loop reads), two scans
+// of one loop, a scan in a time loop, a max-scan whose prefixes f_vjp reads again, a scan
+// from a lower bound, a scan whose loops give each iteration its own copy of a malloc'd
+// scratch array (allocated per iteration in both passes), and sizes below the thread count
+// (the driver runs 4 threads, the translation is compiled with one iteration per chunk at
+// least: every chunk count).
 // e2e: sizes n=0,1,2,3,5,17,64
 // e2e: func side
 // e2e: array x[n] range(-1,1)
@@ -25,7 +27,12 @@
 // e2e: int lo = n > 2 ? 2 : 0
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
+// e2e: func heapscan
+// e2e: int m = 3
+// e2e: array x[n] range(-1,1)
+// e2e: array y[n] range(-1,1)
 #include <math.h>
+#include <stdlib.h>
 
 // the terms' loop joins the map before it (same iterations, z read where written)
 #pragma adsoac grad
@@ -98,5 +105,23 @@ double from(int n, int lo, const double *x, double *y) {
     s += x[i] * x[i];
     y[i] = log(s);
   }
+  return s;
+}
+
+// w: each iteration's own copy (written before it is read), in the terms' loop and in the
+// loop after the scan
+#pragma adsoac grad
+double heapscan(int n, int m, const double *x, double *y) {
+  double s = 0.0;
+  double *w = malloc((size_t)m * sizeof *w);
+#pragma adsoac scan(+: s)
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < m; j++) w[j] = x[i] * (j + 1);
+    double t = 0.0;
+    for (int j = 0; j < m; j++) t += w[j] * w[j];
+    s += sqrt(1.0 + t);
+    y[i] = s * x[i] + w[m - 1];
+  }
+  free(w);
   return s;
 }
