@@ -132,6 +132,31 @@ static inline void e2e_compare(const char *what, long n, const double *got, cons
              exp[worst], wtol, dp ? ", finite differences" : "", kinks);
 }
 
+/* ---- the lengths of the buffers a call is given (tests/gpu/cuda_shim.py copies that many
+ * bytes to and from the device) ---- */
+static struct {
+  const void *p;
+  long bytes;
+} e2e_regs[1024];
+long e2e_bytes(const void *p);
+long e2e_bytes(const void *p) { /* -1: not a buffer of the driver's */
+  for (int i = 0; i < 1024; i++)
+    if (e2e_regs[i].p == p && p) return e2e_regs[i].bytes;
+  return -1;
+}
+static inline void e2e_reg(const void *p, long bytes) {
+  for (int i = 0; i < 1024; i++)
+    if (!e2e_regs[i].p) {
+      e2e_regs[i].p = p, e2e_regs[i].bytes = bytes;
+      return;
+    }
+  abort();
+}
+static inline void e2e_unreg(const void *p) {
+  for (int i = 0; i < 1024; i++)
+    if (e2e_regs[i].p == p) e2e_regs[i].p = NULL;
+}
+
 /* ---- buffers with canaries ---- */
 typedef struct {
   unsigned char *p;
@@ -150,10 +175,12 @@ static inline void *e2e_buf(E2ECall *c, long len, size_t es) {
   if (!m) abort();
   memset(m, 0xA5, bytes);
   c->buf[c->nbuf++] = (E2EBuf){m + E2E_GUARD * es, len, es};
+  e2e_reg(m + E2E_GUARD * es, len > 0 ? len * (long)es : 0);
   return m + E2E_GUARD * es;
 }
 static inline void e2e_release(E2ECall *c) {
-  for (int i = 0; i < c->nbuf; i++) free(c->buf[i].p - E2E_GUARD * c->buf[i].es);
+  for (int i = 0; i < c->nbuf; i++)
+    e2e_unreg(c->buf[i].p), free(c->buf[i].p - E2E_GUARD * c->buf[i].es);
   c->nbuf = 0;
 }
 static inline int e2e_guards_ok(const E2ECall *c) {
@@ -239,6 +266,7 @@ static inline void *e2e_sbuf(long n, size_t size) { /* n structs, canary bytes a
   unsigned char *m = malloc(bytes);
   if (!m) abort();
   memset(m, 0xA5, bytes);
+  e2e_reg(m + E2E_GUARD * size, (n > 0 ? n : 0) * (long)size);
   return m + E2E_GUARD * size;
 }
 /* Releases a struct buffer; ok: the caller's checks of it held.  A failure is reported, and
@@ -254,6 +282,7 @@ static inline void e2e_sdone(void *p, long n, size_t size, int ok, int report, c
              !guards ? "a write outside the array of structs (canary overwritten)"
              : !ok   ? "an integer field of a derivative struct was written"
                      : "integer fields untouched, no write outside the structs");
+  e2e_unreg(b);
   free(b - E2E_GUARD * size);
 }
 

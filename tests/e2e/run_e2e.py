@@ -688,6 +688,13 @@ def run_c(args, name):
     sdir = getattr(args, "src_dir", None) or HERE
     src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
     os.makedirs(bdir, exist_ok=True)
+    o = lambda n: os.path.join(bdir, n)
+    if getattr(args, "cuda_run", False):
+        c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", open(src).read(), re.M)
+        if c_only:
+            return ["SKIP not compiled: " + c_only[0]]
+    if getattr(args, "run_only", False):  # (drivers built elsewhere with --build-only)
+        return run_driver(args, o)
     try:
         funcs = parse_program(src)
         driver = gen_driver(funcs, args.fake is not None)
@@ -709,13 +716,20 @@ def run_c(args, name):
         cu = o("prog_grad.cu")
         translate(args, name, src, "cuda", cu)
         shim = os.path.join(os.path.dirname(HERE), "gpu", "cuda_shim.py")
-        p = subprocess.run([sys.executable, shim, src, o("shim.cu")], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, shim, os.path.join(sdir, name + ".c"), o("shim.cu"), cu],
+                           capture_output=True, text=True)
         if p.returncode:
             raise Fail("cuda_shim.py failed:\n" + p.stderr)
-        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE] + (["-rdc=true"] if links else [])
-        sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
+        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)] + \
+            (["-rdc=true"] if links else [])
+        if p.stdout.strip() != "INLINE":  # (else the shim includes the output: static kernels)
+            sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
         sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "nvcc -c (shims)")
-        extra_objs = [o("shim.o")]
+        if p.stdout.strip() == "INLINE":
+            os.replace(o("shim.o"), o("grad.o"))
+        if user_main:  # (the driver has one)
+            sh(["objcopy", "--localize-symbol=main", o("grad.o")], "localizing the program's main")
+        extra_objs = [o("shim.o")] if p.stdout.strip() != "INLINE" else []
         if links:  # a library the kernels call: device code too (its functions __host__ __device__)
             for k, lib in enumerate(links):
                 sh(nv + ["-x", "cu", "-c", lib, "-o", o("dlib%d.o" % k)], "nvcc -c " + os.path.basename(lib))
@@ -791,6 +805,12 @@ def run_c(args, name):
         with open(o("driver.key"), "w") as fh:
             fh.write(key)
     sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
+    if getattr(args, "build_only", False):
+        return ["SKIP built only: " + o("driver")]
+    return run_driver(args, o)
+
+
+def run_driver(args, o):
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "4")
     env.update(getattr(args, "driver_env", {}))
@@ -816,7 +836,7 @@ def run_cuda(args, name):
     own = re.findall(r"^\s*//\s*e2e:\s*nvcc\s+(.*?)\s*$", text, re.M)
     c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", text, re.M)
     if c_only:  # C that is not C++ in the code the CUDA output passes through (README)
-        return ["SKIP " + c_only[0]]
+        return ["SKIP not compiled: " + c_only[0]]
     src = source_of(src)
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
@@ -833,7 +853,7 @@ def job(fn, args, name):
     try:
         lines = fn(args, name)
         if lines and lines[0].startswith("SKIP "):
-            return True, "not compiled: " + lines[0][5:], []
+            return True, lines[0][5:], []
         return True, "%d checks" % sum(l.startswith("PASS") for l in lines) if lines else "", lines
     except Fail as e:
         return False, str(e), []
@@ -897,6 +917,10 @@ def main():
     ap.add_argument("--cuda-run", action="store_true",
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
+    ap.add_argument("--build-only", action="store_true",
+                    help="build the drivers in --build-dir, run none (e.g. for a GPU machine)")
+    ap.add_argument("--run-only", action="store_true",
+                    help="run the drivers that --build-only left in --build-dir")
     ap.add_argument("--src-dir", help="take the programs from this directory (default: beside this script)")
     ap.add_argument("--cuda-only", action="store_true",
                     help="with --nvcc: only translate to CUDA and compile (no C-target checks)")
@@ -921,7 +945,8 @@ def main():
         if args.tests:
             names = [n for n in names if any(fnmatch.fnmatch(n, t) for t in args.tests)]
         todo = [] if args.cuda_only else [(run_c, n, n) for n in names]
-        todo += [(run_cuda, n, n + " [cuda]") for n in names] if args.nvcc else []
+        # (--cuda-run compiles the CUDA output for its drivers)
+        todo += [(run_cuda, n, n + " [cuda]") for n in names] if args.nvcc and not args.cuda_run else []
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
             futs = [(label, ex.submit(job, fn, args, n)) for fn, n, label in todo]
             results = []
