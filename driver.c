@@ -31,6 +31,7 @@ typedef struct {
   int stripmine;
   bool general_rule;
   bool no_fuse;
+  bool check_sched;
   const char *dump_after; // --dump-after=PASS
 } Options;
 
@@ -59,6 +60,8 @@ static const char usage_text[] =
     "                     reduction and scan(+) by the general scan rule): a cross-check\n"
     "  --no-fuse          keep the loops as distributed (one per reduction, histogram\n"
     "                     and elementwise part): shows the split, runs slower\n"
+    "  --check-schedules  (C, a test aid) reverse loops run in two phases of chunks check\n"
+    "                     at run time that no two chunks of a phase update one element\n"
     "  --no-line          no #line directives in the output\n"
     "  --remarks, -R      per marked loop, on stderr: what was proven (each iteration's own\n"
     "                     elements, disjoint accesses, privatized arrays), what was taken on\n"
@@ -128,6 +131,8 @@ static Options parse_options(int argc, char **argv) {
       o.general_rule = true;
     } else if (!strcmp(a, "--no-fuse")) {
       o.no_fuse = true;
+    } else if (!strcmp(a, "--check-schedules")) {
+      o.check_sched = true;
     } else if (!strcmp(a, "--passes")) {
       adsoac_print_passes(stdout);
       exit(0);
@@ -358,6 +363,7 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   to.stripmine = o->stripmine;
   to.general_rule = o->general_rule;
   to.no_fuse = o->no_fuse;
+  to.check_sched = o->check_sched;
   TranslateResult r = adsoac_translate(a, &to, &src, out);
   if (r == TRANSLATE_ERROR) exit(1); // diagnosed; no output written
   deps = to.deps;

@@ -107,11 +107,20 @@ static void pass_fuse(const Pipe *p, Unit *u) {
   fuse_loops(u->m->jvp);
   fuse_loops(u->m->primal);
 }
+// CUDA: a loop's updates that the C target makes plain in two phases of chunks are atomic
+// (one thread per iteration); the chunks' width goes.
+static WalkNext uncolor(Node *n, void *ctx) {
+  (void)ctx;
+  if (n->kind == IR_PAR) n->u.par.color = 0;
+  if (n->kind == IR_ACC && n->u.mem.mode == ACC_COLOR) n->u.mem.mode = ACC_ATOMIC;
+  return WALK_INTO;
+}
+
 // What fusion made constant or unused goes (no set-but-unused variables in the output).
 static void pass_simplify(const Pipe *p, Unit *u) {
-  (void)p;
   Fn *fns[3] = {u->m->primal, u->m->vjp, u->m->jvp};
   for (int k = 0; k < 3; k++) {
+    if (p->o->target == TARGET_CUDA) ir_walk(fns[k]->body, &(Walker){.pre = uncolor});
     fold_dce(fns[k]);
     simplify_dead_arrays(fns[k]); // (a local array whose reads were all forwarded)
   }
@@ -270,7 +279,7 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     EmitOptions eo = {.target = o->target, .line_directives = o->line_directives,
                       .input_name = src->path, .output_name = o->output_name,
                       .version = o->version, .check = o->emit_check,
-                      .no_fuse = o->no_fuse};
+                      .no_fuse = o->no_fuse, .check_sched = o->check_sched};
     emit_program(prog, &eo, out);
     if (o->emit_check) emit_check(prog, &eo, out);
   }

@@ -14,6 +14,7 @@ typedef struct {
   int stripmine; // --stripmine=L (0: default)
   bool general_rule; // --general-rule: every reduction by the general rule in forward mode
   bool no_fuse;      // --no-fuse: the loops stay as distributed
+  bool check_sched;  // --check-schedules: two-phase loops check their plain updates at run time
   const char *dump_after; // --dump-after=PASS: the IR after that pass, instead of code
   bool emit_check;        // --emit=check: the validation program (with --target=c's code)
   // out: the headers the translation read (for -MD)

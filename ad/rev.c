@@ -68,6 +68,11 @@ static void acc_atomic(Rev *R, const Node *n, Val g, const char *why) {
                        "the loop (iterations may update the same elements)");
     return;
   }
+  if (acc_color(R, arr, n->u.mem.idx, g)) {
+    remark_acc(R, arr, "plain updates, the loop in chunks run in two phases (iterations that "
+                       "may update the same elements are never run at the same time)");
+    return;
+  }
   remark_acc(R, arr, why);
   b_acc(&R->b, R->abar[arr], P(n->u.mem.idx), g, ACC_ATOMIC);
 }

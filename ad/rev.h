@@ -91,6 +91,11 @@ typedef struct Rev {
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
   struct Shared *shared; // the top-level reverse loop's per-thread adjoints (acc_shared)
   int nshared;
+  // the top-level reverse loop's ACC_COLOR updates (acc_color), per adjoint array: the
+  // coefficient of the loop index in the first one's index, whether all have it (a bool
+  // value), the interval of the rest of their indices
+  struct Colored { Val arr, coef, same, lo, hi; } colored[16];
+  int ncolored;
   Block *top_host;       // the block the top-level reverse loop goes into
   const Node *top_par;   // the primal loop it reverses
   unsigned char *top_in; // values defined in that loop's body
@@ -198,6 +203,7 @@ bool block_writes_active(Rev *R, const Block *b);
 
 // ---- rev_map.c ----
 bool acc_shared(Rev *R, Val arr, Val idx, Val g);
+bool acc_color(Rev *R, Val arr, Val idx, Val g);
 bool reads_injective(Rev *R, Val arr); // (of the loop being reversed)
 void rev_par(Rev *R, const Node *n);
 

@@ -150,6 +150,156 @@ bool acc_shared(Rev *R, Val arr, Val idx, Val g) {
   return true;
 }
 
+// Primal index expression v as coef * i + rest, i the top-level loop's index: *has_i
+// (coef is not 0 by its form; else coef is 0 and not built), *coef a long value, and the
+// interval [lo, hi] of rest over the loop, all computed in the block before it.
+static bool index_rel(Rev *R, Val v, bool *has_i, Val *coef, Val *lo, Val *hi, int *budget) {
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  // (signed arithmetic: no index that wraps around)
+  if (--*budget < 0 || !ty_is_int(R->pf->vals[v].type) || !ty_int_info(R->pf->vals[v].type).sign)
+    return false;
+  if (v == R->top_par->u.par.idx) {
+    *has_i = true;
+    *coef = b_const_i(&hb, &ty_long, 1);
+    *lo = *hi = b_const_i(&hb, &ty_long, 0);
+    return true;
+  }
+  int sub_budget = *budget;
+  if (index_interval(R, v, lo, hi, &sub_budget)) { // (fails where v depends on i)
+    *has_i = false;
+    return true;
+  }
+  const Node *d = R->def[v];
+  if (!d || !R->top_in[v]) return false;
+  bool ha, hc;
+  Val ca = 0, la, ua, cc = 0, lc, uc;
+  switch (d->kind) {
+  case IR_CAST: { // (as index_interval: casts that keep every value)
+    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
+    bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
+                                (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
+                                 !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
+    return keeps && index_rel(R, d->u.cast.a, has_i, coef, lo, hi, budget);
+  }
+  case IR_BINOP:
+    if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
+    if (!index_rel(R, d->u.bin.a, &ha, &ca, &la, &ua, budget) ||
+        !index_rel(R, d->u.bin.b, &hc, &cc, &lc, &uc, budget))
+      return false;
+    *has_i = ha || hc;
+    if (d->u.bin.op == BIN_ADD) {
+      *coef = !hc ? ca : !ha ? cc : b_add(&hb, ca, cc);
+      *lo = b_add(&hb, la, lc), *hi = b_add(&hb, ua, uc);
+      return true;
+    }
+    if (d->u.bin.op == BIN_SUB) {
+      *coef = !hc ? ca : !ha ? b_neg(&hb, cc) : b_sub(&hb, ca, cc);
+      *lo = b_sub(&hb, la, uc), *hi = b_sub(&hb, ua, lc);
+      return true;
+    }
+    // a product: one factor without i, and one value (not a range) over the loop
+    if (ha == hc) return false;
+    Val c = ha ? ca : cc, l = ha ? la : lc, u = ha ? ua : uc, kl = ha ? lc : la, ku = ha ? uc : ua;
+    if (kl != ku) return false;
+    *coef = b_mul(&hb, c, kl);
+    Val p = b_mul(&hb, l, kl), q = b_mul(&hb, u, kl), neg = b_binop(&hb, BIN_LT, kl, b_const_i(&hb, &ty_long, 0));
+    *lo = b_select(&hb, neg, q, p), *hi = b_select(&hb, neg, p, q);
+    return true;
+  case IR_CONST: case IR_UNOP: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC:
+  case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
+  case IR_FREE: case IR_RETURN: return false;
+  }
+  UNREACHABLE();
+}
+
+// abar[idx] += g from inside the top-level reverse loop, plain, where idx is coef * i + rest
+// (i the loop's index, rest within [lo, hi] over the loop): iterations more than
+// (hi - lo) / |coef| apart update different elements, and the loop runs in chunks at least
+// that wide, the even ones in parallel, then the odd ones (emit_par.c).  Over all the
+// updates of abar in the loop: [lo, hi] their union, and one chunk where their coefficients
+// differ (finish_color).
+bool acc_color(Rev *R, Val arr, Val idx, Val g) {
+  if (!R->shared) return false;
+  Val lo, hi, coef;
+  bool has_i;
+  int budget = 1000;
+  if (!index_rel(R, idx, &has_i, &coef, &lo, &hi, &budget) || !has_i) return false;
+  int c = 0;
+  while (c < R->ncolored && R->colored[c].arr != R->abar[arr]) c++;
+  if (c == (int)(sizeof R->colored / sizeof R->colored[0])) return false;
+  Builder hb = {R->f, R->top_host, R->b.loc};
+  if (c == R->ncolored) {
+    R->colored[R->ncolored++] = (struct Colored){R->abar[arr], coef, 0, lo, hi};
+  } else {
+    struct Colored *x = &R->colored[c];
+    Val eq = b_binop(&hb, BIN_EQ, coef, x->coef);
+    x->same = x->same ? b_binop(&hb, BIN_LAND, x->same, eq) : eq;
+    x->lo = b_select(&hb, b_binop(&hb, BIN_LT, lo, x->lo), lo, x->lo);
+    x->hi = b_select(&hb, b_binop(&hb, BIN_GT, hi, x->hi), hi, x->hi);
+  }
+  b_acc(&R->b, R->abar[arr], P(idx), g, ACC_COLOR);
+  return true;
+}
+
+// The accumulations into array a in block b: *color ACC_COLOR ones, *other any other
+// access of a (an atomic or plain update, a read, a write).
+static void color_uses(const Block *b, Val a, bool *color, bool *other) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    switch (s->kind) {
+    case IR_ACC: case IR_READ: case IR_WRITE: case IR_UPDATE:
+      if (s->u.mem.arr == a) *(s->kind == IR_ACC && s->u.mem.mode == ACC_COLOR ? color : other) = true;
+      break;
+    case IR_COPY: case IR_SORT: case IR_FREE:
+      if (s->u.copy.dst == a || s->u.copy.src == a) *other = true;
+      break;
+    case IR_IF: color_uses(s->u.ifs.then, a, color, other), color_uses(s->u.ifs.els, a, color, other); break;
+    case IR_LOOP: color_uses(s->u.loop.body, a, color, other); break;
+    case IR_PAR: color_uses(s->u.par.body, a, color, other); break;
+    case IR_EXT: // (an array passed to a call: its accesses are not known)
+      for (int k = 0; k < s->u.ext.nargs; k++) *other |= s->u.ext.args[k] == a;
+      break;
+    case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_ALLOC:
+    case IR_RETURN: break;
+    }
+  }
+}
+
+static void color_to_atomic(Block *b, Val a) {
+  for (int i = 0; i < b->n; i++) {
+    Node *s = b->stmts[i];
+    if (s->kind == IR_ACC && s->u.mem.arr == a && s->u.mem.mode == ACC_COLOR) s->u.mem.mode = ACC_ATOMIC;
+    if (s->kind == IR_IF) color_to_atomic(s->u.ifs.then, a), color_to_atomic(s->u.ifs.els, a);
+    if (s->kind == IR_LOOP) color_to_atomic(s->u.loop.body, a);
+    if (s->kind == IR_PAR) color_to_atomic(s->u.par.body, a);
+  }
+}
+
+// The top-level reverse loop m's schedule for its ACC_COLOR updates: its width, the
+// greatest of the arrays' (hi - lo) / |coef| + 1, every iteration where the coefficients of
+// an array's updates differ or are 0.  An array the loop also accesses otherwise
+// (atomically, plainly, a read) gets atomic updates instead.
+static void finish_color(Rev *R, Node *m) {
+  Builder hb = {R->f, R->top_host, m->loc};
+  Val w = 0;
+  for (int c = 0; c < R->ncolored; c++) {
+    const struct Colored *x = &R->colored[c];
+    bool color = false, other = false;
+    color_uses(m->u.par.body, x->arr, &color, &other);
+    if (other) color_to_atomic(m->u.par.body, x->arr);
+    if (other || !color) continue;
+    Val zero = b_const_i(&hb, &ty_long, 0), one = b_const_i(&hb, &ty_long, 1);
+    Val ac = b_select(&hb, b_binop(&hb, BIN_LT, x->coef, zero), b_neg(&hb, x->coef), x->coef);
+    Val ok = b_binop(&hb, BIN_GT, ac, zero);
+    if (x->same) ok = b_binop(&hb, BIN_LAND, ok, x->same);
+    Val span = b_add(&hb, b_binop(&hb, BIN_DIV, b_sub(&hb, x->hi, x->lo), b_select(&hb, ok, ac, one)), one);
+    ok = b_binop(&hb, BIN_LAND, ok, b_binop(&hb, BIN_GT, span, zero)); // (no update at all: 0)
+    Val wx = b_select(&hb, ok, span, b_const_i(&hb, &ty_long, 0x7fffffffffffffffLL));
+    w = w ? b_select(&hb, b_binop(&hb, BIN_GT, wx, w), wx, w) : wx;
+  }
+  m->u.par.color = w;
+}
+
 // The hist(+) clauses of the top-level reverse loop m (acc_shared), before it is pushed.
 static void finish_shared(Rev *R, Node *m) {
   if (!R->nshared) return;
@@ -398,6 +548,7 @@ void rev_par(Rev *R, const Node *n) {
   if (top) { // per-thread adjoints of shared elements (acc_shared)
     R->shared = SCRATCH(Shared, MAX_SHARED);
     R->nshared = 0;
+    R->ncolored = 0;
     R->top_host = host;
     R->top_par = n;
     R->top_in = R->in_par;
@@ -435,6 +586,7 @@ void rev_par(Rev *R, const Node *n) {
   R->b.blk = host;
   if (top) {
     finish_shared(R, m);
+    finish_color(R, m);
     R->shared = NULL;
   }
   b_push(&R->b, m);

@@ -41,6 +41,7 @@ typedef struct Emit {
                         // innermost one with clauses (a nested loop without any updates the
                         // outer loop's histograms: the adjoints f_vjp accumulates per thread)
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
+  bool colored;            // C: in a loop run in two phases of chunks (its ACC_COLOR: plain)
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

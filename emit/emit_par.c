@@ -287,7 +287,10 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   bool privates = false;
   for (int h = 0; h < n->u.par.nhists; h++) privates |= private_hist(e, n, h);
   if (!privates) e->private_par = NULL;
-  bool manual = has_user_op(n) || privates; // no reduction clause: declared operators, copies
+  // updates that iterations far enough apart make at different elements: chunks that wide,
+  // the even ones in parallel, then the odd ones (ACC_COLOR, ad/rev_map.c's acc_color)
+  bool colored = !g && n->u.par.color && ty_is_int(e->f->vals[n->u.par.idx].type);
+  bool manual = has_user_op(n) || privates || colored; // no reduction clause: declared operators, copies
   Buf clause = {.arena = e->a};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
@@ -302,8 +305,16 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
     e->depth++;
   }
+  if (colored) { // (inside the guard lo < hi: hi - lo in unsigned arithmetic is the trip)
+    line(e, "unsigned long long adsoac_trip = (unsigned long long)%s - (unsigned long long)%s;",
+         ref(e, n->u.par.hi), ref(e, n->u.par.lo));
+    line(e, "unsigned long long adsoac_cw = adsoac_chunk_width(adsoac_trip, %s);", ref(e, n->u.par.color));
+    line(e, "unsigned long long adsoac_nch = (adsoac_trip - 1) / adsoac_cw + 1;");
+    if (e->opt->check_sched) line(e, "unsigned long long adsoac_ep = adsoac_sched_epochs();");
+  }
   // a scan's second pass: the chunks, one per thread, in order (schedule(static))
-  const char *team = g ? " if(adsoac_nc > 1)" : team_if(e, n), *sched = g ? " schedule(static)" : "";
+  const char *team = g ? " if(adsoac_nc > 1)" : colored ? " if(adsoac_nch > 2)" : team_if(e, n);
+  const char *sched = g ? " schedule(static)" : "";
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");
@@ -313,7 +324,17 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
            neutral(e, &n->u.par.reds[r]));
     for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
       if (private_hist(e, n, h)) private_open(e, n, h);
-    buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true, false));
+    if (colored) {
+      line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
+      e->depth++;
+      buf_printf(e->out, "#pragma omp for schedule(static)\n");
+      line(e, "for (unsigned long long adsoac_ch = adsoac_ph; adsoac_ch < adsoac_nch; adsoac_ch += 2) {");
+      e->depth++;
+      line(e, "unsigned long long adsoac_q0 = adsoac_ch * adsoac_cw;");
+      line(e, "unsigned long long adsoac_q1 = adsoac_trip - adsoac_q0 < adsoac_cw ? adsoac_trip : adsoac_q0 + adsoac_cw;");
+    } else {
+      buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true, false));
+    }
   } else {
     buf_printf(e->out, "#pragma omp parallel for%s%s%s%s%s\n", team, sched,
                clause.data ? clause.data : "", g ? scan_hints(e, g) : omp_hints(e, n, false, false),
@@ -324,6 +345,23 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
     e->depth++;
     scan_chunk(e, g, false);
+    e->depth--;
+    line(e, "}");
+  } else if (colored) {
+    const char *i = ref(e, n->u.par.idx);
+    const Type *it = e->f->vals[n->u.par.idx].type;
+    line(e, "for (unsigned long long adsoac_q = adsoac_q0; adsoac_q < adsoac_q1; adsoac_q++) {");
+    e->depth++;
+    line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), i, tname(e, it),
+         ref(e, n->u.par.lo));
+    bool outer_colored = e->colored;
+    e->colored = true;
+    emit_body(e, n);
+    e->colored = outer_colored;
+    e->depth--;
+    line(e, "}");
+    e->depth--;
+    line(e, "}");
     e->depth--;
     line(e, "}");
   } else {
@@ -1093,7 +1131,10 @@ void emit_acc(Emit *e, const Node *n) {
     line(e, "}");
     return;
   }
-  if (n->u.mem.mode == ACC_ATOMIC) {
+  if (n->u.mem.mode == ACC_COLOR && e->colored && e->opt->check_sched)
+    line(e, "adsoac_sched_check(&%s, adsoac_ep + (unsigned long long)adsoac_ph, adsoac_ch, \"%s\");", el,
+         e->f->name);
+  if (n->u.mem.mode == ACC_ATOMIC || (n->u.mem.mode == ACC_COLOR && !e->colored)) {
     if (e->opt->target == TARGET_CUDA) {
       line(e, "atomicAdd(&%s, %s);", el, v);
       return;

@@ -191,7 +191,10 @@ extern const char *const node_kind_names[];
 typedef enum { RED_ADD, RED_MUL, RED_MIN, RED_MAX, RED_USER } RedOp;
 const char *redop_name(RedOp op);
 
-typedef enum { ACC_PLAIN, ACC_ATOMIC } AccMode;
+// ACC_COLOR: an update that other iterations of the enclosing host-level parallel loop may
+// make at the same element, but only iterations fewer than its `color` apart (emit_par.c's
+// two-phase schedule makes it plain; anywhere else it is atomic).
+typedef enum { ACC_PLAIN, ACC_ATOMIC, ACC_COLOR } AccMode;
 
 typedef struct Node Node;
 typedef struct Block Block;
@@ -351,6 +354,10 @@ struct Node {
       const char **hints, **hint_names;
       Val *hint_vals;
       int nhints, nhint_vals;
+      // 0, or a long defined before the loop: iterations at least this far apart make their
+      // ACC_COLOR updates at different elements (the loop runs in chunks of that many
+      // iterations, the even chunks in parallel, then the odd ones)
+      Val color;
     } par;
     struct {
       Val n;

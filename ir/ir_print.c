@@ -86,6 +86,7 @@ static void print_lambdas(Printer *p, const Node *n) {
 
 static void print_par(Printer *p, const Node *n) {
   buf_printf(p->out, "par %s in [%s, %s)", V(n->u.par.idx), V(n->u.par.lo), V(n->u.par.hi));
+  if (n->u.par.color) buf_printf(p->out, " color(%s)", V(n->u.par.color));
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     buf_printf(p->out, " reduce(%s: ", red->op == RED_USER ? red->user_fn : redop_name(red->op));
@@ -172,7 +173,7 @@ static void print_node(Printer *p, const Node *n) {
                V(n->u.mem.idx), V(n->u.mem.v));
     return;
   case IR_ACC:
-    buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : "",
+    buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : n->u.mem.mode == ACC_COLOR ? "[color]" : "",
                V(n->u.mem.arr), V(n->u.mem.idx), V(n->u.mem.v));
     return;
   case IR_IF:

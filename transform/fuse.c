@@ -62,7 +62,10 @@ static WalkNext touch_node(Node *n, void *ctx) {
     u(t, n->u.loop.lo), u(t, n->u.loop.hi);
     for (int i = 0; i < n->u.loop.ncarry; i++) u(t, n->u.loop.init[i]);
     break;
-  case IR_PAR: u(t, n->u.par.lo), u(t, n->u.par.hi); break;
+  case IR_PAR:
+    u(t, n->u.par.lo), u(t, n->u.par.hi);
+    if (n->u.par.color) u(t, n->u.par.color);
+    break;
   case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
     t->written[n->out] = t->nonacc[n->out] = 1; // allocation and release, not its use
     break;
@@ -94,6 +97,7 @@ static Touch touch(const Fn *f, const Node *p) {
   Touch t = touch_new(f, p->u.par.idx);
   ir_walk(p->u.par.body, &(Walker){.pre = touch_node, .block = touch_yields, .ctx = &t});
   u(&t, p->u.par.lo), u(&t, p->u.par.hi);
+  if (p->u.par.color) u(&t, p->u.par.color);
   for (int r = 0; r < p->u.par.nreds; r++)
     for (int k = 0; k < p->u.par.reds[r].nf; k++) {
       u(&t, p->u.par.reds[r].init[k]);
@@ -180,6 +184,9 @@ static void merge(Fn *f, Node *a, const Node *b) {
   } else if (strstr(pa, PART_MARK)) { // the parts of one loop, together again
     a->u.par.pragma = arena_strndup(ar, pa, (size_t)(strstr(pa, PART_MARK) - pa));
   }
+  // the two-phase schedule of ACC_COLOR updates holds for the loops' own widths only
+  // (without it they are atomic)
+  if (a->u.par.color != b->u.par.color) a->u.par.color = 0;
   // b's histograms follow a's
   Hist *hs = ARENA_ARRAY(ar, Hist, a->u.par.nhists + b->u.par.nhists + 1);
   if (a->u.par.nhists) memcpy(hs, a->u.par.hists, sizeof(Hist) * (size_t)a->u.par.nhists);

@@ -283,8 +283,9 @@ static void fold_node(Node *n, void *ctx) {
   Fold *fo = ctx;
   Fn *f = fo->f;
   if (n->out) fo->def[n->out] = n;
-  if (n->kind == IR_BINOP && binop_is_compare(n->u.bin.op) && n->u.bin.a == n->u.bin.b &&
-      !ty_is_float(f->vals[n->u.bin.a].type)) { // i < i (bounds that fusion made equal)
+  if (n->kind == IR_BINOP && binop_is_compare(n->u.bin.op) && n->u.bin.op != BIN_LAND &&
+      n->u.bin.op != BIN_LOR && n->u.bin.a == n->u.bin.b &&
+      !ty_is_float(f->vals[n->u.bin.a].type)) { // i < i (bounds that fusion made equal; not c && c)
     BinOp op = n->u.bin.op;
     n->kind = IR_CONST;
     n->u.cst.f = 0;

@@ -15,6 +15,20 @@
 #define ADSOAC_SCAN_GRAIN 4096 // at least this many iterations per chunk
 #endif
 
+// The iterations per chunk of a loop whose updates meet only within w iterations of each
+// other (w >= 1), run in two phases of every other chunk: at least w, about a quarter of
+// each thread's share (two chunks per thread in each phase).
+static inline __attribute__((unused)) unsigned long long adsoac_chunk_width(unsigned long long trip,
+                                                                           long w) {
+#ifdef _OPENMP
+  unsigned long long t = omp_in_parallel() ? 1 : (unsigned long long)omp_get_max_threads();
+#else
+  unsigned long long t = 1;
+#endif
+  unsigned long long c = trip / (4 * t) + 1;
+  return w < 1 ? trip : c < (unsigned long long)w ? (unsigned long long)w : c;
+}
+
 static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
 #ifdef _OPENMP
   long long t = omp_in_parallel() ? 1 : omp_get_max_threads();

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "ir/ir.h"
+#include "transform/transform.h"
 
 static void test_arena(void **state) {
   (void)state;
@@ -102,12 +103,44 @@ static void test_build_print_verify(void **state) {
   arena_free(a);
 }
 
+// simplify_fold: a comparison of a value with itself is constant (c < c: 0, c == c: 1), a
+// logical and/or of a value with itself is not (c && c is c != 0: it was folded to 0)
+static void test_fold_self(void **state) {
+  (void)state;
+  Arena *a = arena_new(0);
+  Fn *f = fn_new(a, "g", (Loc){"g.c", 1, 1});
+  f->ret = &ty_int;
+  f->params = ARENA_ARRAY(a, Param, 1);
+  f->nparams = 1;
+  f->params[0] = (Param){"x", &ty_int, fn_val(f, &ty_int, "x"), {0}, false, false, false, false};
+  Builder b = {f, f->body, f->loc};
+  Val c = b_binop(&b, BIN_LT, f->params[0].val, b_const_i(&b, &ty_int, 1));
+  Val lt = b_binop(&b, BIN_LT, c, c), eq = b_binop(&b, BIN_EQ, c, c);
+  Val land = b_binop(&b, BIN_LAND, c, c), lor = b_binop(&b, BIN_LOR, c, c);
+  Val s = b_add(&b, b_add(&b, lt, eq), b_add(&b, land, lor));
+  Node *r = node_new(a, IR_RETURN, f->loc);
+  r->u.ret.v = s;
+  b_push(&b, r);
+  simplify_fold(f);
+  Node *def[64] = {0};
+  for (int i = 0; i < f->body->n; i++)
+    if (f->body->stmts[i]->out) def[f->body->stmts[i]->out] = f->body->stmts[i];
+  assert_int_equal(def[lt]->kind, IR_CONST);
+  assert_int_equal(def[lt]->u.cst.i, 0);
+  assert_int_equal(def[eq]->kind, IR_CONST);
+  assert_int_equal(def[eq]->u.cst.i, 1);
+  assert_int_equal(def[land]->kind, IR_BINOP);
+  assert_int_equal(def[lor]->kind, IR_BINOP);
+  arena_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_buf),
       cmocka_unit_test(test_math_lookup),
       cmocka_unit_test(test_build_print_verify),
+      cmocka_unit_test(test_fold_self),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
