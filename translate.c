@@ -107,12 +107,13 @@ static void pass_fuse(const Pipe *p, Unit *u) {
   fuse_loops(u->m->jvp);
   fuse_loops(u->m->primal);
 }
-// CUDA: a loop's updates that the C target makes plain in two phases of chunks are atomic
-// (one thread per iteration); the chunks' width goes.
+// CUDA: a loop's updates that the C target makes plain in two phases of chunks, or into
+// per-thread windows, are atomic (one thread per iteration); the chunks' width goes.
 static WalkNext uncolor(Node *n, void *ctx) {
   (void)ctx;
-  if (n->kind == IR_PAR) n->u.par.color = 0;
-  if (n->kind == IR_ACC && n->u.mem.mode == ACC_COLOR) n->u.mem.mode = ACC_ATOMIC;
+  if (n->kind == IR_PAR) n->u.par.color = 0, n->u.par.nwins = 0;
+  if (n->kind == IR_ACC && (n->u.mem.mode == ACC_COLOR || n->u.mem.mode == ACC_WINDOW))
+    n->u.mem.mode = ACC_ATOMIC;
   return WALK_INTO;
 }
 

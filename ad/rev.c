@@ -73,6 +73,12 @@ static void acc_atomic(Rev *R, const Node *n, Val g, const char *why) {
                        "may update the same elements are never run at the same time)");
     return;
   }
+  if (acc_window(R, arr, n->u.mem.idx, g)) {
+    remark_acc(R, arr, "on the C target, a window per thread of the elements its updates reach, "
+                       "added after the loop (atomic adds beyond ADSOAC_WINDOW_MAX elements; CUDA: "
+                       "atomic adds)");
+    return;
+  }
   remark_acc(R, arr, why);
   b_acc(&R->b, R->abar[arr], P(n->u.mem.idx), g, ACC_ATOMIC);
 }

@@ -96,6 +96,8 @@ typedef struct Rev {
   // value), the interval of the rest of their indices
   struct Colored { Val arr, coef, same, lo, hi; } colored[16];
   int ncolored;
+  Val wins[16]; // its ACC_WINDOW updates' adjoint arrays (acc_window)
+  int nwins;
   Block *top_host;       // the block the top-level reverse loop goes into
   const Node *top_par;   // the primal loop it reverses
   unsigned char *top_in; // values defined in that loop's body
@@ -204,6 +206,7 @@ bool block_writes_active(Rev *R, const Block *b);
 // ---- rev_map.c ----
 bool acc_shared(Rev *R, Val arr, Val idx, Val g);
 bool acc_color(Rev *R, Val arr, Val idx, Val g);
+bool acc_window(Rev *R, Val arr, Val idx, Val g);
 bool reads_injective(Rev *R, Val arr); // (of the loop being reversed)
 void rev_par(Rev *R, const Node *n);
 

@@ -241,21 +241,68 @@ bool acc_color(Rev *R, Val arr, Val idx, Val g) {
   return true;
 }
 
-// The accumulations into array a in block b: *color ACC_COLOR ones, *other any other
-// access of a (an atomic or plain update, a read, a write).
-static void color_uses(const Block *b, Val a, bool *color, bool *other) {
+// abar[idx] += g from inside the top-level reverse loop, where nothing bounds the elements
+// idx reaches (a counter: GMM's packed triangles), and no array read decides it: into the
+// thread's window of abar,
+// a copy of the elements its updates reached so far, grown as they reach more and added to
+// abar after the loop (emit_par.c; rt_host.h's adsoac_win_add).  finish_color makes them
+// atomic where the loop also reads, writes or plainly updates abar.
+// Does primal value v, defined in the top-level loop, depend on an array read (a gather:
+// x[col[j]])?  Such updates reach each element a few times at most, and stream: atomic adds
+// cost less than a window's traffic there (measured on bench/ legacy_csr).
+static bool reads_memory(Rev *R, Val v, int *budget) {
+  if (!R->top_in[v] || v == R->top_par->u.par.idx) return false;
+  const Node *lp = R->loop_of[v];
+  if (lp) // a nested loop's index: its bounds (CSR's k from rowptr[i] to rowptr[i + 1])
+    return lp->kind == IR_LOOP ? reads_memory(R, lp->u.loop.lo, budget) || reads_memory(R, lp->u.loop.hi, budget)
+                               : reads_memory(R, lp->u.par.lo, budget) || reads_memory(R, lp->u.par.hi, budget);
+  const Node *d = R->def[v];
+  if (!d) return false; // (a carried value: a counter)
+  if (--*budget < 0) return true;
+  switch (d->kind) {
+  case IR_CONST: return false;
+  case IR_UNOP: return reads_memory(R, d->u.un.a, budget);
+  case IR_CAST: return reads_memory(R, d->u.cast.a, budget);
+  case IR_BINOP: return reads_memory(R, d->u.bin.a, budget) || reads_memory(R, d->u.bin.b, budget);
+  case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_RETURN: return true;
+  }
+  UNREACHABLE();
+}
+
+bool acc_window(Rev *R, Val arr, Val idx, Val g) {
+  const Type *t = R->pf->vals[arr].type->elem;
+  int budget = 200;
+  if (!R->shared || !ty_is_float(t) || val_type(R->f, g) != t || reads_memory(R, idx, &budget))
+    return false;
+  int k = 0;
+  while (k < R->nwins && R->wins[k] != R->abar[arr]) k++;
+  if (k == (int)(sizeof R->wins / sizeof R->wins[0])) return false;
+  if (k == R->nwins) R->wins[R->nwins++] = R->abar[arr];
+  b_acc(&R->b, R->abar[arr], P(idx), g, ACC_WINDOW);
+  return true;
+}
+
+// The accumulations into array a in block b: *color those of mode `mode`, *other any other
+// access of a (an update of another mode but atomic, a read, a write).
+static void color_uses(const Block *b, Val a, AccMode mode, bool *color, bool *other) {
   for (int i = 0; i < b->n; i++) {
     const Node *s = b->stmts[i];
     switch (s->kind) {
     case IR_ACC: case IR_READ: case IR_WRITE: case IR_UPDATE:
-      if (s->u.mem.arr == a) *(s->kind == IR_ACC && s->u.mem.mode == ACC_COLOR ? color : other) = true;
+      if (s->u.mem.arr != a) break;
+      if (s->kind == IR_ACC && s->u.mem.mode == mode) *color = true;
+      else if (!(s->kind == IR_ACC && s->u.mem.mode == ACC_ATOMIC && mode == ACC_WINDOW)) *other = true;
       break;
     case IR_COPY: case IR_SORT: case IR_FREE:
       if (s->u.copy.dst == a || s->u.copy.src == a) *other = true;
       break;
-    case IR_IF: color_uses(s->u.ifs.then, a, color, other), color_uses(s->u.ifs.els, a, color, other); break;
-    case IR_LOOP: color_uses(s->u.loop.body, a, color, other); break;
-    case IR_PAR: color_uses(s->u.par.body, a, color, other); break;
+    case IR_IF:
+      color_uses(s->u.ifs.then, a, mode, color, other), color_uses(s->u.ifs.els, a, mode, color, other);
+      break;
+    case IR_LOOP: color_uses(s->u.loop.body, a, mode, color, other); break;
+    case IR_PAR: color_uses(s->u.par.body, a, mode, color, other); break;
     case IR_EXT: // (an array passed to a call: its accesses are not known)
       for (int k = 0; k < s->u.ext.nargs; k++) *other |= s->u.ext.args[k] == a;
       break;
@@ -265,13 +312,13 @@ static void color_uses(const Block *b, Val a, bool *color, bool *other) {
   }
 }
 
-static void color_to_atomic(Block *b, Val a) {
+static void color_to_atomic(Block *b, Val a, AccMode mode) {
   for (int i = 0; i < b->n; i++) {
     Node *s = b->stmts[i];
-    if (s->kind == IR_ACC && s->u.mem.arr == a && s->u.mem.mode == ACC_COLOR) s->u.mem.mode = ACC_ATOMIC;
-    if (s->kind == IR_IF) color_to_atomic(s->u.ifs.then, a), color_to_atomic(s->u.ifs.els, a);
-    if (s->kind == IR_LOOP) color_to_atomic(s->u.loop.body, a);
-    if (s->kind == IR_PAR) color_to_atomic(s->u.par.body, a);
+    if (s->kind == IR_ACC && s->u.mem.arr == a && s->u.mem.mode == mode) s->u.mem.mode = ACC_ATOMIC;
+    if (s->kind == IR_IF) color_to_atomic(s->u.ifs.then, a, mode), color_to_atomic(s->u.ifs.els, a, mode);
+    if (s->kind == IR_LOOP) color_to_atomic(s->u.loop.body, a, mode);
+    if (s->kind == IR_PAR) color_to_atomic(s->u.par.body, a, mode);
   }
 }
 
@@ -285,8 +332,8 @@ static void finish_color(Rev *R, Node *m) {
   for (int c = 0; c < R->ncolored; c++) {
     const struct Colored *x = &R->colored[c];
     bool color = false, other = false;
-    color_uses(m->u.par.body, x->arr, &color, &other);
-    if (other) color_to_atomic(m->u.par.body, x->arr);
+    color_uses(m->u.par.body, x->arr, ACC_COLOR, &color, &other);
+    if (other) color_to_atomic(m->u.par.body, x->arr, ACC_COLOR);
     if (other || !color) continue;
     Val zero = b_const_i(&hb, &ty_long, 0), one = b_const_i(&hb, &ty_long, 1);
     Val ac = b_select(&hb, b_binop(&hb, BIN_LT, x->coef, zero), b_neg(&hb, x->coef), x->coef);
@@ -298,6 +345,15 @@ static void finish_color(Rev *R, Node *m) {
     w = w ? b_select(&hb, b_binop(&hb, BIN_GT, wx, w), wx, w) : wx;
   }
   m->u.par.color = w;
+  // the windows: after the colored updates that became atomic (those may share an array)
+  m->u.par.wins = ARENA_ARRAY(R->a, Val, R->nwins + 1);
+  m->u.par.nwins = 0;
+  for (int k = 0; k < R->nwins; k++) {
+    bool win = false, other = false;
+    color_uses(m->u.par.body, R->wins[k], ACC_WINDOW, &win, &other);
+    if (other) color_to_atomic(m->u.par.body, R->wins[k], ACC_WINDOW);
+    else if (win) m->u.par.wins[m->u.par.nwins++] = R->wins[k];
+  }
 }
 
 // The hist(+) clauses of the top-level reverse loop m (acc_shared), before it is pushed.
@@ -549,6 +605,7 @@ void rev_par(Rev *R, const Node *n) {
     R->shared = SCRATCH(Shared, MAX_SHARED);
     R->nshared = 0;
     R->ncolored = 0;
+    R->nwins = 0;
     R->top_host = host;
     R->top_par = n;
     R->top_in = R->in_par;

@@ -42,6 +42,7 @@ typedef struct Emit {
                         // outer loop's histograms: the adjoints f_vjp accumulates per thread)
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
   bool colored;            // C: in a loop run in two phases of chunks (its ACC_COLOR: plain)
+  const Node *win_par;     // C: the loop whose threads keep windows of its `wins` (ACC_WINDOW)
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

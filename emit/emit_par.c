@@ -290,7 +290,11 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   // updates that iterations far enough apart make at different elements: chunks that wide,
   // the even ones in parallel, then the odd ones (ACC_COLOR, ad/rev_map.c's acc_color)
   bool colored = !g && n->u.par.color && ty_is_int(e->f->vals[n->u.par.idx].type);
-  bool manual = has_user_op(n) || privates || colored; // no reduction clause: declared operators, copies
+  // adjoints updated at indices nothing bounds: a window per thread (ACC_WINDOW)
+  bool windows = !g && n->u.par.nwins;
+  const Node *outer_win = e->win_par;
+  e->win_par = windows ? n : NULL;
+  bool manual = has_user_op(n) || privates || colored || windows; // no reduction clause: declared operators, copies
   Buf clause = {.arena = e->a};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
@@ -305,6 +309,9 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
     e->depth++;
   }
+  for (int k = 0; windows && k < n->u.par.nwins; k++)
+    line(e, "AdsoacWins *adsoac_wv%d = adsoac_wins_new(); // %s's windows, one per thread", k,
+         ref(e, n->u.par.wins[k]));
   if (colored) { // (inside the guard lo < hi: hi - lo in unsigned arithmetic is the trip)
     line(e, "unsigned long long adsoac_trip = (unsigned long long)%s - (unsigned long long)%s;",
          ref(e, n->u.par.hi), ref(e, n->u.par.lo));
@@ -324,6 +331,8 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
            neutral(e, &n->u.par.reds[r]));
     for (int h = 0; h < n->u.par.nhists; h++) // small histograms: a copy per thread
       if (private_hist(e, n, h)) private_open(e, n, h);
+    for (int k = 0; windows && k < n->u.par.nwins; k++)
+      line(e, "AdsoacWin *adsoac_w%d = adsoac_win_mine(adsoac_wv%d);", k, k);
     if (colored) {
       line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
       e->depth++;
@@ -375,6 +384,12 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "}");
   }
   if (manual) {
+    if (windows) buf_puts(e->out, "#pragma omp barrier\n"); // (every update made)
+    for (int k = 0; windows && k < n->u.par.nwins; k++) {
+      const char *stride, *base = elem_addr(e, n->u.par.wins[k], "0", &stride);
+      line(e, "adsoac_wins_merge_%s(adsoac_wv%d, %s, %s);",
+           e->f->vals[n->u.par.wins[k]].type->elem->kind == TY_FLOAT ? "f" : "d", k, base, stride);
+    }
     buf_puts(e->out, "#pragma omp critical\n");
     line(e, "{");
     for (int r = 0; r < n->u.par.nreds; r++) {
@@ -389,6 +404,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     e->depth--;
     line(e, "}");
   }
+  for (int k = 0; windows && k < n->u.par.nwins; k++) line(e, "adsoac_wins_free(adsoac_wv%d);", k);
   if (g) {
     Red r = scan_red(&g->s->u.par.scans[0]);
     if (scan_read(e, &g->s->u.par.scans[0])) scan_total(e, &r, "adsoac_last");
@@ -399,6 +415,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   for (int r = 0; r < n->u.par.nreds; r++)
     finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->private_par = outer_private;
+  e->win_par = outer_win;
   e->depth--;
   line(e, "}");
 }
@@ -1131,10 +1148,25 @@ void emit_acc(Emit *e, const Node *n) {
     line(e, "}");
     return;
   }
+  if (n->u.mem.mode == ACC_WINDOW && e->win_par) {
+    const Node *w = e->win_par;
+    int k = 0;
+    while (k < w->u.par.nwins && w->u.par.wins[k] != n->u.mem.arr) k++;
+    if (k < w->u.par.nwins) {
+      bool f32 = e->f->vals[n->u.mem.arr].type->elem->kind == TY_FLOAT;
+      line(e, "if (!adsoac_win_add_%s(adsoac_w%d, (long long)%s, %s)) {", f32 ? "f" : "d", k,
+           ref(e, n->u.mem.idx), v);
+      buf_puts(e->out, "#pragma omp atomic\n");
+      line(e, "  %s += %s;", el, v);
+      line(e, "}");
+      return;
+    }
+  }
   if (n->u.mem.mode == ACC_COLOR && e->colored && e->opt->check_sched)
     line(e, "adsoac_sched_check(&%s, adsoac_ep + (unsigned long long)adsoac_ph, adsoac_ch, \"%s\");", el,
          e->f->name);
-  if (n->u.mem.mode == ACC_ATOMIC || (n->u.mem.mode == ACC_COLOR && !e->colored)) {
+  if (n->u.mem.mode == ACC_ATOMIC || n->u.mem.mode == ACC_WINDOW ||
+      (n->u.mem.mode == ACC_COLOR && !e->colored)) {
     if (e->opt->target == TARGET_CUDA) {
       line(e, "atomicAdd(&%s, %s);", el, v);
       return;

@@ -194,7 +194,10 @@ const char *redop_name(RedOp op);
 // ACC_COLOR: an update that other iterations of the enclosing host-level parallel loop may
 // make at the same element, but only iterations fewer than its `color` apart (emit_par.c's
 // two-phase schedule makes it plain; anywhere else it is atomic).
-typedef enum { ACC_PLAIN, ACC_ATOMIC, ACC_COLOR } AccMode;
+// ACC_WINDOW: an update of an array in the enclosing host-level parallel loop's `wins`: on the
+// C target into the thread's window of that array (a copy of the elements its updates have
+// reached so far, added to the array after the loop), atomic where the window cannot grow.
+typedef enum { ACC_PLAIN, ACC_ATOMIC, ACC_COLOR, ACC_WINDOW } AccMode;
 
 typedef struct Node Node;
 typedef struct Block Block;
@@ -358,6 +361,8 @@ struct Node {
       // ACC_COLOR updates at different elements (the loop runs in chunks of that many
       // iterations, the even chunks in parallel, then the odd ones)
       Val color;
+      Val *wins; // arrays whose ACC_WINDOW updates go to per-thread windows (float, double)
+      int nwins;
     } par;
     struct {
       Val n;

@@ -173,7 +173,8 @@ static void print_node(Printer *p, const Node *n) {
                V(n->u.mem.idx), V(n->u.mem.v));
     return;
   case IR_ACC:
-    buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : n->u.mem.mode == ACC_COLOR ? "[color]" : "",
+    buf_printf(p->out, "acc%s %s[%s] += %s\n", n->u.mem.mode == ACC_ATOMIC ? "[atomic]" : n->u.mem.mode == ACC_COLOR ? "[color]"
+               : n->u.mem.mode == ACC_WINDOW ? "[window]" : "",
                V(n->u.mem.arr), V(n->u.mem.idx), V(n->u.mem.v));
     return;
   case IR_IF:

@@ -90,6 +90,7 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
     return;
   case IR_PAR:
     use(&n->u.par.lo, fn, ctx), use(&n->u.par.hi, fn, ctx), use(&n->u.par.color, fn, ctx);
+    use_all(n->u.par.wins, n->u.par.nwins, fn, ctx);
     for (int r = 0; r < n->u.par.nreds; r++) {
       use_all(n->u.par.reds[r].init, n->u.par.reds[r].nf, fn, ctx);
       use_all(n->u.par.reds[r].ne, n->u.par.reds[r].nf, fn, ctx);

@@ -120,6 +120,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
     n->u.par.lo = M(map, s->u.par.lo);
     n->u.par.hi = M(map, s->u.par.hi);
     n->u.par.color = s->u.par.color ? M(map, s->u.par.color) : 0;
+    n->u.par.wins = map_vals(a, s->u.par.wins, s->u.par.nwins, map);
     n->u.par.idx = clone_val(b->fn, sf, s->u.par.idx, map);
     n->u.par.reds = ARENA_ARRAY(a, Red, s->u.par.nreds + 1);
     for (int r = 0; r < s->u.par.nreds; r++) {

@@ -65,6 +65,7 @@ static WalkNext touch_node(Node *n, void *ctx) {
   case IR_PAR:
     u(t, n->u.par.lo), u(t, n->u.par.hi);
     if (n->u.par.color) u(t, n->u.par.color);
+    for (int k = 0; k < n->u.par.nwins; k++) u(t, n->u.par.wins[k]);
     break;
   case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
     t->written[n->out] = t->nonacc[n->out] = 1; // allocation and release, not its use
@@ -98,6 +99,7 @@ static Touch touch(const Fn *f, const Node *p) {
   ir_walk(p->u.par.body, &(Walker){.pre = touch_node, .block = touch_yields, .ctx = &t});
   u(&t, p->u.par.lo), u(&t, p->u.par.hi);
   if (p->u.par.color) u(&t, p->u.par.color);
+  for (int k = 0; k < p->u.par.nwins; k++) u(&t, p->u.par.wins[k]);
   for (int r = 0; r < p->u.par.nreds; r++)
     for (int k = 0; k < p->u.par.reds[r].nf; k++) {
       u(&t, p->u.par.reds[r].init[k]);
@@ -187,6 +189,18 @@ static void merge(Fn *f, Node *a, const Node *b) {
   // the two-phase schedule of ACC_COLOR updates holds for the loops' own widths only
   // (without it they are atomic)
   if (a->u.par.color != b->u.par.color) a->u.par.color = 0;
+  if (b->u.par.nwins) { // both loops' windows (an array in both: one window)
+    Val *w = ARENA_ARRAY(ar, Val, a->u.par.nwins + b->u.par.nwins);
+    int nw = a->u.par.nwins;
+    if (nw) memcpy(w, a->u.par.wins, sizeof(Val) * (size_t)nw);
+    for (int k = 0; k < b->u.par.nwins; k++) {
+      int j = 0;
+      while (j < nw && w[j] != b->u.par.wins[k]) j++;
+      if (j == nw) w[nw++] = b->u.par.wins[k];
+    }
+    a->u.par.wins = w;
+    a->u.par.nwins = nw;
+  }
   // b's histograms follow a's
   Hist *hs = ARENA_ARRAY(ar, Hist, a->u.par.nhists + b->u.par.nhists + 1);
   if (a->u.par.nhists) memcpy(hs, a->u.par.hists, sizeof(Hist) * (size_t)a->u.par.nhists);

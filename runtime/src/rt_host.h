@@ -29,6 +29,127 @@ static inline __attribute__((unused)) unsigned long long adsoac_chunk_width(unsi
   return w < 1 ? trip : c < (unsigned long long)w ? (unsigned long long)w : c;
 }
 
+// A thread's window of an adjoint array that a reverse loop updates at indices nothing bounds
+// (read from an array, a counter): a copy of elements [lo, lo + n) of it, zero where no update
+// reached, grown (at least doubled) as updates reach further, up to ADSOAC_WINDOW_MAX
+// elements.  full: it cannot grow (the caller updates the array atomically).  After the
+// loop (and a barrier) the team adds the windows to the array, each thread a slice of the
+// indices they span, plainly, only their nonzero elements: no element is touched that no
+// update reached.
+#ifndef ADSOAC_WINDOW_MAX
+#define ADSOAC_WINDOW_MAX (1LL << 12)
+#endif
+typedef struct {
+  void *v;
+  long long lo, n;
+  int full;
+} AdsoacWin;
+typedef struct {
+  int nt; // one window per thread of the team
+  AdsoacWin w[];
+} AdsoacWins;
+
+static __attribute__((unused)) AdsoacWins *adsoac_wins_new(void) { // (NULL: atomic updates)
+#ifdef _OPENMP
+  int nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+#else
+  int nt = 1;
+#endif
+  AdsoacWins *ws = (AdsoacWins *)calloc(1, sizeof(AdsoacWins) + (size_t)nt * sizeof(AdsoacWin));
+  if (ws) ws->nt = nt;
+  return ws;
+}
+static inline __attribute__((unused)) AdsoacWin *adsoac_win_mine(AdsoacWins *ws) {
+#ifdef _OPENMP
+  int t = omp_get_thread_num();
+#else
+  int t = 0;
+#endif
+  return ws && t < ws->nt ? &ws->w[t] : NULL;
+}
+static __attribute__((unused)) int adsoac_win_grow_(AdsoacWin *w, long long j, size_t es) {
+  if (!w || w->full) return 0;
+  long long lo = w->lo, hi = w->lo + w->n, more = w->n > 32 ? w->n : 32;
+  if (!w->n) lo = j - more / 2, hi = j + more / 2;
+  else if (j < lo) lo = (j < lo - more ? j : lo - more);
+  else hi = (j >= hi + more ? j + 1 : hi + more);
+  if (hi - lo > ADSOAC_WINDOW_MAX) {
+    w->full = 1;
+    return 0;
+  }
+  void *v = calloc((size_t)(hi - lo), es);
+  if (!v) {
+    w->full = 1;
+    return 0;
+  }
+  if (w->n) memcpy((char *)v + (size_t)(w->lo - lo) * es, w->v, (size_t)w->n * es);
+  free(w->v);
+  w->v = v, w->lo = lo, w->n = hi - lo;
+  return 1;
+}
+// v[j] += x in the window, or 0: j beyond what it can hold
+static inline __attribute__((unused)) int adsoac_win_add_d(AdsoacWin *w, long long j, double x) {
+  if ((!w || j < w->lo || j >= w->lo + w->n) && !adsoac_win_grow_(w, j, sizeof(double))) return 0;
+  ((double *)w->v)[j - w->lo] += x;
+  return 1;
+}
+static inline __attribute__((unused)) int adsoac_win_add_f(AdsoacWin *w, long long j, float x) {
+  if ((!w || j < w->lo || j >= w->lo + w->n) && !adsoac_win_grow_(w, j, sizeof(float))) return 0;
+  ((float *)w->v)[j - w->lo] += x;
+  return 1;
+}
+// This thread's slice [*s, *e) of the indices the windows span.
+static __attribute__((unused)) int adsoac_wins_slice_(const AdsoacWins *ws, long long *s, long long *e) {
+  long long lo = 0, hi = 0;
+  int any = 0;
+  for (int k = 0; ws && k < ws->nt; k++) {
+    const AdsoacWin *w = &ws->w[k];
+    if (!w->n) continue;
+    if (!any || w->lo < lo) lo = w->lo;
+    if (!any || w->lo + w->n > hi) hi = w->lo + w->n;
+    any = 1;
+  }
+#ifdef _OPENMP
+  long long t = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+  long long t = 0, nt = 1;
+#endif
+  *s = lo + (hi - lo) / nt * t + ((hi - lo) % nt * t) / nt;
+  *e = lo + (hi - lo) / nt * (t + 1) + ((hi - lo) % nt * (t + 1)) / nt;
+  return any;
+}
+// The windows added to the array whose element 0 is at a, its elements stride bytes apart
+// (a field of an array of structs: the struct's size); every thread of the team calls it
+// after a barrier, and adds its slice.
+static __attribute__((unused)) void adsoac_wins_merge_d(AdsoacWins *ws, void *a, size_t stride) {
+  long long s, e;
+  if (!adsoac_wins_slice_(ws, &s, &e)) return;
+  for (int k = 0; k < ws->nt; k++) {
+    const AdsoacWin *w = &ws->w[k];
+    long long b0 = w->lo > s ? w->lo : s, b1 = w->lo + w->n < e ? w->lo + w->n : e;
+    for (long long j = b0; j < b1; j++) {
+      double x = ((const double *)w->v)[j - w->lo];
+      if (x != 0.0) *(double *)((char *)a + j * (long long)stride) += x;
+    }
+  }
+}
+static __attribute__((unused)) void adsoac_wins_merge_f(AdsoacWins *ws, void *a, size_t stride) {
+  long long s, e;
+  if (!adsoac_wins_slice_(ws, &s, &e)) return;
+  for (int k = 0; k < ws->nt; k++) {
+    const AdsoacWin *w = &ws->w[k];
+    long long b0 = w->lo > s ? w->lo : s, b1 = w->lo + w->n < e ? w->lo + w->n : e;
+    for (long long j = b0; j < b1; j++) {
+      float x = ((const float *)w->v)[j - w->lo];
+      if (x != 0.0f) *(float *)((char *)a + j * (long long)stride) += x;
+    }
+  }
+}
+static __attribute__((unused)) void adsoac_wins_free(AdsoacWins *ws) {
+  for (int k = 0; ws && k < ws->nt; k++) free(ws->w[k].v);
+  free(ws);
+}
+
 static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
 #ifdef _OPENMP
   long long t = omp_in_parallel() ? 1 : omp_get_max_threads();

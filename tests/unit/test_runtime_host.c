@@ -1,12 +1,14 @@
 // tests/unit/test_runtime_host.c: the host runtime embedded into C-target output: the error
-// state (first error wins, clear, per-thread) and checked allocation.
+// state (first error wins, clear, per-thread), checked allocation, adjoint windows.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include <cmocka.h>
 
+#define ADSOAC_WINDOW_MAX 200 // (small: the window stops growing in test_windows)
 #include "runtime/src/rt_common.h"
 #include "runtime/src/rt_host.h"
 #include "runtime/include/adsoac.h"
@@ -53,10 +55,54 @@ static void test_host_alloc(void **state) {
   adsoac_clear_error();
 }
 
+// A thread's window of an adjoint array (rt_host.h): it grows down and up, and far, up to
+// ADSOAC_WINDOW_MAX elements; beyond, adding fails (the caller adds atomically); the merge
+// adds only the elements updates reached, into a plain array and into a field of structs.
+static void test_windows(void **state) {
+  (void)state;
+  AdsoacWins *ws = adsoac_wins_new();
+  assert_non_null(ws);
+  assert_int_equal(ws->nt, 1); // (no OpenMP here)
+  AdsoacWin *w = adsoac_win_mine(ws);
+  double a[400] = {0};
+  assert_true(adsoac_win_add_d(w, 100, 1.0));
+  assert_true(adsoac_win_add_d(w, 100, 0.5));
+  assert_true(adsoac_win_add_d(w, 60, 2.0));  // below the first window
+  assert_true(adsoac_win_add_d(w, 150, 3.0)); // above it
+  assert_true(w->n <= ADSOAC_WINDOW_MAX);
+  assert_false(adsoac_win_add_d(w, 399, 4.0)); // beyond what the window may hold
+  assert_true(w->full);
+  assert_true(adsoac_win_add_d(w, 101, -1.0)); // inside: still added
+  assert_true(adsoac_win_add_d(w, 102, 1.0));
+  assert_true(adsoac_win_add_d(w, 102, -1.0)); // a total of 0: not merged
+  assert_false(adsoac_win_add_d(NULL, 5, 1.0)); // no window (allocation failed)
+  for (int k = 0; k < 400; k++) a[k] = -0.0;
+  adsoac_wins_merge_d(ws, a, sizeof *a);
+  for (int k = 0; k < 400; k++) {
+    double want = k == 100 ? 1.5 : k == 60 ? 2.0 : k == 150 ? 3.0 : k == 101 ? -1.0 : 0.0;
+    assert_true(a[k] == want);
+    if (want == 0.0) assert_true(signbit(a[k])); // never touched
+  }
+  adsoac_wins_free(ws);
+  struct S { int tag; float x; double y; } s[50];
+  for (int k = 0; k < 50; k++) s[k] = (struct S){7, 1.0f, 2.0};
+  AdsoacWins *wf = adsoac_wins_new();
+  assert_true(adsoac_win_add_f(adsoac_win_mine(wf), 3, 0.25f));
+  assert_true(adsoac_win_add_f(adsoac_win_mine(wf), 49, 0.5f));
+  adsoac_wins_merge_f(wf, &s[0].x, sizeof *s);
+  adsoac_wins_free(wf);
+  for (int k = 0; k < 50; k++) {
+    assert_int_equal(s[k].tag, 7);
+    assert_true(s[k].y == 2.0);
+    assert_true(s[k].x == (k == 3 ? 1.25f : k == 49 ? 1.5f : 1.0f));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_error_state),
       cmocka_unit_test(test_host_alloc),
+      cmocka_unit_test(test_windows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
