@@ -241,12 +241,6 @@ bool acc_color(Rev *R, Val arr, Val idx, Val g) {
   return true;
 }
 
-// abar[idx] += g from inside the top-level reverse loop, where nothing bounds the elements
-// idx reaches (a counter: GMM's packed triangles), and no array read decides it: into the
-// thread's window of abar,
-// a copy of the elements its updates reached so far, grown as they reach more and added to
-// abar after the loop (emit_par.c; rt_host.h's adsoac_win_add).  finish_color makes them
-// atomic where the loop also reads, writes or plainly updates abar.
 // Does primal value v, defined in the top-level loop, depend on an array read (a gather:
 // x[col[j]])?  Such updates reach each element a few times at most, and stream: atomic adds
 // cost less than a window's traffic there (measured on bench/ legacy_csr).
@@ -271,6 +265,11 @@ static bool reads_memory(Rev *R, Val v, int *budget) {
   UNREACHABLE();
 }
 
+// abar[idx] += g from inside the top-level reverse loop, where nothing bounds the elements
+// idx reaches (a counter: GMM's packed triangles), and no array read decides it: into the
+// thread's window of abar, a copy of the elements its updates reached so far, grown as they
+// reach more and added to abar after the loop (emit_par.c; rt_host.h's adsoac_win_add_*).
+// finish_color makes them atomic where the loop also reads, writes or plainly updates abar.
 bool acc_window(Rev *R, Val arr, Val idx, Val g) {
   const Type *t = R->pf->vals[arr].type->elem;
   int budget = 200;

@@ -87,17 +87,17 @@ static __attribute__((unused)) int adsoac_win_grow_(AdsoacWin *w, long long j, s
   w->v = v, w->lo = lo, w->n = hi - lo;
   return 1;
 }
-// v[j] += x in the window, or 0: j beyond what it can hold
-static inline __attribute__((unused)) int adsoac_win_add_d(AdsoacWin *w, long long j, double x) {
-  if ((!w || j < w->lo || j >= w->lo + w->n) && !adsoac_win_grow_(w, j, sizeof(double))) return 0;
-  ((double *)w->v)[j - w->lo] += x;
-  return 1;
-}
-static inline __attribute__((unused)) int adsoac_win_add_f(AdsoacWin *w, long long j, float x) {
-  if ((!w || j < w->lo || j >= w->lo + w->n) && !adsoac_win_grow_(w, j, sizeof(float))) return 0;
-  ((float *)w->v)[j - w->lo] += x;
-  return 1;
-}
+// adsoac_win_add_d/_f: v[j] += x in the window, or 0: j beyond what it can hold
+#define ADSOAC_WIN_ADD(T, SUFFIX)                                                            \
+  static inline __attribute__((unused)) int adsoac_win_add_##SUFFIX(AdsoacWin *w, long long j, \
+                                                                    T x) {                   \
+    if ((!w || j < w->lo || j >= w->lo + w->n) && !adsoac_win_grow_(w, j, sizeof(T)))         \
+      return 0;                                                                              \
+    ((T *)w->v)[j - w->lo] += x;                                                             \
+    return 1;                                                                                \
+  }
+ADSOAC_WIN_ADD(double, d)
+ADSOAC_WIN_ADD(float, f)
 // This thread's slice [*s, *e) of the indices the windows span.
 static __attribute__((unused)) int adsoac_wins_slice_(const AdsoacWins *ws, long long *s, long long *e) {
   long long lo = 0, hi = 0;
@@ -118,33 +118,25 @@ static __attribute__((unused)) int adsoac_wins_slice_(const AdsoacWins *ws, long
   *e = lo + (hi - lo) / nt * (t + 1) + ((hi - lo) % nt * (t + 1)) / nt;
   return any;
 }
-// The windows added to the array whose element 0 is at a, its elements stride bytes apart
-// (a field of an array of structs: the struct's size); every thread of the team calls it
-// after a barrier, and adds its slice.
-static __attribute__((unused)) void adsoac_wins_merge_d(AdsoacWins *ws, void *a, size_t stride) {
-  long long s, e;
-  if (!adsoac_wins_slice_(ws, &s, &e)) return;
-  for (int k = 0; k < ws->nt; k++) {
-    const AdsoacWin *w = &ws->w[k];
-    long long b0 = w->lo > s ? w->lo : s, b1 = w->lo + w->n < e ? w->lo + w->n : e;
-    for (long long j = b0; j < b1; j++) {
-      double x = ((const double *)w->v)[j - w->lo];
-      if (x != 0.0) *(double *)((char *)a + j * (long long)stride) += x;
-    }
+// adsoac_wins_merge_d/_f: the windows added to the array whose element 0 is at a, its
+// elements stride bytes apart (a field of an array of structs: the struct's size); every
+// thread of the team calls it after a barrier, and adds its slice.
+#define ADSOAC_WINS_MERGE(T, SUFFIX)                                                         \
+  static __attribute__((unused)) void adsoac_wins_merge_##SUFFIX(AdsoacWins *ws, void *a,     \
+                                                                 size_t stride) {            \
+    long long s, e;                                                                          \
+    if (!adsoac_wins_slice_(ws, &s, &e)) return;                                             \
+    for (int k = 0; k < ws->nt; k++) {                                                       \
+      const AdsoacWin *w = &ws->w[k];                                                        \
+      long long b0 = w->lo > s ? w->lo : s, b1 = w->lo + w->n < e ? w->lo + w->n : e;        \
+      for (long long j = b0; j < b1; j++) {                                                  \
+        T x = ((const T *)w->v)[j - w->lo];                                                  \
+        if (x != (T)0) *(T *)((char *)a + j * (long long)stride) += x;                       \
+      }                                                                                      \
+    }                                                                                        \
   }
-}
-static __attribute__((unused)) void adsoac_wins_merge_f(AdsoacWins *ws, void *a, size_t stride) {
-  long long s, e;
-  if (!adsoac_wins_slice_(ws, &s, &e)) return;
-  for (int k = 0; k < ws->nt; k++) {
-    const AdsoacWin *w = &ws->w[k];
-    long long b0 = w->lo > s ? w->lo : s, b1 = w->lo + w->n < e ? w->lo + w->n : e;
-    for (long long j = b0; j < b1; j++) {
-      float x = ((const float *)w->v)[j - w->lo];
-      if (x != 0.0f) *(float *)((char *)a + j * (long long)stride) += x;
-    }
-  }
-}
+ADSOAC_WINS_MERGE(double, d)
+ADSOAC_WINS_MERGE(float, f)
 static __attribute__((unused)) void adsoac_wins_free(AdsoacWins *ws) {
   for (int k = 0; ws && k < ws->nt; k++) free(ws->w[k].v);
   free(ws);
