@@ -65,6 +65,14 @@ bool reads_injective(Rev *R, Val arr) {
   return plain;
 }
 
+// Does the cast of a to v keep every value (to a signed 64-bit type, or the same type)?
+static bool cast_keeps(Rev *R, Val v, Val a) {
+  const Type *to = R->pf->vals[v].type, *from = R->pf->vals[a].type;
+  return to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
+                        (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
+                         !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
+}
+
 // The least and greatest value of primal index expression v over the iterations of the
 // top-level loop (its index excluded), as long values computed in the block before it.
 static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
@@ -91,13 +99,8 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
   Val a, b, c, e;
   switch (d->kind) {
   case IR_CONST: *lo = *hi = b_const_i(&hb, &ty_long, d->u.cst.i); return true;
-  case IR_CAST: { // only casts that keep every value (to a signed 64-bit type, or same type)
-    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
-    bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
-                                (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
-                                 !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
-    return keeps && index_interval(R, d->u.cast.a, lo, hi, budget);
-  }
+  case IR_CAST: // only casts that keep every value
+    return cast_keeps(R, v, d->u.cast.a) && index_interval(R, d->u.cast.a, lo, hi, budget);
   case IR_BINOP:
     if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
     if (!index_interval(R, d->u.bin.a, &a, &b, budget) ||
@@ -174,13 +177,8 @@ static bool index_rel(Rev *R, Val v, bool *has_i, Val *coef, Val *lo, Val *hi, i
   bool ha, hc;
   Val ca = 0, la, ua, cc = 0, lc, uc;
   switch (d->kind) {
-  case IR_CAST: { // (as index_interval: casts that keep every value)
-    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
-    bool keeps = to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
-                                (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
-                                 !strcmp(from->name, "long long") || !strcmp(from->name, "short")));
-    return keeps && index_rel(R, d->u.cast.a, has_i, coef, lo, hi, budget);
-  }
+  case IR_CAST: // (as index_interval: casts that keep every value)
+    return cast_keeps(R, v, d->u.cast.a) && index_rel(R, d->u.cast.a, has_i, coef, lo, hi, budget);
   case IR_BINOP:
     if (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB && d->u.bin.op != BIN_MUL) return false;
     if (!index_rel(R, d->u.bin.a, &ha, &ca, &la, &ua, budget) ||
