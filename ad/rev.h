@@ -53,6 +53,8 @@ typedef struct {
   bool moving;
   Val pf, psub, psub_at;
   bool psub_last;
+  bool at_idx;      // moving: the one element at the loop's own index (in a parallel loop's
+                    // reverse: no itape, the index says where)
   Val shift;        // vjp: added to the first element (0: none)
   Val itape, post;  // vjp: the first elements per iteration; at the function's level, the
                     // section's elements after the loop (the outputs, put back at the end)

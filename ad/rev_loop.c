@@ -559,17 +559,116 @@ static void loop_inside(const Node *n, unsigned char *inside) {
   for (int k = 0; k < n->u.loop.ncarry; k++) inside[n->u.loop.outs[k]] = 0;
 }
 
+typedef struct {
+  Val v;
+  bool *found;
+} FoundVal;
+
+static void found_val(Val *v, void *ctx) {
+  FoundVal *f = ctx;
+  if (*v == f->v) *f->found = true;
+}
+
+// Does n read arr (an IR_READ, a copy from it, an argument)?
+static WalkNext reads_of(Node *n, void *ctx) {
+  Val *arr = ctx;
+  if (n->kind == IR_WRITE || n->kind == IR_FREE || n->kind == IR_ALLOC)
+    return WALK_INTO; // (mem.arr: written; idx and v are scalars)
+  if (n->kind == IR_COPY || n->kind == IR_SORT)
+    return n->u.copy.src == *arr || (n->u.copy.swap && n->u.copy.dst == *arr) ? WALK_STOP : WALK_INTO;
+  bool found = false;
+  ir_node_uses(n, found_val, &(FoundVal){*arr, &found});
+  return found ? WALK_STOP : WALK_INTO;
+}
+
+static bool reads_array(const Block *b, Val arr) {
+  return ir_walk(b, &(Walker){.pre = reads_of, .ctx = &arr}) != NULL;
+}
+
+// The statements around loop n in block b, innermost first, into path[] (the block and the
+// statement's index in it at each level, the enclosing node); false: n is not in b.
+typedef struct {
+  const Block *blk;
+  int at;
+} PathStep;
+
+static bool path_to(const Block *b, const Node *n, PathStep *path, int *depth, int cap) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    bool found = s == n;
+    if (!found && s->kind == IR_IF)
+      found = path_to(s->u.ifs.then, n, path, depth, cap) || path_to(s->u.ifs.els, n, path, depth, cap);
+    if (!found && s->kind == IR_LOOP) found = path_to(s->u.loop.body, n, path, depth, cap);
+    if (!found && s->kind == IR_PAR) found = path_to(s->u.par.body, n, path, depth, cap);
+    if (found) {
+      if (*depth == cap) return false;
+      path[(*depth)++] = (PathStep){b, i};
+      return true;
+    }
+  }
+  return false;
+}
+
+// In a parallel loop's reverse: must sequential loop n, which writes the iteration's array
+// arr, leave it after its reverse as it was before the loop?  Only where something reads it
+// before arr is set again: a statement before n (in n's block, or before the loops and ifs
+// around it), up to the first enclosing sequential loop that reads arr (that one saves it per
+// iteration, and restores it before its iterations before run again).  Inside another
+// parallel loop of the body, or deeper than the walk follows: yes.
+static bool restored_after(Rev *R, const Node *n, Val arr) {
+  enum { DEPTH = 32 };
+  PathStep path[DEPTH];
+  int depth = 0;
+  if (!path_to(R->par->u.par.body, n, path, &depth, DEPTH)) return true;
+  for (int d = 0; d < depth; d++) { // path[0]: n's own block; path[depth - 1]: the body
+    for (int i = 0; i < path[d].at; i++)
+      if (reads_array(&(Block){(Node **)&path[d].blk->stmts[i], 1, 1, NULL, 0}, arr)) return true;
+    if (d + 1 == depth) return false; // (the body: arr is allocated in it)
+    const Node *around = path[d + 1].blk->stmts[path[d + 1].at];
+    if (around->kind == IR_PAR) return true;
+    if (around->kind == IR_LOOP && reads_array(around->u.loop.body, arr)) return false;
+  }
+  return true;
+}
+
+// Is every write of arr in b (ifs and nested loops included) an element at index idx?
+static bool writes_only_at(const Block *b, Val arr, Val idx) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_WRITE && s->u.mem.arr == arr && s->u.mem.idx != idx) return false;
+    if ((s->kind == IR_COPY || s->kind == IR_SORT) &&
+        (s->u.copy.dst == arr || (s->u.copy.swap && s->u.copy.src == arr)))
+      return false;
+    if (s->kind == IR_IF &&
+        (!writes_only_at(s->u.ifs.then, arr, idx) || !writes_only_at(s->u.ifs.els, arr, idx)))
+      return false;
+    if ((s->kind == IR_LOOP && !writes_only_at(s->u.loop.body, arr, idx)) ||
+        (s->kind == IR_PAR && !writes_only_at(s->u.par.body, arr, idx)))
+      return false;
+  }
+  return true;
+}
+
 // The regions of loop n, bounds computed at the builder's point (before the loop).
 int regions_of(Rev *R, const Node *n, Region *reg) {
-  if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes, whole
+  if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes
     Val arrs[MAX_REGIONS];
     int na = 0, nreg = 0;
     written_arrays(n->u.loop.body, arrs, &na);
     for (int k = 0; k < na; k++) {
-      if (!R->in_par[arrs[k]] || !R->varied[arrs[k]]) continue;
-      const Node *a = R->def[arrs[k]];
+      Val arr = arrs[k];
+      if (!R->in_par[arr] || !R->varied[arr]) continue;
+      // never read in the loop's iterations, nor after its reverse before it is set again:
+      // nothing to save
+      if (!reads_array(n->u.loop.body, arr) && !restored_after(R, n, arr)) continue;
+      if (writes_only_at(n->u.loop.body, arr, n->u.loop.idx)) { // arr[t]: that element
+        reg[nreg++] = (Region){.arr = arr, .vn = b_const_i(&R->b, &ty_long, 1), .moving = true,
+                               .at_idx = true};
+        continue;
+      }
+      const Node *a = R->def[arr];
       IR_ASSERT(a && a->kind == IR_ALLOC);
-      reg[nreg++] = (Region){arrs[k], 0, 0, b_const_i(&R->b, &ty_long, 0),
+      reg[nreg++] = (Region){arr, 0, 0, b_const_i(&R->b, &ty_long, 0),
                              b_cast(&R->b, &ty_long, P(a->u.alloc.n)), 0, false, false};
     }
     return nreg;
@@ -662,7 +761,8 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
     bool seen = false;
     for (int q = 0; q < r; q++) seen |= x->reg[q].arr == x->reg[r].arr;
     if (!seen && !x->reg[r].once)
-      buf_printf(&b, "%s the elements of %s it overwrites", items++ ? "," : "",
+      buf_printf(&b, x->reg[r].at_idx ? "%s the element of %s at its index"
+                                      : "%s the elements of %s it overwrites", items++ ? "," : "",
                  R->pf->vals[x->reg[r].arr].hint);
   }
   for (int k = 0; k < n->u.loop.ncarry; k++)
@@ -739,7 +839,7 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
     g->tape = tape_alloc(R, R->pf->vals[g->arr].type->elem,
                          g->once ? g->vn : b_binop(b, BIN_MUL, x->T, g->vn), R->pf->vals[g->arr].hint);
     if (g->once) copy_elems(R, g->tape, 0, P(g->arr), g->vlo, g->vn);
-    if (g->moving) // (not a checkpoint: the outputs' places, for the end)
+    if (g->moving && !g->at_idx) // (not a checkpoint: the outputs' places, for the end)
       g->itape = scan_alloc(b, &ty_long, x->T, arena_printf(R->a, "%s_at", R->pf->vals[g->arr].hint));
   }
   int *uses = SCRATCH(int, nv);
@@ -769,7 +869,9 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   for (int r = 0; r < x->nreg; r++) {
     Region *g = &x->reg[r];
     Val vlo = g->vlo;
-    if (g->moving) { // this iteration's section: where it starts, then its elements
+    if (g->at_idx) {
+      vlo = b_cast(b, &ty_long, m->u.loop.idx);
+    } else if (g->moving) { // this iteration's section: where it starts, then its elements
       vlo = moving_first(R, n, g, m->u.loop.idx);
       b_write(b, g->itape, s, vlo);
     }
@@ -788,6 +890,7 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   for (int r = 0; top && r < x->nreg; r++) { // the outputs in moving sections, kept for the end
     Region *g = &x->reg[r];
     if (!g->moving) continue;
+    IR_ASSERT(!g->at_idx);
     g->post = scan_alloc(b, R->pf->vals[g->arr].type->elem, b_binop(b, BIN_MUL, x->T, g->vn),
                          arena_printf(R->a, "%s_final", R->pf->vals[g->arr].hint));
     moving_copies(R, g, x->T, true);
@@ -894,7 +997,9 @@ void rev_seq_loop(Rev *R, const Node *n) {
   if (x) { // restore iteration t's state
     for (int r = 0; r < x->nreg; r++) {
       Region *g = &x->reg[r];
-      Val vlo = g->moving ? (moved_at[r] = b_read(b, g->itape, s)) : g->vlo;
+      Val vlo = g->at_idx   ? (moved_at[r] = b_cast(b, &ty_long, t))
+                : g->moving ? (moved_at[r] = b_read(b, g->itape, s))
+                            : g->vlo;
       if (!g->once) copy_elems(R, P(g->arr), vlo, g->tape, b_binop(b, BIN_MUL, s, g->vn), g->vn);
     }
     for (int k = 0; k < nc; k++) {
@@ -939,7 +1044,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     }
     for (int r = 0; r < x->nreg; r++) {
       tape_free(R, x->reg[r].tape, x->reg[r].once ? x->reg[r].vn : b_binop(b, BIN_MUL, T, x->reg[r].vn));
-      if (x->reg[r].moving && !x->reg[r].post) scan_free(b, x->reg[r].itape);
+      if (x->reg[r].moving && !x->reg[r].at_idx && !x->reg[r].post) scan_free(b, x->reg[r].itape);
     }
     for (int k = 0; k < nc; k++)
       if (x->stape[k]) tape_free(R, x->stape[k], T);

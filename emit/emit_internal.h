@@ -43,6 +43,7 @@ typedef struct Emit {
   const Node *private_par; // C: the loop whose small histograms are per-thread copies
   bool colored;            // C: in a loop run in two phases of chunks (its ACC_COLOR: plain)
   const Node *win_par;     // C: the loop whose threads keep windows of its `wins` (ACC_WINDOW)
+  bool stk;                // C: in a parallel region whose threads allocate from adsoac_stk
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

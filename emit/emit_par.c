@@ -44,6 +44,13 @@ static WalkNext heap_alloc(Node *n, void *ctx) {
   return WALK_INTO;
 }
 
+// Does loop n's body allocate arrays on the heap?
+static bool body_allocates(Emit *e, const Node *n) {
+  HeapAllocs h = {e, ARENA_ARRAY(e->a, Val, e->f->nvals), 0};
+  ir_walk(n->u.par.body, &(Walker){.pre = heap_alloc, .ctx = &h});
+  return h.n > 0;
+}
+
 static void emit_body(Emit *e, const Node *n) {
   bool host = e->host;
   int ifd = e->if_depth;
@@ -79,7 +86,8 @@ static void emit_body(Emit *e, const Node *n) {
     e->depth--;
     line(e, "}");
     line(e, "adsoac_skip_%d:;", e->skip);
-    for (int k = 0; k < h.n; k++) line(e, "free(%s);", ref(e, h.heap[k]));
+    for (int k = 0; k < h.n; k++)
+      line(e, e->stk ? "adsoac_stk_free(&adsoac_stk, %s);" : "free(%s);", ref(e, h.heap[k]));
     e->skip = skip;
   }
   e->par = par;
@@ -294,7 +302,11 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   bool windows = !g && n->u.par.nwins;
   const Node *outer_win = e->win_par;
   e->win_par = windows ? n : NULL;
-  bool manual = has_user_op(n) || privates || colored || windows; // no reduction clause: declared operators, copies
+  // arrays the iterations allocate: from a scratch stack per thread (rt_host.h's AdsoacStk)
+  bool stk = !g && e->opt->target == TARGET_C && body_allocates(e, n);
+  bool outer_stk = e->stk;
+  e->stk = stk;
+  bool manual = has_user_op(n) || privates || colored || windows || stk; // no reduction clause: declared operators, copies
   Buf clause = {.arena = e->a};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
@@ -333,6 +345,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
       if (private_hist(e, n, h)) private_open(e, n, h);
     for (int k = 0; windows && k < n->u.par.nwins; k++)
       line(e, "AdsoacWin *adsoac_w%d = adsoac_win_mine(adsoac_wv%d);", k, k);
+    if (stk) line(e, "AdsoacStk adsoac_stk = {0}; // this thread's scratch for the iterations' arrays");
     if (colored) {
       line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
       e->depth++;
@@ -390,6 +403,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
       line(e, "adsoac_wins_merge_%s(adsoac_wv%d, %s, %s);",
            e->f->vals[n->u.par.wins[k]].type->elem->kind == TY_FLOAT ? "f" : "d", k, base, stride);
     }
+    if (stk) line(e, "adsoac_stk_release(&adsoac_stk);");
     buf_puts(e->out, "#pragma omp critical\n");
     line(e, "{");
     for (int r = 0; r < n->u.par.nreds; r++) {
@@ -416,6 +430,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->private_par = outer_private;
   e->win_par = outer_win;
+  e->stk = outer_stk;
   e->depth--;
   line(e, "}");
 }
@@ -858,7 +873,10 @@ static void scan_total_only(Emit *e, const ScanGroup *g) {
   buf_printf(e->out, "#pragma omp parallel for if(adsoac_nc > 1) schedule(static)%s\n", scan_hints(e, g));
   line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
   e->depth++;
+  bool stk = e->stk;
+  e->stk = false; // (a team of its own: calloc)
   scan_chunk(e, g, true);
+  e->stk = stk;
   e->depth--;
   line(e, "}");
   line(e, "%s adsoac_acc = %s;", t, tuple(e, &r, s->init));
@@ -1197,8 +1215,12 @@ static void emit_private(Emit *e, const Node *n) {
       line(e, "%s %s[%lld] = {0};", tname(e, t->elem), name, k > 0 ? k : 1);
       return;
     }
-    line(e, "%s = (%s)%s(%s, sizeof *%s);", name, tname(e, t), cuda ? "adsoac_dev_calloc" : "calloc",
-         count(e, n->u.alloc.n), name);
+    if (e->stk)
+      line(e, "%s = (%s)adsoac_stk_calloc(&adsoac_stk, %s, sizeof *%s);", name, tname(e, t),
+           count(e, n->u.alloc.n), name);
+    else
+      line(e, "%s = (%s)%s(%s, sizeof *%s);", name, tname(e, t), cuda ? "adsoac_dev_calloc" : "calloc",
+           count(e, n->u.alloc.n), name);
     line(e, "if (!%s) {", name);
     line(e, "  adsoac_priv_oom%s;", cuda ? "_ = 1" : "()");
     line(e, "  goto adsoac_skip_%d;", e->skip);
@@ -1207,7 +1229,7 @@ static void emit_private(Emit *e, const Node *n) {
   case IR_FREE: {
     const Node *a = e->def[n->u.copy.dst];
     if (a && a->kind == IR_ALLOC && alloc_on_stack(e, a)) return;
-    line(e, "free(%s);", ref(e, n->u.copy.dst));
+    line(e, e->stk ? "adsoac_stk_free(&adsoac_stk, %s);" : "free(%s);", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
   }

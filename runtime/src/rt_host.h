@@ -182,6 +182,73 @@ static inline __attribute__((unused)) int adsoac_priv_check(const char *fn) {
   return adsoac_fail_(fn, "out of memory for the arrays of a parallel loop's iterations");
 }
 
+// A thread's scratch for the arrays a parallel loop's iterations allocate (a private copy
+// of a work array, its adjoint, saved states of a loop in the body): one block that every
+// iteration reuses, instead of a calloc and a free per array per iteration.  The team's
+// threads each declare one (zero) in the parallel region and release it at its end.  An
+// array is zeroed as calloc would; arrays may be freed in any order (a freed one leaves the
+// stack with the last live array above it).  A request that does not fit is calloc'd, and
+// the block grows to the largest demand seen the next time it is empty.
+typedef struct {
+  size_t prev, bytes, state, pad_; // state: 0 live, 1 freed, 2 calloc'd on its own
+} AdsoacStkHdr;
+
+typedef struct {
+  char *base;
+  size_t cap, top, last, need, peak;
+} AdsoacStk;
+
+static __attribute__((unused)) void *adsoac_stk_calloc(AdsoacStk *s, size_t n, size_t es) {
+  const size_t h = sizeof(AdsoacStkHdr);
+  if (es && n > ((size_t)-1 / 2 - h) / es) return NULL;
+  size_t bytes = (n * es + 15) & ~(size_t)15;
+  s->need += h + bytes;
+  if (s->need > s->peak) s->peak = s->need;
+  if (!s->top && s->peak > s->cap) { // (empty: nothing points into it)
+    free(s->base);
+    s->cap = s->peak + s->peak / 4;
+    if (!(s->base = (char *)malloc(s->cap))) s->cap = 0;
+  }
+  AdsoacStkHdr *hd;
+  if (s->cap - s->top >= h + bytes) {
+    hd = (AdsoacStkHdr *)(s->base + s->top);
+    hd->prev = s->last;
+    hd->state = 0;
+    s->last = s->top;
+    s->top += h + bytes;
+    memset(hd + 1, 0, bytes);
+  } else {
+    if (!(hd = (AdsoacStkHdr *)calloc(1, h + bytes))) {
+      s->need -= h + bytes;
+      return NULL;
+    }
+    hd->state = 2;
+  }
+  hd->bytes = bytes;
+  return hd + 1;
+}
+
+static __attribute__((unused)) void adsoac_stk_free(AdsoacStk *s, void *p) {
+  if (!p) return;
+  AdsoacStkHdr *hd = (AdsoacStkHdr *)p - 1;
+  s->need -= sizeof *hd + hd->bytes;
+  if (hd->state == 2) {
+    free(hd);
+    return;
+  }
+  hd->state = 1;
+  while (s->top) { // pop the freed arrays on top
+    AdsoacStkHdr *t = (AdsoacStkHdr *)(s->base + s->last);
+    if (t->state != 1) break;
+    s->top = s->last;
+    s->last = t->prev;
+  }
+}
+
+static inline __attribute__((unused)) void adsoac_stk_release(AdsoacStk *s) {
+  free(s->base);
+}
+
 // Temporaries (saved elements, scan prefixes, adjoints) are zeroed host memory.  Large ones
 // are recycled: a freed block of at least ADSOAC_POOL_MIN bytes waits in a small cache of this
 // file's, and the next allocation of a similar size takes it back, already mapped (no page

@@ -98,11 +98,66 @@ static void test_windows(void **state) {
   }
 }
 
+// The iterations' scratch: zeroed arrays, freed in any order, the memory reused; a request
+// that does not fit is calloc'd, and the block grows to the peak once it is empty.
+static void test_scratch_stack(void **state) {
+  (void)state;
+  AdsoacStk s = {0};
+  for (int it = 0; it < 3; it++) { // three "iterations" of the same demand
+    double *a = adsoac_stk_calloc(&s, 10, sizeof *a);
+    int *b = adsoac_stk_calloc(&s, 3, sizeof *b);
+    double *c = adsoac_stk_calloc(&s, 7, sizeof *c);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    for (int k = 0; k < 10; k++) assert_true(a[k] == 0.0);
+    for (int k = 0; k < 3; k++) assert_int_equal(b[k], 0);
+    for (int k = 0; k < 7; k++) assert_true(c[k] == 0.0);
+    assert_int_equal((uintptr_t)a % 16, 0);
+    assert_int_equal((uintptr_t)c % 16, 0);
+    for (int k = 0; k < 10; k++) a[k] = 1.0 + k;
+    for (int k = 0; k < 7; k++) c[k] = -1.0;
+    b[2] = 5;
+    for (int k = 0; k < 10; k++) assert_true(a[k] == 1.0 + k); // (no overlap)
+    if (it) { // the block holds all three from the second iteration on
+      assert_true((char *)a >= s.base && (char *)c < s.base + s.cap);
+      assert_true(s.top > 0);
+    }
+    adsoac_stk_free(&s, a); // out of order: a waits under b and c
+    assert_true(!it || s.top > 0);
+    adsoac_stk_free(&s, c);
+    adsoac_stk_free(&s, b);
+    adsoac_stk_free(&s, NULL);
+    assert_int_equal(s.top, 0);
+    assert_int_equal(s.need, 0);
+  }
+  size_t cap = s.cap;
+  double *small = adsoac_stk_calloc(&s, 4, sizeof *small);
+  size_t top = s.top;
+  double *big = adsoac_stk_calloc(&s, 100000, sizeof *big); // more than it holds: calloc'd
+  assert_non_null(big);
+  assert_int_equal(s.top, top);
+  assert_int_equal(s.cap, cap);
+  big[99999] = 1.0;
+  adsoac_stk_free(&s, big);
+  adsoac_stk_free(&s, small);
+  assert_int_equal(s.top, 0);
+  double *again = adsoac_stk_calloc(&s, 100000, sizeof *again); // grown (it was empty)
+  assert_true(s.cap > cap);
+  assert_true((char *)again >= s.base && (char *)again < s.base + s.cap);
+  assert_true(again[99999] == 0.0);
+  adsoac_stk_free(&s, again);
+  assert_null(adsoac_stk_calloc(&s, (size_t)-1 / 4, 8)); // (too large: NULL, as calloc)
+  assert_int_equal(s.need, 0);
+  adsoac_stk_release(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_error_state),
       cmocka_unit_test(test_host_alloc),
       cmocka_unit_test(test_windows),
+      cmocka_unit_test(test_scratch_stack),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
