@@ -647,9 +647,19 @@ void rev_par(Rev *R, const Node *n) {
   finish_offsets(R, n);
   R->offs = outer.offs;
   R->noffs = outer.noffs;
-  for (int i = 0; i < R->ninv_acc; i++) // in a nested loop, other iterations of the outer run too
-    b_acc(&R->b, R->abar[R->inv_acc[i].arr], hoist(R, R->inv_acc[i].idx), inv_total[i],
-          R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
+  if (R->ninv_acc) { // only where the loop ran: with no iteration the element may not exist
+    Node *ran = node_new(R->a, IR_IF, n->loc);
+    ran->u.ifs.cond = b_binop(&R->b, BIN_LT, m->u.par.lo, m->u.par.hi);
+    ran->u.ifs.then = block_new(R->a);
+    ran->u.ifs.els = block_new(R->a);
+    Block *around = R->b.blk;
+    R->b.blk = ran->u.ifs.then;
+    for (int i = 0; i < R->ninv_acc; i++) // in a nested loop, other iterations of the outer run too
+      b_acc(&R->b, R->abar[R->inv_acc[i].arr], hoist(R, R->inv_acc[i].idx), inv_total[i],
+            R->depth > 1 ? ACC_ATOMIC : ACC_PLAIN);
+    R->b.blk = around;
+    b_push(&R->b, ran);
+  }
 
   R->adj = host_adj;
   for (int v = 1; v < nv; v++)

@@ -141,6 +141,20 @@ static const char *elem_ref(Emit *e, const Node *n) {
   return elem_at(e, n->u.mem.arr, ref(e, n->u.mem.idx));
 }
 
+
+// Before the function returns: an iteration that could not allocate its arrays fails it; on
+// CUDA, its kernels have finished (the call is synchronous).
+static void emit_exit_checks(Emit *e) {
+  if (e->uses_priv) {
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(adsoac_priv_check(\"%s\"));", e->f->name);
+  }
+  if (e->opt->target == TARGET_CUDA) {
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(adsoac_cuda_(cudaStreamSynchronize(0), \"%s\", \"cudaStreamSynchronize\"));",
+         e->f->name);
+  }
+}
 static void emit_stmt(Emit *e, const Node *n) {
   if (n->out && e->dead[n->out]) return;
   switch (n->kind) {
@@ -194,15 +208,7 @@ static void emit_stmt(Emit *e, const Node *n) {
   case IR_PAR: emit_par(e, n); return;
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: emit_memory(e, n); return;
   case IR_RETURN:
-    if (e->uses_priv) { // an iteration that could not allocate its arrays
-      e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_priv_check(\"%s\"));", e->f->name);
-    }
-    if (e->opt->target == TARGET_CUDA) {
-      e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_cuda_(cudaStreamSynchronize(0), \"%s\", \"cudaStreamSynchronize\"));",
-           e->f->name);
-    }
+    emit_exit_checks(e);
     for (int k = 0; k < n->u.ret.ng; k++) // (file-scope integers the function assigned)
       line(e, "%s = %s;", n->u.ret.gname[k], ref(e, n->u.ret.gv[k]));
     if (n->u.ret.v)
@@ -286,6 +292,8 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->host = true;
   e->if_depth = 0;
   emit_block(e, f->body);
+  if (!f->body->n || f->body->stmts[f->body->n - 1]->kind != IR_RETURN)
+    emit_exit_checks(e); // (the body falls off its end)
 
   e->out = out;
   buf_printf(out, "\n// %s\n", what);

@@ -262,20 +262,21 @@ static WalkNext is_loop(Node *n, void *ctx) {
   return n->kind == IR_LOOP || n->kind == IR_PAR ? WALK_STOP : WALK_INTO;
 }
 
-// The if clause of loop n's team: where its body runs no loop of its own (short iterations)
-// and the source's OpenMP loop has no if of its own, a team only from ADSOAC_PAR_MIN
-// iterations (a short loop in a time loop runs on the calling thread).
-static const char *team_if(Emit *e, const Node *n) {
-  if (ir_walk(n->u.par.body, &(Walker){.pre = is_loop})) return "";
+// When loop n opens a team: where its body runs no loop of its own (short iterations) and
+// the source's OpenMP loop has no if of its own, from ADSOAC_PAR_MIN iterations and more than
+// one thread (rt_host.h adsoac_team; a short loop in a time loop runs on the calling thread,
+// without the cost of a team of one); NULL: always.
+static const char *team_cond(Emit *e, const Node *n) {
+  if (ir_walk(n->u.par.body, &(Walker){.pre = is_loop})) return NULL;
   for (int h = 0; h < n->u.par.nhints; h++)
-    if (!strncmp(n->u.par.hints[h], "if(", 3)) return "";
+    if (!strncmp(n->u.par.hints[h], "if(", 3)) return NULL;
   if (!ty_is_int(e->f->vals[n->u.par.lo].type) || !ty_is_int(e->f->vals[n->u.par.hi].type))
-    return "";
+    return NULL;
   // (inside the loop's guard lo < hi: hi - lo in unsigned arithmetic is the trip count, at
   // the ends of every integer type too)
   if (is_zero(e, n->u.par.lo))
-    return arena_printf(e->a, " if((unsigned long long)%s >= ADSOAC_PAR_MIN)", ref(e, n->u.par.hi));
-  return arena_printf(e->a, " if((unsigned long long)%s - (unsigned long long)%s >= ADSOAC_PAR_MIN)",
+    return arena_printf(e->a, "adsoac_team((unsigned long long)%s)", ref(e, n->u.par.hi));
+  return arena_printf(e->a, "adsoac_team((unsigned long long)%s - (unsigned long long)%s)",
                       ref(e, n->u.par.hi), ref(e, n->u.par.lo));
 }
 
@@ -332,8 +333,16 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     if (e->opt->check_sched) line(e, "unsigned long long adsoac_ep = adsoac_sched_epochs();");
   }
   // a scan's second pass: the chunks, one per thread, in order (schedule(static))
-  const char *team = g ? " if(adsoac_nc > 1)" : colored ? " if(adsoac_nch > 2)" : team_if(e, n);
+  const char *cond = g || colored ? NULL : team_cond(e, n);
+  const char *team = g ? " if(adsoac_nc > 1)" : colored ? " if(adsoac_nch > 2)"
+                   : cond && manual ? arena_printf(e->a, " if(%s)", cond) : "";
   const char *sched = g ? " schedule(static)" : "";
+  // a plain loop where it opens no team: the same loop twice, with and without the pragma
+  bool split = cond && !manual;
+  if (split) {
+    line(e, "if (%s) {", cond);
+    e->depth++;
+  }
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");
@@ -389,12 +398,23 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   } else {
     const char *i = ref(e, n->u.par.idx);
     const Type *it = e->f->vals[n->u.par.idx].type;
-    line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
-         ref(e, n->u.par.hi), i);
-    e->depth++;
-    emit_body(e, n);
-    e->depth--;
-    line(e, "}");
+    for (int copy = 0; copy < (split ? 2 : 1); copy++) {
+      if (copy) {
+        e->depth--;
+        line(e, "} else { // (a short loop, or one thread: no team)");
+        e->depth++;
+      }
+      line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+           ref(e, n->u.par.hi), i);
+      e->depth++;
+      emit_body(e, n);
+      e->depth--;
+      line(e, "}");
+    }
+    if (split) {
+      e->depth--;
+      line(e, "}");
+    }
   }
   if (manual) {
     if (windows) buf_puts(e->out, "#pragma omp barrier\n"); // (every update made)
@@ -1235,6 +1255,11 @@ static void emit_private(Emit *e, const Node *n) {
   }
   case IR_COPY: { // (element by element: also a field of an array of structs)
     const char *doff = n->u.copy.doff ? ref(e, n->u.copy.doff) : "0", *off = ref(e, n->u.copy.off);
+    const Node *cn = e->def[n->u.copy.n];
+    if (cn && cn->kind == IR_CONST && cn->u.cst.i == 1 && !n->u.copy.swap) { // (one element)
+      line(e, "%s = %s;", elem_at(e, n->u.copy.dst, doff), elem_at(e, n->u.copy.src, off));
+      return;
+    }
     const char *d = elem_at(e, n->u.copy.dst, arena_printf(e->a, "%s + adsoac_c", doff));
     const char *s = elem_at(e, n->u.copy.src, arena_printf(e->a, "%s + adsoac_c", off));
     line(e, "for (long adsoac_c = 0; adsoac_c < (long)%s; adsoac_c++) {", ref(e, n->u.copy.n));

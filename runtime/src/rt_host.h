@@ -157,6 +157,17 @@ static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
 #ifndef ADSOAC_PAR_MIN
 #define ADSOAC_PAR_MIN 1024
 #endif
+
+// Does such a loop of trip iterations open a team?  Not where one thread would run it: a team
+// of one costs a few hundred nanoseconds (libgomp), more than a short loop's iterations.
+static inline __attribute__((unused)) int adsoac_team(unsigned long long trip) {
+#ifdef _OPENMP
+  return trip >= ADSOAC_PAR_MIN && omp_get_max_threads() > 1;
+#else
+  (void)trip;
+  return 0;
+#endif
+}
 #ifndef ADSOAC_PRIVATE_BINS
 #define ADSOAC_PRIVATE_BINS 65536 // histograms this small get a copy per thread, merged after
 #endif
@@ -198,7 +209,7 @@ typedef struct {
   size_t cap, top, last, need, peak;
 } AdsoacStk;
 
-static __attribute__((unused)) void *adsoac_stk_calloc(AdsoacStk *s, size_t n, size_t es) {
+static inline __attribute__((unused)) void *adsoac_stk_calloc(AdsoacStk *s, size_t n, size_t es) {
   const size_t h = sizeof(AdsoacStkHdr);
   if (es && n > ((size_t)-1 / 2 - h) / es) return NULL;
   size_t bytes = (n * es + 15) & ~(size_t)15;
@@ -228,7 +239,7 @@ static __attribute__((unused)) void *adsoac_stk_calloc(AdsoacStk *s, size_t n, s
   return hd + 1;
 }
 
-static __attribute__((unused)) void adsoac_stk_free(AdsoacStk *s, void *p) {
+static inline __attribute__((unused)) void adsoac_stk_free(AdsoacStk *s, void *p) {
   if (!p) return;
   AdsoacStkHdr *hd = (AdsoacStkHdr *)p - 1;
   s->need -= sizeof *hd + hd->bytes;

@@ -15,7 +15,8 @@
 // e2e: array h[3] range(0.5,1.5)
 // e2e: scalar a range(0.5,2)
 // e2e: func hist_min_nan
-// e2e: array x[n] range(-1,1) fill(i == 1 ? 0.02 : r)
+// e2e: array x[n + 2] range(-1,1) fill(i == 1 ? 0.02 : r)
+// e2e: array y[2] range(-1,1)
 #include <math.h>
 
 // the t4: r_bar[1] got the adjoint of every iteration

@@ -8,7 +8,7 @@
 // e2e: array x[n] range(-1,1)
 // e2e: array y[n] range(-1,1)
 // e2e: func fbound
-// e2e: scalar a fill(n == 2 ? NAN : n == 7 ? -INFINITY : n == 33 ? 16.0 : n * 0.5 + 0.25)
+// e2e: scalar a fill(n == 2 ? NAN : n == 7 ? -INFINITY : n == 33 ? 16.0 : n * 0.5 - 0.25)
 // e2e: func fbound_le
 // e2e: scalar a fill(n == 2 ? NAN : n == 7 ? -INFINITY : n == 33 ? 16.0 : n * 0.5 - 1.0)
 // e2e: func lbound
