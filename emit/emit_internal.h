@@ -44,6 +44,9 @@ typedef struct Emit {
   bool colored;            // C: in a loop run in two phases of chunks (its ACC_COLOR: plain)
   const Node *win_par;     // C: the loop whose threads keep windows of its `wins` (ACC_WINDOW)
   bool stk;                // C: in a parallel region whose threads allocate from adsoac_stk
+  bool solo;               // C: adsoac_solo says whether the team has one thread (updates
+                           // plain then, atomic otherwise)
+  bool no_team;            // C: in the copy of a loop that runs on the calling thread alone
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

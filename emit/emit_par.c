@@ -262,14 +262,35 @@ static WalkNext is_loop(Node *n, void *ctx) {
   return n->kind == IR_LOOP || n->kind == IR_PAR ? WALK_STOP : WALK_INTO;
 }
 
+// Does loop n's OpenMP loop (the source's) carry a clause starting with c?
+static bool has_hint(const Node *n, const char *c) {
+  for (int h = 0; h < n->u.par.nhints; h++)
+    if (!strncmp(n->u.par.hints[h], c, strlen(c))) return true;
+  return false;
+}
+
+typedef struct {
+  const Emit *e;
+  bool colored; // the loop runs in two phases of chunks
+} AtomicWalk;
+
+// An adjoint update of a float or double that may be atomic (or go to a window).
+static WalkNext atomic_update(Node *n, void *ctx) {
+  const AtomicWalk *w = ctx;
+  if (n->kind != IR_ACC) return WALK_INTO;
+  TypeKind k = w->e->f->vals[n->u.mem.arr].type->elem->kind;
+  bool atomic = n->u.mem.mode == ACC_ATOMIC || n->u.mem.mode == ACC_WINDOW ||
+                (n->u.mem.mode == ACC_COLOR && !w->colored);
+  return atomic && (k == TY_DOUBLE || k == TY_FLOAT) ? WALK_STOP : WALK_INTO;
+}
+
 // When loop n opens a team: where its body runs no loop of its own (short iterations) and
 // the source's OpenMP loop has no if of its own, from ADSOAC_PAR_MIN iterations and more than
 // one thread (rt_host.h adsoac_team; a short loop in a time loop runs on the calling thread,
 // without the cost of a team of one); NULL: always.
 static const char *team_cond(Emit *e, const Node *n) {
   if (ir_walk(n->u.par.body, &(Walker){.pre = is_loop})) return NULL;
-  for (int h = 0; h < n->u.par.nhints; h++)
-    if (!strncmp(n->u.par.hints[h], "if(", 3)) return NULL;
+  if (has_hint(n, "if(")) return NULL;
   if (!ty_is_int(e->f->vals[n->u.par.lo].type) || !ty_is_int(e->f->vals[n->u.par.hi].type))
     return NULL;
   // (inside the loop's guard lo < hi: hi - lo in unsigned arithmetic is the trip count, at
@@ -339,6 +360,14 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   const char *sched = g ? " schedule(static)" : "";
   // a plain loop where it opens no team: the same loop twice, with and without the pragma
   bool split = cond && !manual;
+  // atomic updates, where the team may have one thread: plain then (adsoac_solo)
+  bool outer_solo = e->solo;
+  if (!g && !split && !e->no_team && !has_hint(n, "num_threads(") &&
+      ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored}})) {
+    line(e, "const int adsoac_solo = adsoac_one_thread(%s);",
+         cond ? cond : colored ? "adsoac_nch > 2" : "1");
+    e->solo = true;
+  }
   if (split) {
     line(e, "if (%s) {", cond);
     e->depth++;
@@ -401,13 +430,19 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     for (int copy = 0; copy < (split ? 2 : 1); copy++) {
       if (copy) {
         e->depth--;
-        line(e, "} else { // (a short loop, or one thread: no team)");
+        line(e, "} else { // (a short loop, or one thread: no team%s)",
+             ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, false}})
+                 ? ", plain updates"
+                 : "");
         e->depth++;
       }
       line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
            ref(e, n->u.par.hi), i);
       e->depth++;
+      bool outer_no_team = e->no_team;
+      e->no_team = copy;
       emit_body(e, n);
+      e->no_team = outer_no_team;
       e->depth--;
       line(e, "}");
     }
@@ -451,6 +486,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   e->private_par = outer_private;
   e->win_par = outer_win;
   e->stk = outer_stk;
+  e->solo = outer_solo;
   e->depth--;
   line(e, "}");
 }
@@ -1186,14 +1222,21 @@ void emit_acc(Emit *e, const Node *n) {
     line(e, "}");
     return;
   }
-  if (n->u.mem.mode == ACC_WINDOW && e->win_par) {
+  if (n->u.mem.mode == ACC_WINDOW && e->win_par && !e->no_team) {
     const Node *w = e->win_par;
     int k = 0;
     while (k < w->u.par.nwins && w->u.par.wins[k] != n->u.mem.arr) k++;
     if (k < w->u.par.nwins) {
       bool f32 = e->f->vals[n->u.mem.arr].type->elem->kind == TY_FLOAT;
-      line(e, "if (!adsoac_win_add_%s(adsoac_w%d, (long long)%s, %s)) {", f32 ? "f" : "d", k,
-           ref(e, n->u.mem.idx), v);
+      if (e->solo) { // (one thread: no window)
+        line(e, "if (adsoac_solo) {");
+        line(e, "  %s += %s;", el, v);
+        line(e, "} else if (!adsoac_win_add_%s(adsoac_w%d, (long long)%s, %s)) {", f32 ? "f" : "d",
+             k, ref(e, n->u.mem.idx), v);
+      } else {
+        line(e, "if (!adsoac_win_add_%s(adsoac_w%d, (long long)%s, %s)) {", f32 ? "f" : "d", k,
+             ref(e, n->u.mem.idx), v);
+      }
       buf_puts(e->out, "#pragma omp atomic\n");
       line(e, "  %s += %s;", el, v);
       line(e, "}");
@@ -1207,6 +1250,15 @@ void emit_acc(Emit *e, const Node *n) {
       (n->u.mem.mode == ACC_COLOR && !e->colored)) {
     if (e->opt->target == TARGET_CUDA) {
       line(e, "atomicAdd(&%s, %s);", el, v);
+      return;
+    }
+    if (e->no_team) { // (the loop's copy without a team)
+      line(e, "%s += %s;", el, v);
+      return;
+    }
+    TypeKind k = e->f->vals[n->u.mem.arr].type->elem->kind;
+    if (e->solo && (k == TY_DOUBLE || k == TY_FLOAT)) { // atomic only in a team of several
+      line(e, "adsoac_add_%s(adsoac_solo, &%s, %s);", k == TY_FLOAT ? "f" : "d", el, v);
       return;
     }
     buf_puts(e->out, "#pragma omp atomic\n");

@@ -160,6 +160,30 @@ static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
 
 // Does such a loop of trip iterations open a team?  Not where one thread would run it: a team
 // of one costs a few hundred nanoseconds (libgomp), more than a short loop's iterations.
+// Does a team (opened where team holds) run on one thread?  Then the updates it would make
+// atomically (several threads may reach one element) are plain: an atomic add costs about
+// 12 ns, a plain one 2 (measured, uncontended).  Inside another team: no (atomic).
+static inline __attribute__((unused)) int adsoac_one_thread(int team) {
+#ifdef _OPENMP
+  return !team || (!omp_in_parallel() && omp_get_max_threads() == 1);
+#else
+  (void)team;
+  return 1;
+#endif
+}
+
+// adsoac_add_d/_f: *p += v, atomically unless solo
+#define ADSOAC_ADD(T, SUFFIX)                                                                \
+  static inline __attribute__((unused)) void adsoac_add_##SUFFIX(int solo, T *p, T v) {      \
+    if (solo) {                                                                              \
+      *p += v;                                                                               \
+      return;                                                                                \
+    }                                                                                        \
+    _Pragma("omp atomic") *p += v;                                                           \
+  }
+ADSOAC_ADD(double, d)
+ADSOAC_ADD(float, f)
+
 static inline __attribute__((unused)) int adsoac_team(unsigned long long trip) {
 #ifdef _OPENMP
   return trip >= ADSOAC_PAR_MIN && omp_get_max_threads() > 1;
