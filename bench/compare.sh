@@ -50,6 +50,6 @@ awk '
     for (i = 1; i <= n; i++) {
       k = order[i]
       po = med(p["old", k]); pn = med(p["new", k]); vo = med(v["old", k]); vn = med(v["new", k])
-      printf "%-16s %-24s %-24s %-24s %-24s %8.2f %8.2f\n", k, p["old", k], p["new", k], v["old", k], v["new", k], po > 0 ? pn / po : 0, vo > 0 ? vn / vo : 0
+      printf "%-16s %-24s %-24s %-24s %-24s %8.2f %8.2f\n", k, p["old", k], p["new", k], v["old", k], v["new", k], (po > 0 ? pn / po : 0), (vo > 0 ? vn / vo : 0)
     }
   }' "$tmp/rows"
