@@ -17,7 +17,7 @@
 #define ADSOAC_VERSION "0.1.0"
 #endif
 
-typedef enum { EMIT_CODE, EMIT_IR, EMIT_DOT, EMIT_CHECK } EmitKind;
+typedef enum { EMIT_CODE, EMIT_IR, EMIT_DOT, EMIT_CHECK, EMIT_HEADER } EmitKind;
 
 typedef struct {
   const char *input, *output;
@@ -50,6 +50,9 @@ static const char usage_text[] =
     "                     translation on random inputs of the sizes given on its command line:\n"
     "                     f against the original C, f_vjp and f_jvp against central\n"
     "                     differences (cc -O2 -fopenmp INPUT_check.c -lm; ./a.out n=100 x=n)\n"
+    "  --emit=header      the prototypes of the generated functions for the --target's output,\n"
+    "                     with the struct types they use, for C and C++ callers (default:\n"
+    "                     INPUT_grad.h)\n"
     "  -D NAME[=VALUE]    define a macro, as a C compiler does (also -DNAME)\n"
     "  -I DIR             search DIR for #include \"...\" headers (also -IDIR)\n"
     "  -MD                also write a make dependency file (OUTPUT.d unless -MF)\n"
@@ -117,6 +120,8 @@ static Options parse_options(int argc, char **argv) {
       o.emit = EMIT_DOT;
     } else if (!strcmp(a, "--emit=check")) {
       o.emit = EMIT_CHECK;
+    } else if (!strcmp(a, "--emit=header")) {
+      o.emit = EMIT_HEADER;
     } else if (!strcmp(a, "-MD")) {
       o.deps = true;
     } else if (!strcmp(a, "-MF")) {
@@ -171,6 +176,7 @@ static const char *default_output(Arena *a, const Options *o) {
   size_t n = strlen(in);
   if (n > 2 && !strcmp(in + n - 2, ".c")) n -= 2;
   if (o->emit == EMIT_CHECK) return arena_printf(a, "%.*s_check.c", (int)n, in);
+  if (o->emit == EMIT_HEADER) return arena_printf(a, "%.*s_grad.h", (int)n, in);
   return arena_printf(a, "%.*s_grad.%s", (int)n, in, o->target == TARGET_CUDA ? "cu" : "c");
 }
 
@@ -354,7 +360,8 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
                          .line_directives = o->line_directives,
                          .output_name = strcmp(path, "-") ? path : NULL,
                          .version = ADSOAC_VERSION,
-                         .emit_check = o->emit == EMIT_CHECK};
+                         .emit_check = o->emit == EMIT_CHECK,
+                         .emit_header = o->emit == EMIT_HEADER};
   to.dump_after = o->dump_after;
   to.defines = o->defines;
   to.ndefines = o->ndefines;
@@ -432,7 +439,9 @@ int main(int argc, char **argv) {
   Arena *a = arena_new(0);
   Buf out = {0}, dep = {0};
   const char *path = o.output                                ? o.output
-                     : (o.emit != EMIT_CODE && o.emit != EMIT_CHECK) || o.dump_after ? "-"
+                     : (o.emit != EMIT_CODE && o.emit != EMIT_CHECK && o.emit != EMIT_HEADER) ||
+                               o.dump_after
+                         ? "-"
                                                            : default_output(a, &o);
   const char *df = o.deps && strcmp(path, "-") ? dep_file_name(a, &o, path) : NULL;
   check_outputs(&o, path, df);

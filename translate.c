@@ -281,8 +281,12 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
                       .input_name = src->path, .output_name = o->output_name,
                       .version = o->version, .check = o->emit_check,
                       .no_fuse = o->no_fuse, .check_sched = o->check_sched};
-    emit_program(prog, &eo, out);
-    if (o->emit_check) emit_check(prog, &eo, out);
+    if (o->emit_header) {
+      emit_header(prog, &eo, out);
+    } else {
+      emit_program(prog, &eo, out);
+      if (o->emit_check) emit_check(prog, &eo, out);
+    }
   }
   pthread_cleanup_pop(1); // free_units
   return ok;

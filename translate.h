@@ -17,6 +17,7 @@ typedef struct {
   bool check_sched;  // --check-schedules: two-phase loops check their plain updates at run time
   const char *dump_after; // --dump-after=PASS: the IR after that pass, instead of code
   bool emit_check;        // --emit=check: the validation program (with --target=c's code)
+  bool emit_header;       // --emit=header: the generated functions' prototypes
   // out: the headers the translation read (for -MD)
   const char *const *deps;
   int ndeps;

@@ -29,6 +29,7 @@ Val ad_param_val(Fn *f, const Fn *pf, Val v, Type *t, const char *name, Val *map
   if (!par) {
     Val x = fn_val(f, t, name);
     f->vals[x].adecl = pf->vals[v].adecl; // (the derivatives have the primal's type)
+    f->vals[x].adecl_num = pf->vals[v].adecl_num;
     f->vals[x].avla = pf->vals[v].avla;
     f->vals[x].arows = pf->vals[v].arows;
     return x;

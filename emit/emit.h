@@ -18,6 +18,10 @@ typedef struct {
 // Writes the whole output file for prog into out.
 void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out);
 
+// --emit=header: the prototypes of the functions emit_program's output defines (for
+// opt->target), with the struct types they use, for C and C++ callers.
+void emit_header(const Prog *prog, const EmitOptions *opt, Buf *out);
+
 // ---- check.c ----
 // --emit=check: after emit_program's output, the original functions (NAME_ref) and a main
 // that validates f, f_vjp and f_jvp against them on random inputs.

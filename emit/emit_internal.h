@@ -47,6 +47,7 @@ typedef struct Emit {
   bool solo;               // C: adsoac_solo says whether the team has one thread (updates
                            // plain then, atomic otherwise)
   bool no_team;            // C: in the copy of a loop that runs on the calling thread alone
+  bool header;             // --emit=header: array declarators with numbers, not the macros
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

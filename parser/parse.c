@@ -97,7 +97,29 @@ static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
     }
     // (a flat array declared with its length, double x[N], keeps that declarator: gcc warns
     // when a definition declares as a pointer what a prototype declared as an array)
-    if (dd.n > 1 || (dd.array && !ts_node_is_null(dd.size[0]))) L->fn->vals[p->val].adecl = dd.fmt;
+    if (dd.n > 1 || (dd.array && !ts_node_is_null(dd.size[0]))) {
+      L->fn->vals[p->val].adecl = dd.fmt;
+      // the same with the extents' values, in the same form (gcc's -Warray-parameter)
+      Buf num = {.arena = L->a};
+      bool ptr = !strncmp(dd.fmt, "(*%s)", 5), known = true;
+      buf_puts(&num, ptr ? "(*%s)" : "%s");
+      for (int k = ptr ? 1 : 0; k < dd.n && known; k++) {
+        if (ts_node_is_null(dd.size[k])) {
+          buf_puts(&num, "[]");
+          continue;
+        }
+        Val x = k ? v.dims[k - 1] : 0;
+        if (!k) {
+          L->b.loc = node_loc(L, dd.size[0]);
+          x = L->expr(L, dd.size[0]);
+        }
+        const Node *c = L->fn->defs[x];
+        known = c && c->kind == IR_CONST && ty_is_int(val_type(L->fn, x));
+        if (known) buf_printf(&num, "[%lld]", c->u.cst.i);
+      }
+      if (known) L->fn->vals[p->val].adecl_num = arena_strdup(L->a, num.data);
+      buf_free(&num);
+    }
     L->fn->vals[p->val].arows = dd.n > 1;
     ptr_var_push(L, p->name, p->type, &v, assigned_in(L, body, p->name), p->loc);
   } else {

@@ -8,6 +8,7 @@ Val clone_val(Fn *dst, const Fn *src, Val v, Val *map) {
   if (!v) return 0;
   Val n = fn_val(dst, src->vals[v].type, src->vals[v].hint);
   dst->vals[n].adecl = src->vals[v].adecl;
+  dst->vals[n].adecl_num = src->vals[v].adecl_num;
   dst->vals[n].avla = src->vals[v].avla;
   dst->vals[n].arows = src->vals[v].arows;
   map[v] = n;
