@@ -21,6 +21,13 @@ static inline __attribute__((unused)) int adsoac_grid(long long n) {
   return (int)(b < 1 ? 1 : b > ADSOAC_MAX_BLOCKS ? ADSOAC_MAX_BLOCKS : b);
 }
 
+// After a kernel launch: the launch's error, read without clearing it (cudaPeekAtLastError):
+// the caller's CUDA state is the caller's.  An error still pending from the caller's own
+// work fails the generated function too (it is reported, never taken away).
+static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
+  return adsoac_cuda_(cudaPeekAtLastError(), fn, "kernel launch");
+}
+
 static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, const char *fn) {
   *p = NULL;
   if (adsoac_cuda_(cudaMallocAsync(p, bytes ? bytes : 1, 0), fn, "cudaMallocAsync")) return 1;
@@ -65,7 +72,7 @@ template <typename T> static __global__ void adsoac_swap_kernel(T *a, T *b, long
 template <typename T> static inline __attribute__((unused)) int adsoac_dev_swap(T *a, T *b, long long n, const char *fn) {
   if (n <= 0) return 0;
   adsoac_swap_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(a, b, n);
-  return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
+  return adsoac_launched(fn);
 }
 
 // A thread that could not allocate its iteration's arrays (device malloc) sets this and skips
@@ -108,11 +115,7 @@ static inline __attribute__((unused)) int adsoac_dev_strided(T *dst, size_t sd, 
                                                              const char *fn) {
   if (n <= 0) return 0;
   adsoac_strided_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(dst, sd, (T *)src, ss, n, swap);
-  return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
-}
-
-static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
-  return adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
+  return adsoac_launched(fn);
 }
 
 // The operators of reductions (a tie of min/max keeps the first operand).
@@ -239,12 +242,12 @@ static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, 
             adsoac_dev_alloc((void **)&dst, sizeof(T) * (size_t)n, fn);
   if (!bad) {
     adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK>>>(ld, src, n);
-    bad = adsoac_cuda_(cudaGetLastError(), fn, "kernel launch") ||
+    bad = adsoac_launched(fn) ||
           adsoac_scan(src, dst, n, init, host_total, reverse, op, fn);
   }
   if (!bad && keep) {
     adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK>>>(st, dst, n);
-    bad = adsoac_cuda_(cudaGetLastError(), fn, "kernel launch");
+    bad = adsoac_launched(fn);
   }
   adsoac_dev_free(src);
   adsoac_dev_free(dst);
@@ -293,7 +296,7 @@ static inline __attribute__((unused)) int adsoac_sort_by_key(const long *key, lo
             adsoac_dev_alloc((void **)&keys, sizeof(long) * (size_t)n, fn);
   if (!bad) {
     adsoac_iota_kernel<<<adsoac_grid(n), ADSOAC_BLOCK>>>(iota, n);
-    bad = adsoac_cuda_(cudaGetLastError(), fn, "kernel launch") ||
+    bad = adsoac_launched(fn) ||
           adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits),
                        fn, "cub::DeviceRadixSort::SortPairs");
   }
