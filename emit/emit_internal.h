@@ -48,6 +48,8 @@ typedef struct Emit {
                            // plain then, atomic otherwise)
   bool no_team;            // C: in the copy of a loop that runs on the calling thread alone
   bool header;             // --emit=header: array declarators with numbers, not the macros
+  const Fn *ops_fn;        // the function whose declared operators ops_done marks
+  unsigned char *ops_done; // [lambda's first parameter]: its operator emitted already
   int skip;      // the label (adsoac_skip_N) where an iteration whose arrays could not be
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;

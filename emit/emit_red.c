@@ -91,6 +91,14 @@ static void emit_tuple_type(Emit *e, const Red *r, bool cuda) {
 
 // A declared operator as a function (and, for CUB, a functor) before the function that uses it.
 void emit_user_op(Emit *e, const Node *n, const Red *r) {
+  // once per function: a loop emitted twice (a scan's passes) or copies of one (f_jvp's)
+  // share the operator
+  if (e->ops_fn != e->f) {
+    e->ops_done = ARENA_ARRAY(e->a, unsigned char, e->f->nvals);
+    e->ops_fn = e->f;
+  }
+  if (e->ops_done[r->lam->pa[0]]) return;
+  e->ops_done[r->lam->pa[0]] = 1;
   const char *name = user_op(e, r);
   const Type *t = red_type(e, r);
   const Lambda *l = r->lam;

@@ -66,6 +66,19 @@ if [ $rc -eq 2 ] && grep -q "give the length of u" "$tmp/usage.out"; then
 else
   echo "[FAIL] a missing length: exit $rc"; cat "$tmp/usage.out"; fail=1
 fi
+# a parameter named like an option (h, the step): FUNCTION.h=5 is its length, never the step
+# (which took 5 for a difference step once, and every adjoint failed)
+mkdir -p "$tmp/src"
+cat >"$tmp/src/named_h.c" <<'C'
+#pragma adsoac grad
+double named_h(int n, const double *x, const double *h) {
+  double s = 0.0;
+#pragma adsoac reduce(+: s)
+  for (int i = 0; i < n; i++) s += x[i] * x[i] * h[i % 5];
+  return s;
+}
+C
+check named_h "$tmp/src/named_h.c" "" -- n=7 x=n named_h.h=5 seed=3
 if "$adsoac" --emit=check "$E/gmm/gmm.c" -o "$tmp/gmm.c" 2>"$tmp/gmm.err" || ! grep -q "takes a struct" "$tmp/gmm.err" ||
    [ -e "$tmp/gmm.c" ]; then
   echo "[FAIL] a struct parameter is not refused"; cat "$tmp/gmm.err"; fail=1

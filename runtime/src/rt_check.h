@@ -39,22 +39,32 @@ static char **adsoac_ck_argv;
 static int adsoac_ck_fails;
 static const char *adsoac_ck_cur; // the function being checked
 
-// FUNCTION.NAME=VALUE for that function, else NAME=VALUE
-static const char *adsoac_ck_arg(const char *name) {
-  size_t n = strlen(name), f = adsoac_ck_cur ? strlen(adsoac_ck_cur) : 0;
-  for (int i = 1; i < adsoac_ck_argc && f; i++) {
-    const char *a = adsoac_ck_argv[i];
-    if (!strncmp(a, adsoac_ck_cur, f) && a[f] == '.' && !strncmp(a + f + 1, name, n) && a[f + 1 + n] == '=')
-      return a + f + 2 + n;
-  }
+// The check's own options: NAME=VALUE
+static const char *adsoac_ck_opt(const char *name) {
+  size_t n = strlen(name);
   for (int i = 1; i < adsoac_ck_argc; i++)
     if (!strncmp(adsoac_ck_argv[i], name, n) && adsoac_ck_argv[i][n] == '=')
       return adsoac_ck_argv[i] + n + 1;
   return NULL;
 }
 
+// A parameter's value: FUNCTION.NAME=VALUE for that function, else NAME=VALUE, but not where
+// NAME is an option's (a parameter named h is given as FUNCTION.h=...: h= is the step)
+static const char *adsoac_ck_arg(const char *name) {
+  static const char *const opts[] = {"h", "fd", "seed", "rtol", "atol", "only", NULL};
+  size_t n = strlen(name), f = adsoac_ck_cur ? strlen(adsoac_ck_cur) : 0;
+  for (int i = 1; i < adsoac_ck_argc && f; i++) {
+    const char *a = adsoac_ck_argv[i];
+    if (!strncmp(a, adsoac_ck_cur, f) && a[f] == '.' && !strncmp(a + f + 1, name, n) && a[f + 1 + n] == '=')
+      return a + f + 2 + n;
+  }
+  for (int k = 0; opts[k]; k++)
+    if (!strcmp(name, opts[k])) return NULL;
+  return adsoac_ck_opt(name);
+}
+
 static double adsoac_ck_num(const char *name, double dflt) {
-  const char *s = adsoac_ck_arg(name);
+  const char *s = adsoac_ck_opt(name);
   return s ? atof(s) : dflt;
 }
 
@@ -566,7 +576,7 @@ static void adsoac_ck_fn(const AdsoacCkFn *cf) {
 static int adsoac_ck_main(int argc, char **argv, const AdsoacCkFn *fns, int nfns) {
   adsoac_ck_argc = argc;
   adsoac_ck_argv = argv;
-  const char *only = adsoac_ck_arg("only");
+  const char *only = adsoac_ck_opt("only");
   for (int i = 0; i < nfns; i++)
     if (!only || !strcmp(only, fns[i].name)) adsoac_ck_fn(&fns[i]);
   printf("%s\n", adsoac_ck_fails ? "adsoac check: FAILED" : "adsoac check: all passed");

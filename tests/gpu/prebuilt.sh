@@ -58,7 +58,7 @@ san() {  # TOOL DRIVER: one line per driver
   name=$(basename "$(dirname "$d")")
   log=$SANDIR/$t.$name.log
   timeout "$PER" compute-sanitizer --tool "$t" --error-exitcode 9 "$d" >"$log" 2>&1
-  echo "$t $name exit $? $(grep -m1 "ERROR SUMMARY" "$log")"
+  echo "$t $name exit $? $(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log")"
 }
 export -f san
 export SANDIR=$out/san PER=${PER:-120}
