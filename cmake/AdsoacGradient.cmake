@@ -8,7 +8,9 @@
 #                       [OPTIONS <opt>...])      more adsoac options (-D..., -I..., --no-fuse)
 #
 # Translates <source.c> into <binary dir>/adsoac/<target>/<name>_grad.c (or .cu) and adds it
-# to <target>'s sources.  The custom command has a depfile (adsoac -MD -MF): editing the
+# to <target>'s sources, with <name>_grad.h beside it (adsoac --emit=header: the generated
+# functions' prototypes; the directory is on <target>'s include path, so its sources
+# #include "<name>_grad.h" instead of declaring them).  The custom command has a depfile (adsoac -MD -MF): editing the
 # source or a header it includes re-runs adsoac, nothing else does.  TARGET c: the output is
 # C11, compiled with OpenMP when CMake finds it, linked with libm.  TARGET cuda: the output is
 # CUDA; CUDA is enabled if the project has not done so (enable_language must run at file
@@ -75,6 +77,7 @@ function(_adsoac_add_gradient tgt src)
   endif()
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/adsoac/${tgt}")
   set(out "${dir}/${stem}_grad.${ext}")
+  set(hdr "${dir}/${stem}_grad.h")
   set(args --target=${A_TARGET})
   if(A_STRIPMINE)
     list(APPEND args --stripmine=${A_STRIPMINE})
@@ -95,9 +98,10 @@ function(_adsoac_add_gradient tgt src)
     list(APPEND args "${o}")
   endforeach()
   add_custom_command(
-    OUTPUT "${out}"
+    OUTPUT "${out}" "${hdr}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
     COMMAND adsoac::adsoac ${args} "${in}" -o "${out}" -MD -MF "${out}.d"
+    COMMAND adsoac::adsoac ${args} --emit=header "${in}" -o "${hdr}"
     DEPENDS "${in}" adsoac::adsoac
     DEPFILE "${out}.d"
     COMMENT "adsoac ${src} -> ${stem}_grad.${ext}"
@@ -127,7 +131,8 @@ function(_adsoac_add_gradient tgt src)
   endforeach()
   set_source_files_properties("${out}" PROPERTIES INCLUDE_DIRECTORIES "${incs}"
                               COMPILE_DEFINITIONS "${defs}")
-  target_sources(${tgt} PRIVATE "${out}")
+  target_sources(${tgt} PRIVATE "${out}" "${hdr}")
+  target_include_directories(${tgt} PRIVATE "${dir}")
   target_link_libraries(${tgt} PRIVATE adsoac::runtime)
   if(A_TARGET STREQUAL "c")
     set_source_files_properties("${out}" PROPERTIES LANGUAGE C)

@@ -5,11 +5,9 @@
 #include <string.h>
 
 #include "adsoac.h"
+#include "energy_grad.h" // (generated beside energy_grad.c: energy, energy_vjp, energy_jvp)
 
 double consumer_h(void);
-double energy(int n, int steps, double k, double *x, double *tmp);
-double energy_vjp(int n, int steps, double k, double *k_bar, double *x, double *x_bar,
-                  double *tmp, double *tmp_bar, double ret_bar);
 
 enum { N = 12, STEPS = 20 };
 
