@@ -172,9 +172,9 @@ typedef struct {
   const char *adecl;
   bool arows; // adecl is an array of arrays (double x[N] has adecl "%s[N]" alone)
   bool avla; // ... whose extents are not constants (double A[n][m]): C++ (the CUDA target)
+             // declares it a flat pointer, with the C declarator as a comment
   const char *adecl_num; // adecl with every extent a number ("(*%s)[64]", "%s[8]"; NULL:
                          // one is not a constant): a header has not the input's macros
-             // declares it a flat pointer, with the C declarator as a comment
   // While the front end lowers a sequential loop's body: the parameter of a variable the loop
   // does not assign is the value it had before the loop (the dependence test reads it as
   // that: `n` in the bounds of a map in a time loop is the n of a VLA extent); verified, and

@@ -108,13 +108,18 @@ static void lower_param(Lower *L, TSNode pd, int *cap, TSNode body) {
           buf_puts(&num, "[]");
           continue;
         }
-        Val x = k ? v.dims[k - 1] : 0;
-        if (!k) {
-          L->b.loc = node_loc(L, dd.size[0]);
-          x = L->expr(L, dd.size[0]);
+        if (!k) { // (not lowered: a literal, or a macro whose text is one)
+          const char *t = node_text(L, dd.size[0]), *m = NULL;
+          if (ts_is(dd.size[0], "identifier") && L->macros)
+            m = macro_text(L->macros, t, use_byte(L, dd.size[0]));
+          char *end;
+          long long c = strtoll(m ? m : t, &end, 0);
+          known = end != (m ? m : t) && !*end && c > 0;
+          if (known) buf_printf(&num, "[%lld]", c);
+          continue;
         }
-        const Node *c = L->fn->defs[x];
-        known = c && c->kind == IR_CONST && ty_is_int(val_type(L->fn, x));
+        const Node *c = L->fn->defs[v.dims[k - 1]];
+        known = c && c->kind == IR_CONST && ty_is_int(val_type(L->fn, v.dims[k - 1]));
         if (known) buf_printf(&num, "[%lld]", c->u.cst.i);
       }
       if (known) L->fn->vals[p->val].adecl_num = arena_strdup(L->a, num.data);
