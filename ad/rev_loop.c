@@ -631,24 +631,6 @@ static bool restored_after(Rev *R, const Node *n, Val arr) {
   return true;
 }
 
-// Is every write of arr in b (ifs and nested loops included) an element at index idx?
-static bool writes_only_at(const Block *b, Val arr, Val idx) {
-  for (int i = 0; i < b->n; i++) {
-    const Node *s = b->stmts[i];
-    if (s->kind == IR_WRITE && s->u.mem.arr == arr && s->u.mem.idx != idx) return false;
-    if ((s->kind == IR_COPY || s->kind == IR_SORT) &&
-        (s->u.copy.dst == arr || (s->u.copy.swap && s->u.copy.src == arr)))
-      return false;
-    if (s->kind == IR_IF &&
-        (!writes_only_at(s->u.ifs.then, arr, idx) || !writes_only_at(s->u.ifs.els, arr, idx)))
-      return false;
-    if ((s->kind == IR_LOOP && !writes_only_at(s->u.loop.body, arr, idx)) ||
-        (s->kind == IR_PAR && !writes_only_at(s->u.par.body, arr, idx)))
-      return false;
-  }
-  return true;
-}
-
 // The regions of loop n, bounds computed at the builder's point (before the loop).
 int regions_of(Rev *R, const Node *n, Region *reg) {
   if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes
@@ -661,7 +643,7 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
       // never read in the loop's iterations, nor after its reverse before it is set again:
       // nothing to save
       if (!reads_array(n->u.loop.body, arr) && !restored_after(R, n, arr)) continue;
-      if (writes_only_at(n->u.loop.body, arr, n->u.loop.idx)) { // arr[t]: that element
+      if (writes_at_index(n->u.loop.body, arr, n->u.loop.idx)) { // arr[t]: that element
         reg[nreg++] = (Region){.arr = arr, .vn = b_const_i(&R->b, &ty_long, 1), .moving = true,
                                .at_idx = true};
         continue;

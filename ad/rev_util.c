@@ -175,11 +175,15 @@ bool block_rereads(const Block *b, Val arr, bool in_loop) {
   return false;
 }
 
-// Does every write of arr in b (nested loops included) use the index idx itself?
+// Does every write of arr in b (nested loops included) use the index idx itself (a copy into
+// it: no)?
 bool writes_at_index(const Block *b, Val arr, Val idx) {
   for (int i = 0; i < b->n; i++) {
     const Node *n = b->stmts[i];
     if (n->kind == IR_WRITE && n->u.mem.arr == arr && n->u.mem.idx != idx) return false;
+    if ((n->kind == IR_COPY || n->kind == IR_SORT) && // (a section, not the element at idx)
+        (n->u.copy.dst == arr || (n->u.copy.swap && n->u.copy.src == arr)))
+      return false;
     if (n->kind == IR_IF &&
         (!writes_at_index(n->u.ifs.then, arr, idx) || !writes_at_index(n->u.ifs.els, arr, idx)))
       return false;
