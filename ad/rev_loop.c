@@ -303,7 +303,9 @@ static void add_moving(Rev *R, Region *reg, int *nreg, Val arr, Val pf, Val psub
 // then saved only where it holds (it may lie outside the array otherwise).
 static void add_region(Rev *R, Region *reg, int *nreg, Val arr, Val lo, Val hi,
                        const unsigned char *inside, Val *memo, Loc loc, Val cond) {
-  if (inside[arr] || !R->varied[arr]) return; // a temporary of one iteration, or inactive
+  // (a temporary of one iteration; an inactive array too: the reverse runs the iterations
+  // again from their states, which hold its elements, and its final values are outputs)
+  if (inside[arr]) return;
   Val t = R->region_idx;
   const Node *al = R->def[arr];
   if (al && al->kind == IR_ALLOC && !can_materialize(R, lo, inside, &t, t ? 1 : 0)) {
@@ -525,8 +527,7 @@ void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo
       int na = 0;
       written_arrays(n->u.par.body, arrs, &na);
       for (int k = 0; k < na; k++) {
-        if (writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) || !R->varied[arrs[k]] ||
-            inside[arrs[k]]) {
+        if (writes_at_index(n->u.par.body, arrs[k], n->u.par.idx) || inside[arrs[k]]) {
           add_region(R, reg, nreg, arrs[k], n->u.par.lo, n->u.par.hi, inside, memo, n->loc, cond);
           continue;
         }
@@ -534,7 +535,7 @@ void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo
       }
       for (int h = 0; h < n->u.par.nhists; h++) {
         const Hist *hc = &n->u.par.hists[h];
-        if (inside[hc->arr] || !R->varied[hc->arr]) continue;
+        if (inside[hc->arr]) continue;
         Val lo = materialize(R, hc->lo, inside, memo, n->loc);
         Val len = materialize(R, hc->len, inside, memo, n->loc);
         Val vlo = b_cast(bb, &ty_long, lo), vn = b_cast(bb, &ty_long, len);
@@ -639,7 +640,7 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
     written_arrays(n->u.loop.body, arrs, &na);
     for (int k = 0; k < na; k++) {
       Val arr = arrs[k];
-      if (!R->in_par[arr] || !R->varied[arr]) continue;
+      if (!R->in_par[arr]) continue;
       // never read in the loop's iterations, nor after its reverse before it is set again:
       // nothing to save
       if (!reads_array(n->u.loop.body, arr) && !restored_after(R, n, arr)) continue;

@@ -571,7 +571,7 @@ void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout) 
   *nout = 0;
   if (n->kind == IR_LOOP) return;
   for (int v = 1; v < R->pf->nvals; v++) {
-    if (!R->in_par[v] || !R->priv[v] || !R->varied[v]) continue;
+    if (!R->in_par[v] || !R->priv[v]) continue;
     if (!ir_writes(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, v)) continue;
     if (n->kind == IR_IF) { // its reverse runs its branch again, from the state before it
       const Node *a = R->def[v];

@@ -83,8 +83,10 @@ def body(f, own64):
     arrs = [p for p in P if p.kind == E.FARR]
     sarrs = [p for p in P if p.kind == E.STRUCT and p.ptr]  # arrays of structs
     svals = [p for p in P if p.kind == E.STRUCT and not p.ptr]
-    if any(p.kind == E.IARR and p.written for p in P):
-        raise E.SpecError("fd_fake: written int arrays are not supported")
+    # written int arrays: each evaluation starts from a copy of their initial contents
+    iarrs = [p for p in P if p.kind == E.IARR and p.written]
+    if any(p.decl for p in iarrs):
+        raise E.SpecError("fd_fake: written int arrays of arrays are not supported")
     # the struct types of the double-precision copy
     t64 = lambda p: re.sub(r"\w+", lambda m: m.group(0) + "_d64" if m.group(0) in own64 else m.group(0), p.base)
     floats = lambda p: [fn for fn, _, k in p.fields if k != "int"]
@@ -121,10 +123,10 @@ def body(f, own64):
                                       "%s_dot.%s" % (p.name, fn), "%s.%s" % (p.name, fn), False))
 
     def lens():  # the spec's ints that array lengths need (others may use the case's sizes)
-        need = " ".join(length(p) for p in arrs + sarrs)
+        need = " ".join(length(p) for p in arrs + sarrs + iarrs)
         code = ["  long %s = (long)(%s); (void)%s;" % (n, e, n)
                 for n, e in s.ints if n not in [p.name for p in P] and re.search(r"\b%s\b" % n, need)]
-        return code + ["  long L_%s = (long)(%s);" % (p.name, length(p)) for p in arrs + sarrs]
+        return code + ["  long L_%s = (long)(%s);" % (p.name, length(p)) for p in arrs + sarrs + iarrs]
 
     def setup():
         code = lens()
@@ -138,6 +140,10 @@ def body(f, own64):
             code.append("  for (long i = 0; i < L_%s; i++) {" % p.name)
             code += ["    w_%s[i].%s = %s[i].%s;" % (p.name, fn, p.name, fn) for fn, _, _ in p.fields]
             code.append("  }")
+        for p in iarrs:
+            code.append("  __typeof__(*%s) *w_%s = malloc((L_%s + 1) * sizeof *w_%s), *o_%s = "
+                        "malloc((L_%s + 1) * sizeof *o_%s);" % ((p.name,) * 7))
+            code.append("  for (long i = 0; i < L_%s; i++) w_%s[i] = %s[i];" % ((p.name,) * 3))
         for p in svals:
             code.append("  %s s_%s;" % (t64(p), p.name))
             code += ["  s_%s.%s = %s.%s;" % (p.name, fn, p.name, fn) for fn, _, _ in p.fields]
@@ -147,11 +153,11 @@ def body(f, own64):
     def call64(dst):  # evaluate the double original on the work copies, outputs in o_*
         args = []
         for p in P:
-            work = p.kind == E.FARR or (p.kind == E.STRUCT and p.ptr)
+            work = p.kind == E.FARR or (p.kind == E.STRUCT and p.ptr) or p in iarrs
             args.append(("(void *)" if p.decl else "") + ("o_" if p.written else "w_") + p.name if work else
                         "s_" + p.name if p.kind == E.FSCAL or p.kind == E.STRUCT else p.name)
         code = ["    for (long i = 0; i < L_%s; i++) o_%s[i] = w_%s[i];" % ((p.name,) * 3)
-                for p in arrs + sarrs if p.written]
+                for p in arrs + sarrs + iarrs if p.written]
         c = "%s_orig64(%s)" % (f.name, ", ".join(args))
         return code + ["    %s = %s;" % (dst, c) if ret else "    %s; %s = 0;" % (c, dst)]
 
@@ -159,7 +165,7 @@ def body(f, own64):
         args = ", ".join(p.name for p in P)
         code = ["  %s e2e_ret = %s_orig(%s);" % (f.rtype, f.name, args)] if f.ret_kind else \
                ["  %s_orig(%s);" % (f.name, args)]
-        code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs + sarrs]
+        code += ["  free(w_%s), free(o_%s);" % (p.name, p.name) for p in arrs + sarrs + iarrs]
         return code + (["  return e2e_ret;"] if f.ret_kind else []) + ["}"]
 
     # (a static kernel: f, f_vjp, f_jvp stay static, as adsoac's are: language.md 2)
