@@ -83,6 +83,7 @@ static void fold_dce(Fn *f) {
 static void pass_vjp_simplify(const Pipe *p, Unit *u) {
   (void)p;
   fold_dce(u->m->vjp);
+  ad_check_stale(u->cx, u->m->vjp);
 }
 static void pass_jvp(const Pipe *p, Unit *u) {
   (void)p;

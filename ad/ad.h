@@ -27,3 +27,6 @@ AdCtx *ad_new(Arena *a, bool general); // general: --general-rule
 void ad_free(AdCtx *cx);
 Fn *ad_vjp(AdCtx *cx, const Fn *f); // reverse mode (f's loops strip-mined already)
 Fn *ad_jvp(AdCtx *cx, const Fn *f); // forward mode
+// After the derivative's dead-code elimination: no read of an array that the reverse of a
+// loop iteration skipped writing is left (ad/rev_skip.c); else an internal error.
+void ad_check_stale(const AdCtx *cx, const Fn *vjp);

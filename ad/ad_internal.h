@@ -10,6 +10,8 @@ struct AdCtx {
   Arena *scratch;    // the rules' working memory, released with the context
   Arena *if_tmp[256]; // the snapshots of the ifs being reversed (nested), also released
   int nif_tmp;
+  Val *stale; // aliases of arrays that the reverse must not read (rev_skip.c)
+  int nstale, capstale;
 };
 
 // ---- ad.c ----

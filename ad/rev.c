@@ -331,6 +331,7 @@ typedef struct Sweep {
   Save *saves;
   int *save_at, nsaves;
   Val ret;
+  Skips *skips; // a loop body's statements not run again (rev_skip.c; NULL: none)
 } Sweep;
 
 // The forward sweep over the statements of a block (see sweep_block).  Inside a parallel
@@ -347,11 +348,17 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
   sw->save_at = SCRATCH(int, body->n + 1);
   sw->nsaves = 0;
   sw->ret = 0;
+  // one iteration of a host-level sequential loop's reverse: what need not run again
+  sw->skips = !top && !R->par ? rev_skips(R, body) : NULL;
   Save *saves = sw->saves;
   for (int k = 0; k < body->n; k++) {
     const Node *n = body->stmts[k];
     R->b.loc = n->loc;
     int ns;
+    if (sw->skips && sw->skips->skip[k]) {
+      sw->save_at[k] = 0;
+      continue;
+    }
     if (in_par)
       plan_private_saves(R, body, k, saves + sw->nsaves, &ns);
     else
@@ -403,13 +410,16 @@ static Val sweep_rev(Rev *R, const Block *body, bool top, Sweep *sw) {
   if (top && sw->ret && ty_is_float(pf->ret) && R->varied[sw->ret])
     R->adj[sw->ret] = R->f->params[R->f->nparams - 1].val;
   int si = nsaves;
+  Val *stale = sw->skips && sw->skips->any ? SCRATCH(Val, pf->nvals) : NULL;
   for (int k = body->n - 1; k >= 0; k--) {
     R->b.loc = body->stmts[k]->loc;
     si -= save_at[k];
     // pre-k contents back; in the reverse order of the epilogue's swaps, which undo these
     // (two saved sections of one array may overlap: a loop's histogram and its map)
     for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s], false);
+    if (stale) stale_begin(R, sw->skips, k, stale);
     rev_node(R, body->stmts[k]);
+    if (stale) stale_end(R, stale);
     for (int s = 0; s < save_at[k]; s++) // (the state before an if that ran its branch again)
       if (saves[si + s].restore) emit_swap(R, &saves[si + s], false);
   }

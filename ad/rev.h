@@ -135,6 +135,17 @@ typedef struct Rev {
 
 #define P(v) (R->pv[v])
 
+// ---- rev_skip.c: the maps of a loop body the reverse of an iteration need not run ----
+typedef struct {
+  bool *skip;         // per statement of the body
+  unsigned char **wr; // per skipped statement: the arrays it writes
+  bool any;
+} Skips;
+Skips *rev_skips(Rev *R, const Block *body);
+// around the reverse of statement k: the skipped statements' arrays through aliases
+void stale_begin(Rev *R, const Skips *s, int k, Val *saved);
+void stale_end(Rev *R, const Val *saved);
+
 // ---- array accesses inside a parallel loop ----
 
 // The walks of an index expression's definitions below (is_invariant, index_clonable,
