@@ -177,6 +177,9 @@ Skips *rev_skips(Rev *R, const Block *body) {
     const Node *n = body->stmts[k];
     ArrSets a = {SCRATCH(unsigned char, nv), SCRATCH(unsigned char, nv)};
     accesses(n, &a);
+    unsigned char *inside = SCRATCH(unsigned char, nv); // (an iteration's own arrays)
+    ir_inside(&(Block){(Node **)&body->stmts[k], 1, 1, NULL, 0}, inside);
+    for (int v = 1; v < nv; v++) a.wr[v] &= !inside[v];
     bool dead = is_map(n);
     for (int v = 1; v < nv && dead; v++) dead = !(a.wr[v] && live[v]);
     if (dead) {

@@ -6,7 +6,7 @@ loops (map, reduce, scan, hist with every operator), whose bodies mix branches (
 nested ifs, ?:) around reads of every kind (the loop's own element, a loop-invariant element
 p[3] or p[k], an indirect element x[idx[i]], a free scalar, a local, a struct field), math
 calls, helper functions, sequential inner loops and nested annotated reductions, maybe in a
-time loop; with inputs that reach the special cases (exact zeros for *, ties for min/max,
+time loop (that may move the index array each step); with inputs that reach the special cases (exact zeros for *, ties for min/max,
 bins outside the section, n = 0, 1 and odd sizes).  Legacy C (class LegacyGen, README "What
 is supported"): the same loops and reads with local arrays (fixed, 2-D, variable-length,
 malloc'd scratch) filled, read and updated in place by sequential loops of every C form
@@ -384,6 +384,11 @@ class Gen:
                 self.emit(1, "#pragma adsoac stripmine(%d)" % r.choice([2, 3]))
             self.emit(1, "for (int t = 0; t < steps; t++) {")
             ind = 2
+            if r.random() < 0.3:  # the index array moves each step (state the gradient skips)
+                state["idx_written"] = True
+                self.emit(2, "#pragma adsoac map")
+                self.emit(2, "for (int i = 0; i < n; i++)")
+                self.emit(3, "idx[i] = (idx[i] + t + 1) % n;")
         for kind, op in loops:
             self.loop(kind, op, ind, state)
         state["scalars"] = [v + ".b" if v in state["lin"] else v for v in state["scalars"]]
@@ -421,8 +426,8 @@ class Gen:
             head += OPERATORS[op] + [""]
         head += [h for _, h in self.helpers] + ([""] if self.helpers else [])
         head += ["#pragma adsoac grad",
-                 "%s %s(int n, int k, int steps, double a, const double *x, const double *p, const int *idx,"
-                 % (ret, self.name),
+                 "%s %s(int n, int k, int steps, double a, const double *x, const double *p, %sint *idx,"
+                 % (ret, self.name, "" if state.get("idx_written") else "const "),
                  "    const int *bin, %sdouble *y, %sdouble *h) {"
                  % ("" if state["y_written"] else "const ", "" if state["h_written"] else "const ")]
         text = "\n".join([l.rstrip() for l in head] + self.lines + ["}", ""])

@@ -160,3 +160,19 @@ void floats(int n, int steps, float *x, float *y) {
       x[i] = y[i] * 0.8f - (float)(0.1 * (double)y[i]);
   }
 }
+
+// a skipped map with an array of each iteration's own (not an array the reverse could read)
+#pragma adsoac grad
+void local_tmp(int n, int steps, double *u, double *v) {
+  for (int t = 0; t < steps; t++) {
+#pragma adsoac map
+    for (int i = 0; i < n; i++) {
+      double w[2];
+      for (int c = 0; c < 2; c++) w[c] = u[i] * (c + 1);
+      v[i] = w[0] + w[1] * 0.5;
+    }
+#pragma adsoac map
+    for (int i = 0; i < n; i++)
+      u[i] = 0.5 * v[i] + 0.125;
+  }
+}
