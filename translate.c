@@ -261,6 +261,7 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
   for (int i = 0; i < prog->nmarked; i++) {
     units[i].m = &prog->marked[i];
     units[i].cx = ad_new(a, o->general_rule);
+    ad_target_cuda(units[i].cx, o->target == TARGET_CUDA);
     ir_verify(units[i].m->primal, "parse");
   }
   // --emit=ir and --emit=dot: the passes before differentiation here, the rest in print_ir

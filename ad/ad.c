@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void ad_target_cuda(AdCtx *cx, bool cuda) {
+  cx->cuda = cuda;
+}
+
 AdCtx *ad_new(Arena *a, bool general) {
   AdCtx *cx = calloc(1, sizeof *cx);
   if (!cx) {

@@ -25,6 +25,10 @@ typedef struct AdCtx AdCtx;
 
 AdCtx *ad_new(Arena *a, bool general); // general: --general-rule
 void ad_free(AdCtx *cx);
+// The derivatives are for the CUDA target: a stencil's adjoint updates go through
+// temporaries (no atomics) instead of plain updates in two phases of chunks, which CUDA
+// would make atomic (ad/rev_map.c, plan_offsets).
+void ad_target_cuda(AdCtx *cx, bool cuda);
 Fn *ad_vjp(AdCtx *cx, const Fn *f); // reverse mode (f's loops strip-mined already)
 Fn *ad_jvp(AdCtx *cx, const Fn *f); // forward mode
 // After the derivative's dead-code elimination: no read of an array that the reverse of a

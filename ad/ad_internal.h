@@ -7,6 +7,7 @@
 struct AdCtx {
   Arena *a;          // the derivative's IR
   bool general;      // --general-rule: every combinator by its general rule
+  bool cuda;         // --target=cuda: ACC_COLOR updates are atomic there (ad_target_cuda)
   Arena *scratch;    // the rules' working memory, released with the context
   Arena *if_tmp[256]; // the snapshots of the ifs being reversed (nested), also released
   int nif_tmp;

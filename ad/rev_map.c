@@ -468,7 +468,9 @@ static bool stencil_reads(Rev *R, const Block *b, Val arr, Offsets *x, long long
 static void plan_offsets(Rev *R, const Node *n) {
   Val len = 0;
   R->noffs = 0;
-  if (R->depth > 1 || R->seq_depth) return;
+  // (the C target updates such an adjoint plainly, the loop run in two phases of chunks
+  // (acc_color): one pass, no temporaries; on CUDA those updates would be atomic)
+  if (R->depth > 1 || R->seq_depth || !R->cx->cuda) return;
   R->offs = SCRATCH(Offsets, R->pf->nparams + 1);
   for (int p = 0; p < R->pf->nparams; p++) {
     Val arr = R->pf->params[p].val;
