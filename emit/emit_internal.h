@@ -13,6 +13,8 @@ typedef struct {
   const Block *b;
   int first, last;       // b->stmts[first..last]: p (or s) to c (or s)
   Val *src, *dst;        // the scan's terms and prefixes (scan_canonical)
+  Val *made;             // with p: per field, src where p computes it, else 0 (an input array
+                         // the passes read in place: a field of a struct-valued scan)
   bool elide_src, elide_dst; // arrays replaced by scalars of the passes (not allocated)
 } ScanGroup;
 

@@ -627,27 +627,34 @@ static Scope scope(Emit *e, const Node *n, const Val *arrs, int narrs) {
 
 // p, the statement before scan s: a map whose body computes the terms src (each written
 // once, at its top, at the iteration's place) and writes nothing else but its own arrays.
-// The terms are then scalars of the passes: nothing else may use src.
-static bool producer(Emit *e, const Plan *pl, const Node *p, const Node *s, const Val *src, Scope *sc) {
-  int nf = s->u.par.scans[0].nf;
+// The terms are then scalars of the passes: nothing else may use src.  A field whose term is
+// an input array the scan reads in place (transform/scan.c's in_place: never written) stays
+// an array read (made[f] = 0); at least one field is p's.
+static bool producer(Emit *e, const Plan *pl, const Node *p, const Node *s, const Val *src,
+                     Val *made, Scope *sc) {
+  int nf = s->u.par.scans[0].nf, nmade = 0;
   if (p->kind != IR_PAR || p->u.par.nreds || p->u.par.nscans || p->u.par.nhists ||
       !same_space(e, pl, s->u.par.hi, p->u.par.lo, p->u.par.hi))
     return false;
   for (int f = 0; f < nf; f++) {
     for (int g = 0; g < f; g++)
       if (src[g] == src[f]) return false;
-    if (e->uses[src[f]] != 2 + pl->frees[src[f]]) return false; // this write, the scan's read
+    made[f] = e->uses[src[f]] == 2 + pl->frees[src[f]] && ir_writes(p->u.par.body, src[f]) ? src[f] : 0;
+    nmade += made[f] != 0;
   }
-  *sc = scope(e, p, src, nf);
-  if (sc->bad || sc->hits != nf) return false;
+  if (!nmade) return false;
+  *sc = scope(e, p, made, nf);
+  if (sc->bad || sc->hits != nmade) return false;
+  for (int f = 0; f < nf; f++)
+    if (!made[f] && e->def[src[f]]) return false; // (in place: a parameter, never written)
   for (Val v = 1; v < (Val)e->f->nvals; v++)
-    if (sc->written[v] && !sc->local[v] && !one_of(src, nf, v)) return false;
+    if (sc->written[v] && !sc->local[v] && !one_of(made, nf, v)) return false;
   int top = 0; // the writes of the terms are statements of the body itself
   for (int i = 0; i < p->u.par.body->n; i++) {
     const Node *w = p->u.par.body->stmts[i];
-    top += w->kind == IR_WRITE && one_of(src, nf, w->u.mem.arr);
+    top += w->kind == IR_WRITE && one_of(made, nf, w->u.mem.arr);
   }
-  return top == nf;
+  return top == nmade;
 }
 
 // c, the statement after scan s: a loop over the same iterations that reads the prefixes dst
@@ -697,13 +704,13 @@ static void plan_block(Emit *e, const Plan *pl, const Block *b) {
     if (n->kind == IR_IF) plan_block(e, pl, n->u.ifs.then), plan_block(e, pl, n->u.ifs.els);
     if (n->kind != IR_PAR || n->u.par.nscans != 1) continue;
     int nf = n->u.par.scans[0].nf;
-    ScanGroup g = {.s = n, .b = b, .first = i, .last = i,
-                   .src = ARENA_ARRAY(e->a, Val, nf), .dst = ARENA_ARRAY(e->a, Val, nf)};
+    ScanGroup g = {.s = n, .b = b, .first = i, .last = i, .src = ARENA_ARRAY(e->a, Val, nf),
+                   .dst = ARENA_ARRAY(e->a, Val, nf), .made = ARENA_ARRAY(e->a, Val, nf)};
     if (!scan_canonical(n, g.src, g.dst)) continue; // (emit_par: an error)
     Scope psc = {0};
     int j = i - 1;
     while (j > claimed && b->stmts[j]->kind == IR_CONST) j--;
-    if (!e->opt->no_fuse && j > claimed && producer(e, pl, b->stmts[j], n, g.src, &psc)) {
+    if (!e->opt->no_fuse && j > claimed && producer(e, pl, b->stmts[j], n, g.src, g.made, &psc)) {
       g.p = b->stmts[j];
       g.first = j;
       g.elide_src = true;
@@ -716,7 +723,7 @@ static void plan_block(Emit *e, const Plan *pl, const Block *b) {
       g.elide_dst = prefixes_only_here(e, pl, &g);
     }
     for (int f = 0; f < nf; f++) {
-      if (g.elide_src) e->elide[g.src[f]] = 1;
+      if (g.elide_src && g.made[f]) e->elide[g.src[f]] = 1;
       if (g.elide_dst && g.dst[f]) e->elide[g.dst[f]] = 1;
     }
     if (e->ngroups % 8 == 0) {
@@ -827,13 +834,14 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
   if (r.nf > 1) buf_printf(&x, "%s_make(", tup_name(e, &r));
   for (int f = 0; f < r.nf; f++) {
     const Type *ft = e->f->vals[s->out[f]].type;
-    if (g->p) // (set where the iteration runs: not where its arrays could not be allocated)
+    bool made = g->p && g->made[f];
+    if (made) // (set where the iteration runs: not where its arrays could not be allocated)
       line(e, "%s adsoac_y%d = %s;", tname(e, ft), f, zero(e, ft));
     buf_printf(&x, "%s%s", f ? ", " : "",
-               g->p ? arena_printf(e->a, "adsoac_y%d", f) : elem_at(e, g->src[f], "adsoac_k"));
+               made ? arena_printf(e->a, "adsoac_y%d", f) : elem_at(e, g->src[f], "adsoac_k"));
   }
   if (r.nf > 1) buf_puts(&x, ")");
-  if (g->p) scan_iteration(e, g->p, g->src, r.nf, true);
+  if (g->p) scan_iteration(e, g->p, g->made, r.nf, true);
   line(e, "%s adsoac_x = %s;", t, x.data);
   buf_free(&x);
   const char *next = rev ? combine(e, &r, "adsoac_x", "adsoac_s") : combine(e, &r, "adsoac_s", "adsoac_x");
