@@ -16,6 +16,8 @@ typedef struct {
   Val *made;             // with p: per field, src where p computes it, else 0 (an input array
                          // the passes read in place: a field of a struct-valued scan)
   bool elide_src, elide_dst; // arrays replaced by scalars of the passes (not allocated)
+  Val *incl; // with c: per field, c's value that is the inclusive prefix op(e, y), which c
+             // computes itself (pass 2 takes it instead of combining; NULL: not found)
 } ScanGroup;
 
 typedef struct Emit {

@@ -688,6 +688,161 @@ static bool prefixes_only_here(Emit *e, const Plan *pl, const ScanGroup *g) {
   return refs == reads;
 }
 
+// ---- the inclusive prefix that the loop after a scan computes itself ----
+//
+// The loop after a scan (c) usually computes the scanned variable after its update,
+// op(e_i, y_i), from the prefix it reads and the term it computes again: the very value
+// the scan's second pass computes to go on.  Where c's body computes it unconditionally,
+// pass 2 takes c's value instead (one operator application per iteration, not two, and the
+// producer's terms are not computed again in that pass).  Found by matching the operator's
+// body against c's statements, its parameters bound to the prefixes c reads and to values
+// that compute exactly what the scan's terms are (the producer's, or an input array read in
+// place): the same operations on the same values, so the same bits.
+
+// Do value pv of loop p and value cv of loop c compute the same, statement for statement,
+// in the same iteration?  Reads must be of arrays neither loop writes.
+static bool same_val(Emit *e, const Node *p, Val pv, const Node *c, Val cv, int *budget) {
+  if (pv == cv) return true; // (a value from outside both loops)
+  if (--*budget < 0) return false;
+  if (pv == p->u.par.idx || cv == c->u.par.idx) return pv == p->u.par.idx && cv == c->u.par.idx;
+  const Node *dp = e->def[pv], *dc = e->def[cv];
+  if (!dp || !dc || dp->kind != dc->kind || e->f->vals[pv].type != e->f->vals[cv].type) return false;
+  switch (dp->kind) {
+  case IR_CONST: return !memcmp(&dp->u.cst, &dc->u.cst, sizeof dp->u.cst);
+  case IR_UNOP: return dp->u.un.op == dc->u.un.op && same_val(e, p, dp->u.un.a, c, dc->u.un.a, budget);
+  case IR_BINOP:
+    return dp->u.bin.op == dc->u.bin.op && same_val(e, p, dp->u.bin.a, c, dc->u.bin.a, budget) &&
+           same_val(e, p, dp->u.bin.b, c, dc->u.bin.b, budget);
+  case IR_CAST: return same_val(e, p, dp->u.cast.a, c, dc->u.cast.a, budget);
+  case IR_CALL:
+    return dp->u.call.fn == dc->u.call.fn && same_val(e, p, dp->u.call.a, c, dc->u.call.a, budget) &&
+           (!dp->u.call.b ? !dc->u.call.b : dc->u.call.b && same_val(e, p, dp->u.call.b, c, dc->u.call.b, budget)) &&
+           (!dp->u.call.c ? !dc->u.call.c : dc->u.call.c && same_val(e, p, dp->u.call.c, c, dc->u.call.c, budget));
+  case IR_READ:
+    return dp->u.mem.arr == dc->u.mem.arr && !ir_writes(p->u.par.body, dp->u.mem.arr) &&
+           !ir_writes(c->u.par.body, dp->u.mem.arr) &&
+           same_val(e, p, dp->u.mem.idx, c, dc->u.mem.idx, budget);
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_EXT: case IR_IF: case IR_LOOP: case IR_PAR:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    return false;
+  }
+  UNREACHABLE();
+}
+
+typedef struct {
+  Val *map; // operator value -> c's value (0: not bound yet), one to one: inv the other way
+  Val *inv;
+  const unsigned char *lam_val; // values the operator's body defines or takes
+} Unify;
+
+// Can operand x of the operator stand for c's value y (binding it on first use)?
+static bool unify(Unify *u, Val x, Val y) {
+  if (!u->lam_val[x]) return x == y; // (the operator's bodies see only their own values)
+  if (!u->map[x] && !u->inv[y]) u->map[x] = y, u->inv[y] = x;
+  return u->map[x] == y;
+}
+
+// c's top-level statement computing what operator statement n computes, under u.
+static bool match_stmt(Emit *e, const Node *c, const Node *n, Unify *u) {
+  for (int i = 0; i < c->u.par.body->n; i++) {
+    const Node *m = c->u.par.body->stmts[i];
+    if (m->kind != n->kind || !m->out || e->f->vals[m->out].type != e->f->vals[n->out].type) continue;
+    Val *saved = u->map, *saved_inv = u->inv; // (a failed candidate leaves no binding)
+    int nv = e->f->nvals;
+    u->map = ARENA_ARRAY(e->a, Val, nv);
+    u->inv = ARENA_ARRAY(e->a, Val, nv);
+    memcpy(u->map, saved, sizeof(Val) * (size_t)nv);
+    memcpy(u->inv, saved_inv, sizeof(Val) * (size_t)nv);
+    bool ok = false;
+    switch (n->kind) {
+    case IR_CONST: ok = !memcmp(&n->u.cst, &m->u.cst, sizeof n->u.cst); break;
+    case IR_UNOP: ok = n->u.un.op == m->u.un.op && unify(u, n->u.un.a, m->u.un.a); break;
+    case IR_BINOP:
+      ok = n->u.bin.op == m->u.bin.op && unify(u, n->u.bin.a, m->u.bin.a) && unify(u, n->u.bin.b, m->u.bin.b);
+      break;
+    case IR_CAST: ok = unify(u, n->u.cast.a, m->u.cast.a); break;
+    case IR_CALL:
+      ok = n->u.call.fn == m->u.call.fn && unify(u, n->u.call.a, m->u.call.a) &&
+           (!n->u.call.b || unify(u, n->u.call.b, m->u.call.b)) &&
+           (!n->u.call.c || unify(u, n->u.call.c, m->u.call.c));
+      break;
+    case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_EXT: case IR_IF: case IR_LOOP:
+    case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+      ok = false;
+      break;
+    }
+    if (ok && unify(u, n->out, m->out)) return true;
+    u->map = saved, u->inv = saved_inv;
+  }
+  return false;
+}
+
+static WalkNext lam_def(Node *n, void *ctx) {
+  if (n->out) ((unsigned char *)ctx)[n->out] = 1;
+  return WALK_INTO;
+}
+
+// The term of field f in c's iteration is value y: what the producer writes to its terms, or
+// the element of the input array the scan reads in place.
+static bool is_term(Emit *e, const ScanGroup *g, int f, Val y) {
+  Val src = g->p && g->made[f] ? g->made[f] : 0;
+  if (src) {
+    for (int i = 0; i < g->p->u.par.body->n; i++) {
+      const Node *w = g->p->u.par.body->stmts[i];
+      int budget = 256;
+      if (w->kind == IR_WRITE && w->u.mem.arr == src)
+        return same_val(e, g->p, w->u.mem.v, g->c, y, &budget);
+    }
+    return false;
+  }
+  const Node *d = e->def[y]; // in place: never written (transform/scan.c's in_place)
+  return d && d->kind == IR_READ && d->u.mem.arr == g->src[f] && !e->def[g->src[f]] &&
+         rel_index(e, g->c, d->u.mem.idx) && !ir_writes(g->c->u.par.body, g->src[f]);
+}
+
+// g->incl: c's values of the inclusive prefixes, where c computes them all.
+static void find_incl(Emit *e, ScanGroup *g) {
+  const Scan *s = &g->s->u.par.scans[0];
+  int nf = s->nf, nv = e->f->nvals;
+  if (!g->c || s->reverse) return; // (a reverse scan's prefix is y OP e)
+  Val *excl = ARENA_ARRAY(e->a, Val, nf); // c's reads of the prefixes, at its place
+  for (int i = 0; i < g->c->u.par.body->n; i++) {
+    const Node *r = g->c->u.par.body->stmts[i];
+    for (int f = 0; f < nf; f++)
+      if (r->kind == IR_READ && g->dst[f] && r->u.mem.arr == g->dst[f]) excl[f] = r->out;
+  }
+  Unify u = {ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, unsigned char, nv)};
+  Val *incl = ARENA_ARRAY(e->a, Val, nf);
+  if (s->op == RED_USER) {
+    const Lambda *l = s->lam;
+    ir_walk(l->body, &(Walker){.pre = lam_def, .ctx = (void *)u.lam_val});
+    for (int f = 0; f < nf; f++) {
+      ((unsigned char *)u.lam_val)[l->pa[f]] = ((unsigned char *)u.lam_val)[l->pb[f]] = 1;
+      if (excl[f]) u.map[l->pa[f]] = excl[f], u.inv[excl[f]] = l->pa[f];
+    }
+    for (int i = 0; i < l->body->n; i++)
+      if (!match_stmt(e, g->c, l->body->stmts[i], &u)) return;
+    for (int f = 0; f < nf; f++) {
+      incl[f] = u.map[l->body->yields[f]];
+      if (!incl[f] || (u.map[l->pa[f]] && u.map[l->pa[f]] != excl[f]) ||
+          (u.map[l->pb[f]] && !is_term(e, g, f, u.map[l->pb[f]])))
+        return;
+    }
+  } else if (s->op == RED_ADD || s->op == RED_MUL) { // e OP y, one field
+    Val y = 0;
+    for (int i = 0; i < g->c->u.par.body->n && !incl[0]; i++) {
+      const Node *m = g->c->u.par.body->stmts[i];
+      if (excl[0] && m->kind == IR_BINOP && m->u.bin.op == (s->op == RED_ADD ? BIN_ADD : BIN_MUL) &&
+          m->u.bin.a == excl[0] && is_term(e, g, 0, m->u.bin.b))
+        incl[0] = m->out, y = m->u.bin.b;
+    }
+    if (!y) return;
+  } else {
+    return;
+  }
+  g->incl = incl;
+}
+
 static WalkNext plan_node(Node *n, void *ctx) {
   Plan *pl = ctx;
   if (n->kind == IR_IF)
@@ -721,6 +876,7 @@ static void plan_block(Emit *e, const Plan *pl, const Block *b) {
       g.c = b->stmts[j];
       g.last = j;
       g.elide_dst = prefixes_only_here(e, pl, &g);
+      find_incl(e, &g);
     }
     for (int f = 0; f < nf; f++) {
       if (g.elide_src && g.made[f]) e->elide[g.src[f]] = 1;
@@ -790,7 +946,8 @@ static bool index_used(Emit *e, const Node *n) {
 
 // Iteration adsoac_k of loop n (one of a scan's): its index lo + k, then its body; writes to
 // (p) or reads of (c) the scan's arrays go to the passes' scalars (e->redirect).
-static void scan_iteration(Emit *e, const Node *n, const Val *arrs, int nf, bool terms) {
+static void scan_iteration(Emit *e, const Node *n, const Val *arrs, int nf, bool terms,
+                           const char *tail) {
   for (int f = 0; f < nf; f++)
     if (arrs[f])
       e->redirect[arrs[f]] = terms ? arena_printf(e->a, "adsoac_y%d", f)
@@ -802,6 +959,7 @@ static void scan_iteration(Emit *e, const Node *n, const Val *arrs, int nf, bool
     line(e, "%s %s = (%s)%s;", tname(e, it), ref(e, n->u.par.idx), tname(e, it),
        is_zero(e, n->u.par.lo) ? "adsoac_k" : arena_printf(e->a, "(%s + adsoac_k)", ref(e, n->u.par.lo)));
   emit_body(e, n);
+  if (tail) line(e, "%s", tail);
   e->depth--;
   line(e, "}");
   for (int f = 0; f < nf; f++)
@@ -830,9 +988,10 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
   line(e, rev ? "for (long long adsoac_k = adsoac_b - 1; adsoac_k >= adsoac_a; adsoac_k--) {"
               : "for (long long adsoac_k = adsoac_a; adsoac_k < adsoac_b; adsoac_k++) {");
   e->depth++;
+  bool own = !totals && g->incl; // (pass 2: c computes op(e, y) itself)
   Buf x = {.arena = e->a};
   if (r.nf > 1) buf_printf(&x, "%s_make(", tup_name(e, &r));
-  for (int f = 0; f < r.nf; f++) {
+  for (int f = 0; f < r.nf && !own; f++) {
     const Type *ft = e->f->vals[s->out[f]].type;
     bool made = g->p && g->made[f];
     if (made) // (set where the iteration runs: not where its arrays could not be allocated)
@@ -841,8 +1000,8 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
                made ? arena_printf(e->a, "adsoac_y%d", f) : elem_at(e, g->src[f], "adsoac_k"));
   }
   if (r.nf > 1) buf_puts(&x, ")");
-  if (g->p) scan_iteration(e, g->p, g->made, r.nf, true);
-  line(e, "%s adsoac_x = %s;", t, x.data);
+  if (g->p && !own) scan_iteration(e, g->p, g->made, r.nf, true, NULL);
+  if (!own) line(e, "%s adsoac_x = %s;", t, x.data);
   buf_free(&x);
   const char *next = rev ? combine(e, &r, "adsoac_x", "adsoac_s") : combine(e, &r, "adsoac_s", "adsoac_x");
   if (totals) {
@@ -852,8 +1011,17 @@ static void scan_chunk(Emit *e, const ScanGroup *g, bool totals) {
       if (g->dst[f] && !g->elide_dst)
         line(e, r.nf == 1 ? "%s = adsoac_s;" : "%s = adsoac_s.f%d;", elem_at(e, g->dst[f], "adsoac_k"), f);
     if (g->c) line(e, "%s adsoac_e = adsoac_s;", t);
-    line(e, "adsoac_s = %s;", next);
-    if (g->c) scan_iteration(e, g->c, g->dst, r.nf, false);
+    if (!own) line(e, "adsoac_s = %s;", next);
+    const char *tail = NULL;
+    if (own) { // c's own op(e, y), the same bits
+      Buf b = {.arena = e->a};
+      buf_puts(&b, "adsoac_s = ");
+      if (r.nf > 1) buf_printf(&b, "%s_make(", tup_name(e, &r));
+      for (int f = 0; f < r.nf; f++) buf_printf(&b, "%s%s", f ? ", " : "", ref(e, g->incl[f]));
+      buf_puts(&b, r.nf > 1 ? "); // the loop's own inclusive prefix" : "; // the loop's own inclusive prefix");
+      tail = b.data;
+    }
+    if (g->c) scan_iteration(e, g->c, g->dst, r.nf, false, tail);
   }
   e->depth--;
   line(e, "}");
