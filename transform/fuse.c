@@ -401,6 +401,12 @@ static void kill_reads(Cse *c, Val arr) {
 
 static WalkNext kill_write(Node *n, void *c) {
   if (n->kind == IR_WRITE || n->kind == IR_ACC || n->kind == IR_UPDATE) kill_reads(c, n->u.mem.arr);
+  if (n->kind == IR_COPY || n->kind == IR_SORT) {
+    kill_reads(c, n->u.copy.dst);
+    if (n->u.copy.swap) kill_reads(c, n->u.copy.src);
+  }
+  if (n->kind == IR_PAR)
+    for (int h = 0; h < n->u.par.nhists; h++) kill_reads(c, n->u.par.hists[h].arr);
   return WALK_INTO;
 }
 
@@ -508,7 +514,12 @@ static void cse_node(Cse *c, Node *n) {
     if (!block_effects(n->u.ifs.then) && !block_effects(n->u.ifs.els)) see(c, n);
     return;
   }
-  if (n->kind == IR_LOOP || n->kind == IR_PAR) return; // not entered: its own scope
+  if (n->kind == IR_LOOP || n->kind == IR_PAR || n->kind == IR_COPY || n->kind == IR_SORT) {
+    // not entered (its own scope); what it writes is not available after it (a read of an
+    // element before a nested loop that updates it is not the read after it)
+    kill_writes_in(c, &(Block){&n, 1, 1, NULL, 0});
+    return;
+  }
   if (!n->out) return;
   if (c->head)
     for (int i = c->head[value_hash(c, n) & (unsigned)c->mask]; i >= 0; i = c->next[i]) {
