@@ -410,14 +410,14 @@ static Val sweep_rev(Rev *R, const Block *body, bool top, Sweep *sw) {
   if (top && sw->ret && ty_is_float(pf->ret) && R->varied[sw->ret])
     R->adj[sw->ret] = R->f->params[R->f->nparams - 1].val;
   int si = nsaves;
-  Val *stale = sw->skips && sw->skips->any ? SCRATCH(Val, pf->nvals) : NULL;
+  Skips *stale = sw->skips && sw->skips->n ? sw->skips : NULL;
   for (int k = body->n - 1; k >= 0; k--) {
     R->b.loc = body->stmts[k]->loc;
     si -= save_at[k];
     // pre-k contents back; in the reverse order of the epilogue's swaps, which undo these
     // (two saved sections of one array may overlap: a loop's histogram and its map)
     for (int s = save_at[k] - 1; s >= 0; s--) emit_swap(R, &saves[si + s], false);
-    if (stale) stale_begin(R, sw->skips, k, stale);
+    if (stale) stale_begin(R, stale, k);
     rev_node(R, body->stmts[k]);
     if (stale) stale_end(R, stale);
     for (int s = 0; s < save_at[k]; s++) // (the state before an if that ran its branch again)

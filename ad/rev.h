@@ -137,14 +137,16 @@ typedef struct Rev {
 
 // ---- rev_skip.c: the maps of a loop body the reverse of an iteration need not run ----
 typedef struct {
-  bool *skip;         // per statement of the body
-  unsigned char **wr; // per skipped statement: the arrays it writes
-  bool any;
+  bool *skip; // per statement of the body
+  // the arrays skipped statements write (primal), the first such statement's index, and
+  // around a reverse (stale_begin) their values in f before the aliases (0: none)
+  Val *arr, *saved;
+  int *from, n;
 } Skips;
 Skips *rev_skips(Rev *R, const Block *body);
 // around the reverse of statement k: the skipped statements' arrays through aliases
-void stale_begin(Rev *R, const Skips *s, int k, Val *saved);
-void stale_end(Rev *R, const Val *saved);
+void stale_begin(Rev *R, Skips *s, int k);
+void stale_end(Rev *R, const Skips *s);
 
 // ---- array accesses inside a parallel loop ----
 

@@ -171,8 +171,8 @@ Skips *rev_skips(Rev *R, const Block *body) {
   int nv = R->pf->nvals;
   Skips *s = SCRATCH(Skips, 1);
   s->skip = SCRATCH(bool, body->n + 1);
-  s->wr = SCRATCH(unsigned char *, body->n + 1);
   unsigned char *live = SCRATCH(unsigned char, nv); // read or written by what comes after
+  int *first = SCRATCH(int, nv); // per array: 1 + the first skipped statement writing it
   for (int k = body->n - 1; k >= 0; k--) {
     const Node *n = body->stmts[k];
     ArrSets a = {SCRATCH(unsigned char, nv), SCRATCH(unsigned char, nv)};
@@ -187,53 +187,56 @@ Skips *rev_skips(Rev *R, const Block *body) {
                   "this loop again (nothing after it reads what it writes, and the reverses "
                   "after it need none of those values)");
       s->skip[k] = true;
-      s->wr[k] = a.wr;
+      for (int v = 1; v < nv; v++)
+        if (a.wr[v]) first[v] = k + 1;
       rev_needs(R, n, live); // its reverse reads these as they were before it
-      s->any = true;
     } else {
       for (int v = 1; v < nv; v++) live[v] |= a.rd[v] | a.wr[v];
     }
   }
+  for (int v = 1; v < nv; v++) s->n += first[v] != 0;
+  s->arr = SCRATCH(Val, s->n + 1);
+  s->from = SCRATCH(int, s->n + 1);
+  s->saved = SCRATCH(Val, s->n + 1);
+  for (int v = 1, i = 0; v < nv; v++)
+    if (first[v]) s->arr[i] = v, s->from[i++] = first[v] - 1;
   return s;
 }
 
 // Before the reverse of statement k: the arrays of the skipped statements before it read
 // through aliases (stale_end puts the real ones back).
-void stale_begin(Rev *R, const Skips *s, int k, Val *saved) {
-  for (int v = 1; v < R->pf->nvals; v++) {
-    saved[v] = 0;
-    for (int j = 0; j < k && !saved[v]; j++)
-      if (s->skip[j] && s->wr[j][v] && P(v)) {
-        saved[v] = P(v);
-        P(v) = b_cast(&R->b, val_type(R->f, saved[v]), saved[v]);
-        AdCtx *cx = R->cx;
-        if (cx->nstale == cx->capstale) {
-          cx->capstale = cx->capstale ? 2 * cx->capstale : 16;
-          Val *grown = ARENA_ARRAY(cx->scratch, Val, cx->capstale);
-          for (int i = 0; i < cx->nstale; i++) grown[i] = cx->stale[i];
-          cx->stale = grown;
-        }
-        cx->stale[cx->nstale++] = P(v);
-      }
+void stale_begin(Rev *R, Skips *s, int k) {
+  AdCtx *cx = R->cx;
+  for (int i = 0; i < s->n; i++) {
+    Val v = s->arr[i];
+    s->saved[i] = s->from[i] < k ? P(v) : 0;
+    if (!s->saved[i]) continue;
+    P(v) = b_cast(&R->b, val_type(R->f, s->saved[i]), s->saved[i]);
+    if (cx->nstale == cx->capstale) {
+      cx->capstale = cx->capstale ? 2 * cx->capstale : 16;
+      Val *grown = ARENA_ARRAY(cx->scratch, Val, cx->capstale);
+      for (int j = 0; j < cx->nstale; j++) grown[j] = cx->stale[j];
+      cx->stale = grown;
+    }
+    cx->stale[cx->nstale++] = P(v);
   }
 }
 
-void stale_end(Rev *R, const Val *saved) {
-  for (int v = 1; v < R->pf->nvals; v++)
-    if (saved[v]) P(v) = saved[v];
+void stale_end(Rev *R, const Skips *s) {
+  for (int i = 0; i < s->n; i++)
+    if (s->saved[i]) P(s->arr[i]) = s->saved[i];
 }
 
 static WalkNext stale_visit(Node *n, void *ctx) {
-  const AdCtx *cx = ctx;
-  if (n->kind == IR_CAST)
-    for (int i = 0; i < cx->nstale; i++)
-      if (n->out == cx->stale[i]) return WALK_STOP;
-  return WALK_INTO;
+  const unsigned char *stale = ctx;
+  return n->kind == IR_CAST && stale[n->out] ? WALK_STOP : WALK_INTO;
 }
 
 void ad_check_stale(const AdCtx *cx, const Fn *vjp) {
   if (!cx->nstale) return;
-  const Node *n = ir_walk(vjp->body, &(Walker){.pre = stale_visit, .ctx = (void *)cx});
+  unsigned char *stale = ARENA_ARRAY(cx->scratch, unsigned char, vjp->nvals);
+  for (int i = 0; i < cx->nstale; i++) stale[cx->stale[i]] = 1;
+  const Node *n = ir_walk(vjp->body, &(Walker){.pre = stale_visit, .ctx = stale});
   if (n) // (rev_needs missed a use)
     diag_internal(__FILE__, __LINE__, "the reverse of a loop's iteration reads an array that the "
                   "statements it skipped would have written");

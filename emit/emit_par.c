@@ -733,12 +733,17 @@ typedef struct {
   Val *map; // operator value -> c's value (0: not bound yet), one to one: inv the other way
   Val *inv;
   const unsigned char *lam_val; // values the operator's body defines or takes
+  Val undo[8]; // the bindings of the candidate being tried (a statement binds at most 4)
+  int nundo;
 } Unify;
 
 // Can operand x of the operator stand for c's value y (binding it on first use)?
 static bool unify(Unify *u, Val x, Val y) {
   if (!u->lam_val[x]) return x == y; // (the operator's bodies see only their own values)
-  if (!u->map[x] && !u->inv[y]) u->map[x] = y, u->inv[y] = x;
+  if (!u->map[x] && !u->inv[y]) {
+    u->map[x] = y, u->inv[y] = x;
+    u->undo[u->nundo++] = x;
+  }
   return u->map[x] == y;
 }
 
@@ -747,12 +752,7 @@ static bool match_stmt(Emit *e, const Node *c, const Node *n, Unify *u) {
   for (int i = 0; i < c->u.par.body->n; i++) {
     const Node *m = c->u.par.body->stmts[i];
     if (m->kind != n->kind || !m->out || e->f->vals[m->out].type != e->f->vals[n->out].type) continue;
-    Val *saved = u->map, *saved_inv = u->inv; // (a failed candidate leaves no binding)
-    int nv = e->f->nvals;
-    u->map = ARENA_ARRAY(e->a, Val, nv);
-    u->inv = ARENA_ARRAY(e->a, Val, nv);
-    memcpy(u->map, saved, sizeof(Val) * (size_t)nv);
-    memcpy(u->inv, saved_inv, sizeof(Val) * (size_t)nv);
+    u->nundo = 0;
     bool ok = false;
     switch (n->kind) {
     case IR_CONST: ok = !memcmp(&n->u.cst, &m->u.cst, sizeof n->u.cst); break;
@@ -772,7 +772,10 @@ static bool match_stmt(Emit *e, const Node *c, const Node *n, Unify *u) {
       break;
     }
     if (ok && unify(u, n->out, m->out)) return true;
-    u->map = saved, u->inv = saved_inv;
+    while (u->nundo) { // (a failed candidate leaves no binding)
+      Val x = u->undo[--u->nundo];
+      u->inv[u->map[x]] = 0, u->map[x] = 0;
+    }
   }
   return false;
 }
@@ -811,7 +814,8 @@ static void find_incl(Emit *e, ScanGroup *g) {
     for (int f = 0; f < nf; f++)
       if (r->kind == IR_READ && g->dst[f] && r->u.mem.arr == g->dst[f]) excl[f] = r->out;
   }
-  Unify u = {ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, unsigned char, nv)};
+  Unify u = {ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, Val, nv), ARENA_ARRAY(e->a, unsigned char, nv),
+             {0}, 0};
   Val *incl = ARENA_ARRAY(e->a, Val, nf);
   if (s->op == RED_USER) {
     const Lambda *l = s->lam;
