@@ -294,6 +294,20 @@ static void fwd_node(Fwd *F, const Node *n) {
     if (F->adot[n->u.copy.dst]) scan_free(b, F->adot[n->u.copy.dst]);
     return;
   case IR_EXT: fwd_ext(F, n); return;
+  case IR_COLL: // the collective, then its tangent's (the same collective, or its rule)
+    clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
+    if (n->u.coll.out && F->adot[n->u.coll.in]) {
+      IR_ASSERT(F->adot[n->u.coll.out]);
+      Node *j = node_new(F->a, IR_COLL, n->loc);
+      j->u.coll = n->u.coll;
+      j->u.coll.mode = COLL_JVP;
+      j->u.coll.in = P(n->u.coll.in), j->u.coll.out = 0;
+      j->u.coll.in_d = F->adot[n->u.coll.in], j->u.coll.out_d = F->adot[n->u.coll.out];
+      j->u.coll.count = P(n->u.coll.count), j->u.coll.comm = P(n->u.coll.comm);
+      j->u.coll.root = n->u.coll.root ? P(n->u.coll.root) : 0;
+      b_push(b, j);
+    }
+    return;
   case IR_ACC: case IR_COPY: case IR_SORT: UNREACHABLE();
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: break;
@@ -317,7 +331,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     }
     break;
   case IR_CONST: case IR_EXT: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN: break;
   }
   if (n->out && F->varied[n->out] && t) F->tan[n->out] = as_type(F, t, F->pf->vals[n->out].type);
 }

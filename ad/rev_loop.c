@@ -73,7 +73,7 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
     case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b, ops[2] = d->u.call.c; break;
     case IR_CONST: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-    case IR_FREE: case IR_RETURN: break;
+    case IR_FREE: case IR_COLL: case IR_RETURN: break;
     }
     bool ready = true;
     for (int k = 2; k >= 0; k--) // the first operand on top: made first, as C evaluates
@@ -98,7 +98,7 @@ static Val materialize(Rev *R, Val v, const unsigned char *inside, Val *memo, Lo
     case IR_CALL: c->u.call.a = m[0], c->u.call.b = m[1], c->u.call.c = m[2]; break;
     case IR_CONST: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-    case IR_FREE: case IR_RETURN: break;
+    case IR_FREE: case IR_COLL: case IR_RETURN: break;
     }
     c->out = memo[t] = fn_val(R->f, R->pf->vals[t].type, R->pf->vals[t].hint);
     b_push(&R->b, c);
@@ -137,7 +137,7 @@ static bool can_materialize(Rev *R, Val v, const unsigned char *inside, const Va
     case IR_CAST: ops[0] = d->u.cast.a; break;
     case IR_CALL: ops[0] = d->u.call.a, ops[1] = d->u.call.b; break;
     case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
     case IR_RETURN:
       return false;
     }
@@ -251,7 +251,7 @@ static bool bounds_of(Rev *R, Bounds *bd, Val v, Val *lo, Val *hi) {
       break;
     case IR_UNOP: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
     case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-    case IR_FREE: case IR_RETURN:
+    case IR_FREE: case IR_COLL: case IR_RETURN:
       return false;
     }
   }
@@ -548,6 +548,9 @@ void loop_regions(Rev *R, const Block *b, const unsigned char *inside, Val *memo
       }
       break;
     }
+    case IR_COLL: // (its own temporary, allocated in the same block)
+      IR_ASSERT(!coll_writes(n) || inside[coll_writes(n)]);
+      break;
     case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
     case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
     case IR_RETURN: break;

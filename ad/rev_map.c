@@ -121,7 +121,7 @@ static bool index_interval(Rev *R, Val v, Val *lo, Val *hi, int *budget) {
     return true;
   case IR_UNOP: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN: return false;
+  case IR_FREE: case IR_COLL: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -205,7 +205,7 @@ static bool index_rel(Rev *R, Val v, bool *has_i, Val *coef, Val *lo, Val *hi, i
     return true;
   case IR_CONST: case IR_UNOP: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC:
   case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN: return false;
+  case IR_FREE: case IR_COLL: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -258,7 +258,7 @@ static bool reads_memory(Rev *R, Val v, int *budget) {
   case IR_BINOP: return reads_memory(R, d->u.bin.a, budget) || reads_memory(R, d->u.bin.b, budget);
   case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: return true;
+  case IR_COLL: case IR_RETURN: return true;
   }
   UNREACHABLE();
 }
@@ -294,6 +294,9 @@ static void color_uses(const Block *b, Val a, AccMode mode, bool *color, bool *o
       break;
     case IR_COPY: case IR_SORT: case IR_FREE:
       if (s->u.copy.dst == a || s->u.copy.src == a) *other = true;
+      break;
+    case IR_COLL:
+      if (coll_writes(s) == a || coll_reads(s, a)) *other = true;
       break;
     case IR_IF:
       color_uses(s->u.ifs.then, a, mode, color, other), color_uses(s->u.ifs.els, a, mode, color, other);
@@ -407,7 +410,7 @@ static bool index_clonable(Rev *R, Val v, int *budget) {
     return index_clonable(R, d->u.bin.a, budget) && index_clonable(R, d->u.bin.b, budget);
   case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: return false;
+  case IR_COLL: case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -428,7 +431,7 @@ static Val index_at(Rev *R, Val v, Val i) {
     break;
   case IR_CONST: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN: break;
+  case IR_FREE: case IR_COLL: case IR_RETURN: break;
   }
   c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
   b_push(&R->b, c);

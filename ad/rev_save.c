@@ -34,7 +34,7 @@ static bool section_clonable(Rev *R, Val v, Val i, const unsigned char *inside, 
            section_clonable(R, d->u.bin.a, i, inside, budget) &&
            section_clonable(R, d->u.bin.b, i, inside, budget);
   case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
   case IR_RETURN: return false;
   }
   UNREACHABLE();
@@ -56,7 +56,7 @@ static Val section_at(Rev *R, Val v, Val i, Val at, const unsigned char *inside)
     break;
   case IR_CONST: case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN: break;
+  case IR_FREE: case IR_COLL: case IR_RETURN: break;
   }
   c->out = fn_val(R->f, R->pf->vals[v].type, NULL);
   b_push(&R->b, c);

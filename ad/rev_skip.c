@@ -44,6 +44,10 @@ static WalkNext access_visit(Node *n, void *ctx) {
     access_mark(a->wr, n->u.copy.dst);
     if (n->u.copy.swap) access_mark(a->rd, n->u.copy.dst), access_mark(a->wr, n->u.copy.src);
     break;
+  case IR_COLL:
+    access_mark(a->rd, n->u.coll.in), access_mark(a->rd, n->u.coll.out_d);
+    access_mark(a->rd, n->u.coll.in_d), access_mark(a->wr, coll_writes(n));
+    break;
   case IR_PAR:
     for (int h = 0; h < n->u.par.nhists; h++) {
       access_mark(a->rd, n->u.par.hists[h].arr);
@@ -133,7 +137,7 @@ static WalkNext need_visit(Node *n, void *ctx) {
     if (n->out) need_val(&n->out, c); // (a math function's derivative reads its result)
     ir_node_uses(n, need_val, c);
     break;
-  case IR_LOOP: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_LOOP: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     c->all = true; // (not analysed)
     break;
   }

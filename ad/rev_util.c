@@ -39,7 +39,7 @@ void note_def(Rev *R, Node *n, unsigned char *mark) {
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
-  case IR_RETURN: break;
+  case IR_COLL: case IR_RETURN: break;
   }
 }
 
@@ -77,7 +77,8 @@ static bool invariant_within(Rev *R, Val v, int *budget) {
       if (!invariant_within(R, d->u.ext.args[k], budget)) return false;
     return true;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return false;
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
+  case IR_RETURN: return false;
   }
   UNREACHABLE();
 }
@@ -109,7 +110,8 @@ Val hoist(Rev *R, Val v) {
     for (int k = 0; k < d->u.ext.nargs; k++) n->u.ext.args[k] = hoist(R, d->u.ext.args[k]);
     break;
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP:
-  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: UNREACHABLE();
+  case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
+  case IR_RETURN: UNREACHABLE();
   }
   n->out = clone_val(R->f, R->pf, v, R->hoisted);
   b_push(&R->b, n);
@@ -162,6 +164,7 @@ bool node_rereads(const Node *n, Val arr, bool in_loop) {
            block_rereads(n->u.ifs.els, arr, in_loop);
   case IR_PAR: return block_rereads(n->u.par.body, arr, true);
   case IR_LOOP: return block_rereads(n->u.loop.body, arr, in_loop || !n->u.loop.exit);
+  case IR_COLL: return n->u.coll.in == arr; // (the reverse of a min, max or product reads it)
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_WRITE:
   case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: return false;

@@ -50,6 +50,11 @@ static void act_node(Act *a, const Node *n) {
     if (a->v[n->u.mem.v] && !a->v[n->u.mem.arr]) a->v[n->u.mem.arr] = 1, a->changed = true, a->marks++;
     break;
   case IR_ACC: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
+  case IR_COLL: { // what it receives varies with what the ranks send
+    Val o = n->u.coll.out;
+    if (o && a->v[n->u.coll.in] && !a->v[o]) a->v[o] = 1, a->changed = true, a->marks++;
+    break;
+  }
   case IR_IF:
     act_block(a, n->u.ifs.then);
     act_block(a, n->u.ifs.els);
@@ -145,7 +150,7 @@ static void warn_node(const Fn *f, const Node *n, const unsigned char *varied) {
   case IR_LOOP: warn_block(f, n->u.loop.body, varied); break;
   case IR_PAR: warn_block(f, n->u.par.body, varied); break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_EXT: case IR_READ: case IR_WRITE:
-  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: break;
+  case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN: break;
   }
 }
 

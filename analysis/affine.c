@@ -193,7 +193,7 @@ static Poly walk(const Fn *fn, Node *const *def, Val v, int *budget) {
     return op == BIN_ADD ? poly_add(&a, &b) : op == BIN_SUB ? poly_sub(&a, &b) : poly_mul(&a, &b);
   }
   case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
   case IR_RETURN:
     return poly_leaf(v);
   }

@@ -178,7 +178,7 @@ static void taint_node(const Node *n, unsigned char *t, bool cond) {
     return;
   }
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN:
+  case IR_FREE: case IR_COLL: case IR_RETURN:
     if (n->out) t[n->out] = cond;
     return;
   }

@@ -93,7 +93,7 @@ static Form form_of(Node *const *def, const unsigned char *inside, Val v, Val i,
     return none;
   }
   case IR_CALL: case IR_EXT: case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF:
-  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     return none; // (a read: the array may change)
   }
   return none;
@@ -131,7 +131,7 @@ static bool same(Node *const *def, Val a, Val b, int *budget) {
   case IR_EXT: // (not compared: an index an external function computes is rare)
   case IR_READ: // reads are not compared: the array may have changed
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
-  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     return false;
   }
   UNREACHABLE();

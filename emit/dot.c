@@ -79,7 +79,7 @@ static WalkNext edges_node(Node *n, void *ctx) {
     for (int r = 0; r < n->u.par.nreds; r++)
       for (int f = 0; f < n->u.par.reds[r].nf; f++) edge_val(d, n->u.par.reds[r].init[f]);
     break;
-  case IR_CONST: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_CONST: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     break;
   }
   return WALK_INTO;

@@ -156,6 +156,101 @@ static void emit_exit_checks(Emit *e) {
          e->f->name);
   }
 }
+// ---- MPI collectives (language.md §10; runtime/src/rt_mpi.h) ----
+
+static const char *mpi_type(const Type *t) {
+  if (t->kind == TY_DOUBLE) return "MPI_DOUBLE";
+  if (t->kind == TY_FLOAT) return "MPI_FLOAT";
+  return !strcmp(t->name, "long") ? "MPI_LONG" : "MPI_INT"; // (the front end's choice of type)
+}
+
+static void emit_coll(Emit *e, const Node *n) {
+  const char *fn = e->f->name, *comm = ref(e, n->u.coll.comm);
+  CollKind k = n->u.coll.kind;
+  e->uses_fail = true;
+  line(e, "// %s%s (%s:%u)", coll_name(k), n->u.coll.mode == COLL_VJP ? ": its adjoint"
+                                   : n->u.coll.mode == COLL_JVP ? ": its tangent" : "",
+       e->opt->input_name, n->loc.line);
+  if (k == COLL_RANK || k == COLL_SIZE) {
+    assign(e, n->out, "0");
+    line(e, "ADSOAC_CHECK(adsoac_comm_%s(%s, &%s, \"%s\"));", k == COLL_RANK ? "rank" : "size",
+         comm, names_get(e->nm, n->out), fn);
+    return;
+  }
+  const Type *t = e->f->vals[n->u.coll.in].type->elem;
+  const char *ty = mpi_type(t), *cnt = ref(e, n->u.coll.count);
+  const char *sfx = t->kind == TY_FLOAT ? "f" : "d";
+  static const char *const ops[] = {"ADSOAC_MPI_SUM", "ADSOAC_MPI_PROD", "ADSOAC_MPI_MIN",
+                                    "ADSOAC_MPI_MAX"};
+  const char *op = k == COLL_ALLREDUCE ? ops[n->u.coll.op] : NULL;
+  const char *root = n->u.coll.root ? ref(e, n->u.coll.root) : "0";
+  // the arrays it reads (a) and the one it writes (w, the last), and the call on them
+  Val arrs[3];
+  int na = 0;
+  Buf call = {.arena = e->a};
+  const char *a[3];
+  bool cuda = e->opt->target == TARGET_CUDA;
+  if (n->u.coll.mode == COLL_CALL) {
+    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.out;
+  } else if (n->u.coll.mode == COLL_VJP) {
+    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.out_d, arrs[na++] = n->u.coll.in_d;
+  } else {
+    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.in_d, arrs[na++] = n->u.coll.out_d;
+  }
+  for (int i = 0; i < na; i++)
+    a[i] = cuda ? arena_printf(e->a, "(%s *)adsoac_s.h[%d]", tname(e, t), i) : ref(e, arrs[i]);
+  // the elements of each: count, and count times the ranks for an allgather's out
+  const char *len[3];
+  for (int i = 0; i < na; i++)
+    len[i] = k == COLL_ALLGATHER && ((n->u.coll.mode == COLL_CALL && i == 1) ||
+                                     (n->u.coll.mode != COLL_CALL && i == 1 + (n->u.coll.mode == COLL_JVP)))
+                 ? arena_printf(e->a, "%s * adsoac_mpi_ranks_(%s)", cnt, comm) : cnt;
+  switch (n->u.coll.mode) {
+  case COLL_CALL:
+    if (k == COLL_ALLREDUCE)
+      buf_printf(&call, "adsoac_allreduce_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, op, comm, fn);
+    else if (k == COLL_BCAST)
+      buf_printf(&call, "adsoac_bcast_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, root, comm, fn);
+    else
+      buf_printf(&call, "adsoac_allgather_h_(%s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, comm, fn);
+    break;
+  case COLL_VJP:
+    if (k == COLL_ALLREDUCE)
+      buf_printf(&call, "adsoac_allreduce_vjp_%s(%s, %s, %s, %s, %s, %s, \"%s\")", sfx, op, a[0], a[2], a[1], cnt, comm, fn);
+    else if (k == COLL_BCAST)
+      buf_printf(&call, "adsoac_bcast_vjp_%s(%s, %s, %s, %s, %s, \"%s\")", sfx, a[1], a[2], cnt, root, comm, fn);
+    else
+      buf_printf(&call, "adsoac_allgather_vjp_%s(%s, %s, %s, %s, \"%s\")", sfx, a[1], a[2], cnt, comm, fn);
+    break;
+  case COLL_JVP:
+    if (k == COLL_ALLREDUCE)
+      buf_printf(&call, "adsoac_allreduce_jvp_%s(%s, %s, %s, %s, %s, %s, \"%s\")", sfx, op, a[0], a[1], a[2], cnt, comm, fn);
+    else if (k == COLL_BCAST)
+      buf_printf(&call, "adsoac_bcast_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[1], a[2], cnt, ty, root, comm, fn);
+    else
+      buf_printf(&call, "adsoac_allgather_h_(%s, %s, %s, %s, %s, \"%s\")", a[1], a[2], cnt, ty, comm, fn);
+    break;
+  }
+  if (!cuda) {
+    line(e, "ADSOAC_CHECK(%s);", call.data);
+    return;
+  }
+  // CUDA: through host copies of the device arrays (the one it writes copied back)
+  line(e, "{");
+  line(e, "  AdsoacStage adsoac_s = {{NULL, NULL, NULL}};");
+  line(e, "  int adsoac_bad = 0;");
+  for (int i = 0; i < na; i++)
+    line(e, "  adsoac_bad = adsoac_bad || adsoac_stage_(&adsoac_s, %d, %s, %s * sizeof(%s), %s, \"%s\");",
+         i, ref(e, arrs[i]), len[i], tname(e, t),
+         i == na - 1 && n->u.coll.mode != COLL_VJP ? "false" : "true", fn);
+  line(e, "  adsoac_bad = adsoac_bad || %s;", call.data);
+  line(e, "  adsoac_bad = adsoac_bad || adsoac_unstage_(%s, adsoac_s.h[%d], %s * sizeof(%s), \"%s\");",
+       ref(e, arrs[na - 1]), na - 1, len[na - 1], tname(e, t), fn);
+  line(e, "  adsoac_stage_free_(&adsoac_s);");
+  line(e, "  ADSOAC_CHECK(adsoac_bad);");
+  line(e, "}");
+}
+
 static void emit_stmt(Emit *e, const Node *n) {
   if (n->out && e->dead[n->out]) return;
   switch (n->kind) {
@@ -208,6 +303,7 @@ static void emit_stmt(Emit *e, const Node *n) {
   case IR_IF: emit_if(e, n); return;
   case IR_PAR: emit_par(e, n); return;
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: emit_memory(e, n); return;
+  case IR_COLL: emit_coll(e, n); return;
   case IR_RETURN:
     emit_exit_checks(e);
     for (int k = 0; k < n->u.ret.ng; k++) // (file-scope integers the function assigned)
@@ -340,11 +436,23 @@ static bool needs_rt_math(const Prog *p) {
   return false;
 }
 
+static WalkNext calls_mpi(Node *n, void *ctx) {
+  return n->kind == IR_COLL ? WALK_STOP : WALK_INTO;
+}
+
+// rt_mpi.h goes only into the files whose functions call MPI (language.md §10).
+bool prog_uses_mpi(const Prog *p) {
+  for (int i = 0; i < p->nmarked; i++)
+    if (ir_walk(p->marked[i].primal->body, &(Walker){.pre = calls_mpi})) return true;
+  return false;
+}
+
 static void emit_runtime(Emit *e, Buf *out) {
   buf_puts(out, "// ---- adsoac runtime (embedded from runtime/src) ----\n");
   buf_puts(out, rt_common_h);
   buf_puts(out, e->opt->target == TARGET_CUDA ? rt_cuda_cuh : rt_host_h);
   if (needs_rt_math(e->prog)) buf_puts(out, rt_math_h);
+  if (prog_uses_mpi(e->prog)) buf_puts(out, rt_mpi_h);
   buf_puts(out, "// ---- end of adsoac runtime ----\n\n");
 }
 

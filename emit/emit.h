@@ -22,6 +22,10 @@ void emit_program(const Prog *prog, const EmitOptions *opt, Buf *out);
 // opt->target), with the struct types they use, for C and C++ callers.
 void emit_header(const Prog *prog, const EmitOptions *opt, Buf *out);
 
+// Does a marked function call MPI (language.md §10)?  Then the output needs <mpi.h>, the
+// MPI library and rt_mpi.h; --emit=check refuses it.
+bool prog_uses_mpi(const Prog *prog);
+
 // ---- check.c ----
 // --emit=check: after emit_program's output, the original functions (NAME_ref) and a main
 // that validates f, f_vjp and f_jvp against them on random inputs.

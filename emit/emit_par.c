@@ -599,7 +599,7 @@ static WalkNext scope_node(Node *n, void *ctx) {
     sc->written_off[n->u.copy.dst] = sc->read_off[n->u.copy.src] = 1;
     sc->written_unplaced[n->u.copy.dst] = 1;
     break;
-  case IR_EXT: case IR_RETURN:
+  case IR_EXT: case IR_COLL: case IR_RETURN:
     sc->bad = true;
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF:
@@ -723,7 +723,7 @@ static bool same_val(Emit *e, const Node *p, Val pv, const Node *c, Val cv, int 
            !ir_writes(c->u.par.body, dp->u.mem.arr) &&
            same_val(e, p, dp->u.mem.idx, c, dc->u.mem.idx, budget);
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_EXT: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     return false;
   }
   UNREACHABLE();
@@ -767,7 +767,8 @@ static bool match_stmt(Emit *e, const Node *c, const Node *n, Unify *u) {
            (!n->u.call.c || unify(u, n->u.call.c, m->u.call.c));
       break;
     case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_EXT: case IR_IF: case IR_LOOP:
-    case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+    case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL:
+    case IR_RETURN:
       ok = false;
       break;
     }
@@ -1210,7 +1211,7 @@ static WalkNext kernel_vals(Node *n, void *ctx) {
     mark_used(used, n->u.copy.off), mark_used(used, n->u.copy.doff);
     break;
   case IR_FREE: mark_used(used, n->u.copy.dst), mark_used(used, n->u.copy.n); break;
-  case IR_SORT: case IR_RETURN:
+  case IR_SORT: case IR_COLL: case IR_RETURN:
     diag_error(n->loc, NULL, "this construct cannot be emitted in a CUDA kernel yet");
   }
   return WALK_INTO;
@@ -1507,7 +1508,7 @@ static void emit_private(Emit *e, const Node *n) {
   }
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_SORT: case IR_RETURN:
+  case IR_SORT: case IR_COLL: case IR_RETURN:
     break;
   }
   diag_error(n->loc, NULL, "this construct cannot be emitted in a parallel loop's body");
@@ -1601,7 +1602,8 @@ void emit_memory(Emit *e, const Node *n) {
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
-  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_RETURN:
+  case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_COLL:
+  case IR_RETURN:
     break; // (emit_stmt's)
   }
   UNREACHABLE();

@@ -6,6 +6,7 @@
 
 Type ty_void = {TY_VOID, "void"}, ty_bool = {TY_BOOL, "int"}, ty_int = {TY_INT, "int"},
      ty_long = {TY_INT, "long"}, ty_float = {TY_FLOAT, "float"}, ty_double = {TY_DOUBLE, "double"};
+Type ty_comm = {TY_INT, "MPI_Comm"};
 
 const char *const node_kind_names[] = {
 #define OP(k, name) name,
@@ -65,6 +66,31 @@ const char *unop_c(UnOp op) {
 
 bool binop_is_compare(BinOp op) {
   return op >= BIN_LT && op <= BIN_LOR;
+}
+
+const char *coll_name(CollKind k) {
+  static const char *const names[] = {"MPI_Allreduce", "MPI_Bcast", "MPI_Allgather",
+                                      "MPI_Comm_rank", "MPI_Comm_size"};
+  return names[k];
+}
+
+bool coll_reads(const Node *n, Val arr) {
+  if (!arr) return false;
+  switch (n->u.coll.mode) {
+  case COLL_CALL: return n->u.coll.in == arr;
+  case COLL_VJP: return n->u.coll.in == arr || n->u.coll.out_d == arr || n->u.coll.in_d == arr;
+  case COLL_JVP: return n->u.coll.in == arr || n->u.coll.in_d == arr;
+  }
+  return true;
+}
+
+Val coll_writes(const Node *n) {
+  switch (n->u.coll.mode) {
+  case COLL_CALL: return n->u.coll.out;
+  case COLL_VJP: return n->u.coll.in_d;
+  case COLL_JVP: return n->u.coll.out_d;
+  }
+  return 0;
 }
 
 const char *redop_name(RedOp op) {

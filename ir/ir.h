@@ -104,6 +104,8 @@ struct Type {
   Type **ftypes;
 };
 extern Type ty_void, ty_bool, ty_int, ty_long, ty_float, ty_double;
+// MPI_Comm (language.md §10): an opaque integer-like handle, passive, never in a kernel
+extern Type ty_comm;
 bool ty_is_float(const Type *t); // float or double
 bool ty_is_int(const Type *t);   // any integer or bool
 typedef struct {
@@ -227,6 +229,21 @@ typedef struct ExtFn {
 bool ext_active(const ExtFn *e, int k); // parameter k is float or double
 
 typedef enum { EXT_CALL, EXT_VJP, EXT_JVP } ExtMode;
+
+// An MPI collective of a marked function (language.md §10), at host level, over the ranks of
+// comm.  Its arrays are its own temporaries (the front end copies the program's buffers into
+// `in` and out of `out`), so it reads in[0:count] and writes all of out: count elements
+// (allreduce, bcast) or count times the number of ranks (allgather).  COLL_RANK and
+// COLL_SIZE define Node.out, an int (MPI_Comm_rank, MPI_Comm_size).
+//   COLL_CALL  out = coll(in)
+//   COLL_VJP   in_d += the adjoint of in, given out_d, out's adjoint (in: the primal input)
+//   COLL_JVP   out_d = the tangent of out, given in_d, in's tangent
+typedef enum { COLL_ALLREDUCE, COLL_BCAST, COLL_ALLGATHER, COLL_RANK, COLL_SIZE } CollKind;
+typedef enum { COLL_CALL, COLL_VJP, COLL_JVP } CollMode;
+const char *coll_name(CollKind k); // "MPI_Allreduce"
+typedef struct Node Node;
+bool coll_reads(const Node *n, uint32_t arr); // an IR_COLL reads array arr (VJP: in_d too)
+uint32_t coll_writes(const Node *n);          // the array an IR_COLL writes (0: none)
 
 struct Block {
   Node **stmts;
@@ -376,6 +393,13 @@ struct Node {
       bool swap;
       bool tape; // IR_FREE of a tape: n is its element count
     } copy; // IR_COPY; IR_FREE uses dst
+    struct {
+      CollKind kind;
+      CollMode mode;
+      RedOp op; // COLL_ALLREDUCE: RED_ADD, RED_MUL, RED_MIN, RED_MAX
+      Val in, out, in_d, out_d; // arrays (see CollKind); in_d, out_d: COLL_VJP, COLL_JVP
+      Val count, root, comm;    // root: COLL_BCAST
+    } coll;
     struct {
       Val v;
       // the file-scope integer variables the function assigns (language.md 6): gname[k] =

@@ -18,4 +18,5 @@ OP(IR_ALLOC, "alloc")     // out = zeroed array of n elements       u.alloc
 OP(IR_COPY, "copy")       // dst[0:n] = src[off:off+n], or swap    u.copy
 OP(IR_SORT, "sort")       // dst[0:n] = the indices 0..n-1 ordered by src[i] in [0, off], stably  u.copy
 OP(IR_FREE, "free")       // release an IR_ALLOC array              u.copy.dst
+OP(IR_COLL, "coll")     // an MPI collective at host level: out = coll(in) u.coll
 OP(IR_RETURN, "return")   // return v (v may be 0)                  u.ret

@@ -235,6 +235,25 @@ static void print_node(Printer *p, const Node *n) {
                  V(n->u.copy.dst), V(n->u.copy.n), n->u.copy.swap ? "<->" : "=",
                  V(n->u.copy.src), V(n->u.copy.off));
     return;
+  case IR_COLL: {
+    static const char *const mode[] = {"", " vjp", " jvp"};
+    const char *k = coll_name(n->u.coll.kind);
+    if (n->out) {
+      buf_printf(p->out, "%s: %s = %s(%s)\n", V(n->out), tname(p, n->out), k, V(n->u.coll.comm));
+      return;
+    }
+    buf_printf(p->out, "%s%s", k, mode[n->u.coll.mode]);
+    if (n->u.coll.kind == COLL_ALLREDUCE) buf_printf(p->out, "(%s)", redop_name(n->u.coll.op));
+    if (n->u.coll.kind == COLL_BCAST) buf_printf(p->out, "(root %s)", V(n->u.coll.root));
+    if (n->u.coll.mode == COLL_CALL)
+      buf_printf(p->out, " %s = %s", V(n->u.coll.out), V(n->u.coll.in));
+    else if (n->u.coll.mode == COLL_VJP)
+      buf_printf(p->out, " %s += of %s given %s", V(n->u.coll.in_d), V(n->u.coll.in), V(n->u.coll.out_d));
+    else
+      buf_printf(p->out, " %s = of %s along %s", V(n->u.coll.out_d), V(n->u.coll.in), V(n->u.coll.in_d));
+    buf_printf(p->out, " [0:%s] on %s\n", V(n->u.coll.count), V(n->u.coll.comm));
+    return;
+  }
   case IR_FREE: buf_printf(p->out, "free%s %s\n", n->u.copy.tape ? " tape" : "", V(n->u.copy.dst)); return;
   case IR_RETURN:
     for (int k = 0; k < n->u.ret.ng; k++)

@@ -132,6 +132,15 @@ static void verify_node(Verifier *vf, const Node *n) {
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN:
     break;
+  case IR_COLL: {
+    const bool data = n->u.coll.kind != COLL_RANK && n->u.coll.kind != COLL_SIZE;
+    if (!n->u.coll.comm || !data != !!n->out || (data && (!n->u.coll.in || !n->u.coll.count)) ||
+        (data && n->u.coll.mode == COLL_CALL && !n->u.coll.out) ||
+        (n->u.coll.mode != COLL_CALL && (!n->u.coll.in_d || !n->u.coll.out_d)) ||
+        (n->u.coll.kind == COLL_BCAST && !n->u.coll.root))
+      fail(vf, "coll: operands do not match the collective", n->out);
+    break;
+  }
   case IR_CALL: {
     int ar = math_arity(n->u.call.fn);
     if (!n->u.call.a || !n->u.call.b != (ar < 2) || !n->u.call.c != (ar < 3))

@@ -27,7 +27,7 @@ static Node *walk_nested(Node *n, const Walker *w) {
     return stop ? stop : walk_block(n->u.par.body, w);
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST:
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY:
-  case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     return NULL;
   }
   UNREACHABLE();
@@ -106,6 +106,11 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
     use(&n->u.copy.dst, fn, ctx), use(&n->u.copy.src, fn, ctx), use(&n->u.copy.n, fn, ctx);
     use(&n->u.copy.off, fn, ctx), use(&n->u.copy.doff, fn, ctx);
     return;
+  case IR_COLL:
+    use(&n->u.coll.in, fn, ctx), use(&n->u.coll.out, fn, ctx), use(&n->u.coll.in_d, fn, ctx);
+    use(&n->u.coll.out_d, fn, ctx), use(&n->u.coll.count, fn, ctx);
+    use(&n->u.coll.root, fn, ctx), use(&n->u.coll.comm, fn, ctx);
+    return;
   case IR_RETURN:
     use(&n->u.ret.v, fn, ctx);
     use_all(n->u.ret.gv, n->u.ret.ng, fn, ctx);
@@ -134,7 +139,7 @@ void ir_node_defs(Node *n, IrValFn *fn, void *ctx) {
   case IR_EXT: use_all(n->u.ext.outs, n->u.ext.nouts, fn, ctx); return;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN:
+  case IR_FREE: case IR_COLL: case IR_RETURN:
     return;
   }
   UNREACHABLE();

@@ -579,7 +579,7 @@ static bool lower_lib_call(Lower *L, TSNode call) {
     lower_free(L, call);
     return true;
   }
-  return lower_mem_call(L, call);
+  return lower_mpi_call(L, call) || lower_mem_call(L, call);
 }
 
 // ---- if / else: SSA merge of the variables the branches assign ----

@@ -348,6 +348,15 @@ bool assigned_in(Lower *L, TSNode n, const char *name);
 bool lower_alloc(Lower *L, TSNode e, Type *t, View *out);
 void lower_free(Lower *L, TSNode call);
 bool lower_mem_call(Lower *L, TSNode call);
+// dst[0:n] = src[0:n], a map (memcpy's; the MPI buffers' copies)
+void lower_copy(Lower *L, const View *dst, const View *src, Val n, Loc loc, const char *what);
+// the value of a name the emitter writes as it is, read where the function starts (a
+// file-scope variable's, MPI_COMM_WORLD)
+Val lower_global_value(Lower *L, const char *name, Type *t, Loc loc);
+// ---- lower_mpi.c ----
+bool is_mpi_name(const char *name);
+bool lower_mpi_call(Lower *L, TSNode call); // false: not an MPI call
+Val mpi_comm_constant(Lower *L, TSNode e);  // MPI_COMM_WORLD, MPI_COMM_SELF (0: not one)
 void lower_array_decl(Lower *L, TSNode decl, TSNode name, TSNode value, Type *t);
 void free_allocs(Lower *L, int from);
 

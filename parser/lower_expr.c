@@ -85,6 +85,7 @@ static Val lower_identifier(Lower *L, TSNode e) {
   Var *v = var_find(L, name);
   Val k;
   if (!v && builtin_constant(L, name, &k)) return k;
+  if (!v && (k = mpi_comm_constant(L, e))) return k;
   if (!v && global_read(L, e, name, &k)) return k;
   if (!v)
     diag_error(node_loc(L, e), "define it in this file or in a header included with "
@@ -350,6 +351,9 @@ static Val lower_call(Lower *L, TSNode e) {
   if (x) return lower_ext_call(L, e, x->fn);
   if (!math_lookup(name, &fn, &f32)) {
     TSNode def = fn_def(L->fndefs, name);
+    if (ts_node_is_null(def) && is_mpi_name(name))
+      diag_error(node_loc(L, e), "call it as a statement of its own (its result, an error code, "
+                 "is not read)", "the result of '%s' used as a value", name);
     if (ts_node_is_null(def) && !strncmp(name, "omp_", 4))
       diag_error(node_loc(L, fnode), strstr(name, "lock")
                      ? "update shared variables under #pragma omp atomic, or with a reduction "

@@ -47,7 +47,8 @@ typedef struct {
 static WalkNext read_pre(Node *n, void *ctx) {
   Reads *r = ctx;
   if ((n->kind == IR_READ && n->u.mem.arr == r->arr) ||
-      (n->kind == IR_COPY && (n->u.copy.src == r->arr || (n->u.copy.swap && n->u.copy.dst == r->arr)))) {
+      (n->kind == IR_COPY && (n->u.copy.src == r->arr || (n->u.copy.swap && n->u.copy.dst == r->arr))) ||
+      (n->kind == IR_COLL && coll_reads(n, r->arr))) {
     r->found = true;
     return WALK_STOP;
   }
@@ -119,7 +120,7 @@ static bool covered(Lower *L, const Block *b, Val arr, Val n, bool cov, Loc *bad
       break;
     case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
     case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-    case IR_FREE: case IR_RETURN:
+    case IR_FREE: case IR_COLL: case IR_RETURN:
       *bad = s->loc;
       return false;
     }
@@ -141,7 +142,7 @@ static WalkNext outside_pre(Node *n, void *ctx) {
     for (int k = 0; k < o->L->npending; k++)
       if (o->L->pending[k].par == n && o->L->pending[k].arr == o->arr) return WALK_SKIP;
   if ((n->kind == IR_READ && n->u.mem.arr == o->arr) ||
-      (n->kind == IR_COPY && n->u.copy.src == o->arr)) {
+      (n->kind == IR_COPY && n->u.copy.src == o->arr) || (n->kind == IR_COLL && coll_reads(n, o->arr))) {
     o->bad = n->loc;
     o->found = true;
     return WALK_STOP;

@@ -281,6 +281,10 @@ static Val global_value(Lower *L, const char *name, Type *t, Loc loc, bool sized
   return n->out;
 }
 
+Val lower_global_value(Lower *L, const char *name, Type *t, Loc loc) {
+  return global_value(L, name, t, loc, true);
+}
+
 // A file-scope scalar (language.md 6): passive, its value read once where the marked function
 // starts (its code cannot change it: writes are refused, or kept in a variable of the
 // function: lower.c), so that kernels take it as an argument.
@@ -809,6 +813,10 @@ static void copy_loop(Lower *L, const View *dst, const View *src, Val value, Val
   }
   L->b.blk = outer;
   b_push(&L->b, p);
+}
+
+void lower_copy(Lower *L, const View *dst, const View *src, Val n, Loc loc, const char *what) {
+  copy_loop(L, dst, src, 0, n, loc, what);
 }
 
 static void check_writable(Lower *L, const View *v, Loc loc, const char *what) {

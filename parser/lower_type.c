@@ -44,6 +44,7 @@ Type *lower_type(Lower *L, TSNode tn) {
   }
   Type *t = int_type(L->a, s);
   if (t) return t;
+  if (!strcmp(s, "MPI_Comm")) return &ty_comm; // (language.md §10)
   if (ts_is(tn, "struct_specifier") && !ts_node_is_null(ts_field(tn, "name")))
     s = arena_printf(L->a, "struct %s", node_text(L, ts_field(tn, "name")));
   if ((ts_is(tn, "struct_specifier") || ts_is(tn, "type_identifier")) && (t = find_type(L, s)))

@@ -151,6 +151,7 @@ static WalkNext writes_to(Node *n, void *ctx) {
   Val arr = *(Val *)ctx;
   switch (n->kind) {
   case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
+  case IR_COLL: return coll_writes(n) == arr ? WALK_STOP : WALK_INTO;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ: case IR_ACC:
   case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN:

@@ -168,6 +168,12 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
     n->u.copy.off = M(map, s->u.copy.off);
     n->u.copy.doff = M(map, s->u.copy.doff);
     break;
+  case IR_COLL:
+    n->u.coll.in = M(map, s->u.coll.in), n->u.coll.out = M(map, s->u.coll.out);
+    n->u.coll.in_d = M(map, s->u.coll.in_d), n->u.coll.out_d = M(map, s->u.coll.out_d);
+    n->u.coll.count = M(map, s->u.coll.count), n->u.coll.root = M(map, s->u.coll.root);
+    n->u.coll.comm = M(map, s->u.coll.comm);
+    break;
   case IR_RETURN:
     n->u.ret.v = M(map, s->u.ret.v);
     n->u.ret.gv = ARENA_ARRAY(b->fn->arena, Val, s->u.ret.ng + 1);

@@ -21,7 +21,7 @@ static WalkNext writes_memory(Node *n, void *ctx) {
   case IR_WRITE: case IR_UPDATE:
     w->found = true;
     return WALK_INTO;
-  case IR_ACC: case IR_COPY: case IR_SORT:
+  case IR_ACC: case IR_COPY: case IR_SORT: case IR_COLL:
     w->other = true;
     return WALK_STOP;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
@@ -50,7 +50,7 @@ static void count_nested(Fn *f, Node *n) {
   case IR_PAR: counted_block(f, n->u.par.body); return;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN:
+  case IR_FREE: case IR_COLL: case IR_RETURN:
     return;
   }
 }

@@ -57,6 +57,7 @@ static WalkNext split_node(Node *n, void *ctx) {
     break;
   }
   case IR_LOOP: case IR_PAR: s->depth++; break;
+  case IR_COLL: s->ok = false; break; // (never in a loop's body)
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_IF:
   case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
     break;

@@ -73,6 +73,10 @@ static WalkNext touch_node(Node *n, void *ctx) {
   case IR_FREE:
     t->written[n->u.copy.dst] = t->nonacc[n->u.copy.dst] = 1;
     break;
+  case IR_COLL: // (a collective: no loop moves past it)
+    u(t, n->u.coll.count), u(t, n->u.coll.root), u(t, n->u.coll.comm);
+    t->written[0] = 1;
+    break;
   case IR_COPY: case IR_SORT: case IR_RETURN:
     t->written[0] = 1; // never inside a loop body; refuse to fuse
     break;
@@ -236,7 +240,7 @@ static bool defines_needed(const Node *n, const unsigned char *need) {
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_READ:
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_ALLOC: case IR_COPY: case IR_SORT:
-  case IR_FREE: case IR_RETURN:
+  case IR_FREE: case IR_COLL: case IR_RETURN:
     break;
   }
   return false;
@@ -333,7 +337,7 @@ static bool same_op(const Node *x, const Node *y, const Val *rep) {
     return rep[x->u.mem.arr] == rep[y->u.mem.arr] && rep[x->u.mem.idx] == rep[y->u.mem.idx];
   case IR_EXT: // (a call of a function adsoac does not see: made as often as the source does)
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_ALLOC:
-  case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     return false; // effects, and statements that are not one operation
   }
   UNREACHABLE();
@@ -405,6 +409,7 @@ static WalkNext kill_write(Node *n, void *c) {
     kill_reads(c, n->u.copy.dst);
     if (n->u.copy.swap) kill_reads(c, n->u.copy.src);
   }
+  if (n->kind == IR_COLL) kill_reads(c, coll_writes(n));
   if (n->kind == IR_PAR)
     for (int h = 0; h < n->u.par.nhists; h++) kill_reads(c, n->u.par.hists[h].arr);
   return WALK_INTO;
@@ -431,6 +436,10 @@ static void rename_operands(Cse *c, Node *n) {
     n->u.mem.arr = r[n->u.mem.arr], n->u.mem.idx = r[n->u.mem.idx], n->u.mem.v = r[n->u.mem.v];
     break;
   case IR_IF: n->u.ifs.cond = r[n->u.ifs.cond]; break;
+  case IR_COLL:
+    n->u.coll.count = r[n->u.coll.count], n->u.coll.root = r[n->u.coll.root];
+    n->u.coll.comm = r[n->u.coll.comm];
+    break;
   case IR_CONST: case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
   case IR_RETURN: break;
   }
@@ -451,7 +460,7 @@ static unsigned value_hash(const Cse *c, const Node *n) {
   case IR_CAST: k[1] = r[n->u.cast.a]; break;
   case IR_READ: k[1] = r[n->u.mem.arr], k[2] = r[n->u.mem.idx]; break;
   case IR_EXT: case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR:
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN:
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
     break; // (an alloc: by kind only; same_op finds none equal)
   }
   for (int i = 0; i < 3; i++) h = (h ^ k[i]) * 0x100000001B3u + (h >> 29);
@@ -514,7 +523,8 @@ static void cse_node(Cse *c, Node *n) {
     if (!block_effects(n->u.ifs.then) && !block_effects(n->u.ifs.els)) see(c, n);
     return;
   }
-  if (n->kind == IR_LOOP || n->kind == IR_PAR || n->kind == IR_COPY || n->kind == IR_SORT) {
+  if (n->kind == IR_LOOP || n->kind == IR_PAR || n->kind == IR_COPY || n->kind == IR_SORT ||
+      n->kind == IR_COLL) {
     // not entered (its own scope); what it writes is not available after it (a read of an
     // element before a nested loop that updates it is not the read after it)
     kill_writes_in(c, &(Block){&n, 1, 1, NULL, 0});
@@ -593,7 +603,8 @@ static WalkNext cse_loop(Node *n, void *ctx) {
 static WalkNext touch_of(Node *n, void *arr) {
   switch (n->kind) {
   case IR_READ: case IR_WRITE: case IR_UPDATE: return n->u.mem.arr == *(Val *)arr ? WALK_STOP : WALK_INTO;
-  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_RETURN: return WALK_STOP;
+  case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE: case IR_COLL: case IR_RETURN:
+    return WALK_STOP;
   case IR_ACC: // accumulations commute
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_IF: case IR_LOOP:
   case IR_PAR:

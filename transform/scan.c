@@ -122,6 +122,7 @@ static WalkNext write_to(Node *n, void *ctx) {
   case IR_WRITE: case IR_ACC: case IR_UPDATE: return n->u.mem.arr == arr ? WALK_STOP : WALK_INTO;
   case IR_COPY: case IR_SORT:
     return n->u.copy.dst == arr || n->u.copy.src == arr ? WALK_STOP : WALK_INTO;
+  case IR_COLL: return coll_writes(n) == arr || coll_reads(n, arr) ? WALK_STOP : WALK_INTO;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ: case IR_IF:
   case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_FREE: case IR_RETURN:
     return WALK_INTO;
@@ -330,6 +331,9 @@ static WalkNext array_use(Node *n, void *ctx) {
   switch (n->kind) {
   case IR_READ: case IR_WRITE: case IR_ACC: case IR_UPDATE: uses[n->u.mem.arr]++; break;
   case IR_COPY: case IR_SORT: uses[n->u.copy.dst]++, uses[n->u.copy.src]++; break;
+  case IR_COLL:
+    uses[n->u.coll.in]++, uses[n->u.coll.out]++, uses[n->u.coll.in_d]++, uses[n->u.coll.out_d]++;
+    break;
   case IR_PAR:
     if (n->u.par.nscans == 1 && scan_canonical(n, NULL, NULL)) {
       const Block *sb = n->u.par.body;

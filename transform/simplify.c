@@ -49,6 +49,8 @@ static bool removable(const Node *n, const int *uses) {
   case IR_PAR: // a loop whose results are unused and that writes nothing
     return !n->u.par.nreds && !n->u.par.nscans && !n->u.par.nhists &&
            !block_has_effects(n->u.par.body);
+  case IR_COLL: // (a collective every rank makes: kept where the source has it)
+    return n->out && !uses[n->out];
   case IR_WRITE: case IR_ACC: case IR_UPDATE: case IR_LOOP: case IR_ALLOC: case IR_COPY: case IR_SORT:
   case IR_FREE: case IR_RETURN: return false;
   }
@@ -187,6 +189,10 @@ static WalkNext array_use(Node *n, void *ctx) {
     if (n->u.copy.swap) u->read[n->u.copy.dst] = 1;
     break;
   case IR_SORT: u->read[n->u.copy.src] = 1, u->read[n->u.copy.dst] = 1; break;
+  case IR_COLL: // (kept: what it writes stays allocated)
+    u->read[n->u.coll.in] = u->read[n->u.coll.out] = 1;
+    u->read[n->u.coll.in_d] = u->read[n->u.coll.out_d] = 1;
+    break;
   case IR_PAR: // a histogram's section is read back after the loop
     for (int h = 0; h < n->u.par.nhists; h++) u->read[n->u.par.hists[h].arr] = 1;
     break;
@@ -204,7 +210,8 @@ static bool dead_write(const Node *n, const ArrayUse *u) {
   case IR_ALLOC: a = n->out; break;
   case IR_FREE: case IR_COPY: a = n->u.copy.dst; break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:
-  case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_SORT: case IR_RETURN: break;
+  case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_PAR: case IR_SORT: case IR_COLL:
+  case IR_RETURN: break;
   }
   if (n->kind == IR_COPY && n->u.copy.swap) return false;
   return a && u->alloc[a] && !u->read[a];

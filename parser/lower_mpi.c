@@ -1,0 +1,244 @@
+// parser/lower_mpi.c: the MPI calls of a marked function (language.md §10).
+//
+// A collective becomes an IR_COLL between temporaries of its own: the send buffer (or, with
+// MPI_IN_PLACE, the receive buffer) is copied into `in`, the collective fills `out`, and `out`
+// is copied into the receive buffer; a buffer may be an array (a pointer, x + k, &x[k]) or a
+// scalar variable (&s, one element).  The copies are ordinary maps, so what the rest of the
+// translator knows about arrays (writes, checkpoints, adjoints) covers the program's buffers,
+// and the collective itself only ever reads a temporary nothing writes again and writes one
+// nothing wrote before.  MPI_Comm_rank and MPI_Comm_size give an int.
+#include <string.h>
+
+#include "lower.h"
+
+static const char *const supported =
+    "the collectives a marked function may call are MPI_Allreduce (MPI_SUM, MPI_PROD, MPI_MIN, "
+    "MPI_MAX), MPI_Bcast and MPI_Allgather, and MPI_Comm_rank, MPI_Comm_size (language.md §10)";
+
+bool is_mpi_name(const char *name) {
+  return !strncmp(name, "MPI_", 4) || !strncmp(name, "PMPI_", 5);
+}
+
+static TSNode arg(TSNode args, int k) {
+  return ts_node_named_child(args, (uint32_t)k);
+}
+
+// The element type of an MPI datatype (MPI_DOUBLE ...), read as the call names it.
+static Type *mpi_datatype(Lower *L, TSNode e) {
+  const char *s = node_text(L, e);
+  if (!strcmp(s, "MPI_DOUBLE")) return &ty_double;
+  if (!strcmp(s, "MPI_FLOAT")) return &ty_float;
+  if (!strcmp(s, "MPI_INT")) return &ty_int;
+  if (!strcmp(s, "MPI_LONG")) return &ty_long;
+  diag_error(node_loc(L, e), "send double or float values (MPI_DOUBLE, MPI_FLOAT), or int or long "
+             "counts (MPI_INT, MPI_LONG)", "MPI datatype '%s' is not supported", s);
+}
+
+static RedOp mpi_op(Lower *L, TSNode e) {
+  const char *s = node_text(L, e);
+  if (!strcmp(s, "MPI_SUM")) return RED_ADD;
+  if (!strcmp(s, "MPI_PROD")) return RED_MUL;
+  if (!strcmp(s, "MPI_MIN")) return RED_MIN;
+  if (!strcmp(s, "MPI_MAX")) return RED_MAX;
+  diag_error(node_loc(L, e), "use MPI_SUM, MPI_PROD, MPI_MIN or MPI_MAX",
+             "MPI operation '%s' is not supported", s);
+}
+
+static Val comm_arg(Lower *L, TSNode e) {
+  Val c = L->expr(L, e);
+  if (val_type(L->fn, c) != &ty_comm)
+    diag_error(node_loc(L, e), "pass the communicator (MPI_Comm comm, or MPI_COMM_WORLD)",
+               "this is not a communicator");
+  return c;
+}
+
+static bool in_place(Lower *L, TSNode e) {
+  return ts_is(e, "identifier") && !strcmp(node_text(L, e), "MPI_IN_PLACE");
+}
+
+// A buffer of elements of type t: an array, or a scalar variable (&s) when count is 1.
+static View buffer(Lower *L, TSNode e, Type *t, Val count, const char *what) {
+  View v = view_expr(L, e, what);
+  Loc loc = node_loc(L, e);
+  if (v.ref >= 0) {
+    Var *s = L->vars[v.ref];
+    if (s->kind != VAR_SCALAR)
+      diag_error(loc, "pass a double or float variable, or an array", "%s is not a number", what);
+    const Node *d = L->fn->defs[count];
+    if (d && d->kind == IR_CAST) d = L->fn->defs[d->u.cast.a];
+    if (!d || d->kind != IR_CONST || d->u.cst.i != 1)
+      diag_error(loc, "pass an array for more than one element",
+                 "%s is the variable '%s', and the count is not 1", what, s->name);
+    if (s->type->kind != t->kind || strcmp(s->type->name, t->name))
+      diag_error(loc, NULL, "%s is of type '%s', the datatype says '%s'", what, s->type->name,
+                 t->name);
+    return v;
+  }
+  if (v.nbase > 1 || v.ndim > 0 || struct_view(&v))
+    diag_error(loc, "pass a pointer into one array of numbers", "%s is not a pointer into one "
+               "array of numbers", what);
+  Type *et = v.type->elem;
+  if (et->kind != t->kind || strcmp(et->name, t->name))
+    diag_error(loc, NULL, "%s holds '%s' elements, the datatype says '%s'", what, et->name,
+               t->name);
+  return v;
+}
+
+static Val temp(Lower *L, Type *t, Val n, const char *hint) {
+  Node *a = node_new(L->a, IR_ALLOC, L->b.loc);
+  a->u.alloc.n = n;
+  a->out = fn_val(L->fn, ty_ptr(L->a, t, false), hint);
+  b_push(&L->b, a);
+  return a->out;
+}
+
+static void release(Lower *L, Val arr) {
+  Node *f = node_new(L->a, IR_FREE, L->b.loc);
+  f->u.copy.dst = arr;
+  b_push(&L->b, f);
+}
+
+// tmp[0:n] = the buffer's elements
+// (bcast: a scalar the rank has not assigned is sent as 0 where it is not the root, and MPI
+// overwrites it)
+static void copy_in(Lower *L, Val tmp, const View *src, Val n, Loc loc, const char *what,
+                    bool bcast) {
+  Type *t = L->fn->vals[tmp].type;
+  if (src->ref >= 0) {
+    Var *s = L->vars[src->ref];
+    Val x = bcast && !s->val ? (ty_is_float(s->type) ? b_const_f(&L->b, s->type, 0)
+                                                     : b_const_i(&L->b, s->type, 0))
+                             : view_read(L, src, b_const_i(&L->b, &ty_int, 0), loc);
+    b_write(&L->b, tmp, b_const_i(&L->b, &ty_long, 0), x);
+    return;
+  }
+  View v = {tmp, t, 0, -1};
+  lower_copy(L, &v, src, n, loc, what);
+}
+
+// the buffer's elements = tmp[0:n]
+static void copy_out(Lower *L, const View *dst, Val tmp, Val n, Loc loc, const char *what) {
+  if (dst->ref >= 0) {
+    Var *s = L->vars[dst->ref];
+    s->val = b_read(&L->b, tmp, b_const_i(&L->b, &ty_long, 0));
+    L->fn->vals[s->val].hint = s->name;
+    return;
+  }
+  if (dst->type->elem_const) diag_error(loc, NULL, "%s receives into a const array", what);
+  refuse_global_array(L, dst->arr, loc);
+  View v = {tmp, L->fn->vals[tmp].type, 0, -1};
+  lower_copy(L, dst, &v, n, loc, what);
+}
+
+static Node *coll(Lower *L, CollKind k, Val comm) {
+  Node *n = node_new(L->a, IR_COLL, L->b.loc);
+  n->u.coll.kind = k;
+  n->u.coll.comm = comm;
+  return n;
+}
+
+// MPI_Allreduce(send, recv, count, type, op, comm), MPI_Bcast(buf, count, type, root, comm),
+// MPI_Allgather(send, count, type, recv, count, type, comm): in, out and the copies.
+static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
+  TSNode args = ts_field(call, "arguments");
+  Loc loc = node_loc(L, call);
+  int want = k == COLL_ALLREDUCE ? 6 : k == COLL_BCAST ? 5 : 7;
+  if ((int)ts_node_named_child_count(args) != want)
+    diag_error(loc, NULL, "'%s' takes %d arguments", name, want);
+  int ci = k == COLL_BCAST ? 1 : 2, ti = ci + 1; // count, datatype
+  Type *t = mpi_datatype(L, arg(args, ti));
+  Val count = convert(L, L->expr(L, arg(args, ci)), &ty_long);
+  if (k == COLL_ALLGATHER) {
+    Type *rt = mpi_datatype(L, arg(args, 5));
+    Val rc = convert(L, L->expr(L, arg(args, 4)), &ty_long);
+    const Node *a = L->fn->defs[rc], *b = L->fn->defs[count];
+    bool same = rc == count || (a && b && a->kind == IR_CONST && b->kind == IR_CONST &&
+                                a->u.cst.i == b->u.cst.i);
+    if (rt != t || !same)
+      diag_error(node_loc(L, arg(args, 4)), "send and receive the same count of the same "
+                 "datatype", "'%s' with a receive count or datatype other than the send's "
+                 "is not supported", name);
+  }
+  Node *n = coll(L, k, comm_arg(L, arg(args, want - 1)));
+  n->u.coll.count = count;
+  if (k == COLL_ALLREDUCE) n->u.coll.op = mpi_op(L, arg(args, 4));
+  if (k == COLL_BCAST) n->u.coll.root = convert(L, L->expr(L, arg(args, 3)), &ty_int);
+  TSNode send = arg(args, 0), recv = arg(args, k == COLL_ALLGATHER ? 3 : 1);
+  bool inplace = k != COLL_BCAST && in_place(L, send);
+  if (k != COLL_BCAST && in_place(L, recv))
+    diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
+               "receive buffer");
+  if (inplace && k == COLL_ALLGATHER)
+    diag_error(node_loc(L, send), "send from a buffer of its own", "MPI_Allgather with "
+               "MPI_IN_PLACE is not supported");
+  L->b.loc = loc;
+  Val outn = count;
+  if (k == COLL_ALLGATHER) { // count times the ranks
+    Node *p = coll(L, COLL_SIZE, n->u.coll.comm);
+    p->out = fn_val(L->fn, &ty_int, "nranks");
+    b_push(&L->b, p);
+    outn = b_binop(&L->b, BIN_MUL, count, convert(L, p->out, &ty_long));
+  }
+  View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer");
+  View src = k == COLL_BCAST || inplace ? dst : buffer(L, send, t, count, "the send buffer");
+  if (k != COLL_BCAST && !inplace && src.ref < 0 && dst.ref < 0 && src.arr == dst.arr)
+    diag_error(loc, "pass MPI_IN_PLACE as the send buffer", "the send and receive buffers are "
+               "parts of one array");
+  L->b.loc = loc;
+  n->u.coll.in = temp(L, t, count, "mpi_in");
+  copy_in(L, n->u.coll.in, &src, count, loc, name, k == COLL_BCAST);
+  L->b.loc = loc;
+  n->u.coll.out = temp(L, t, outn, "mpi_out");
+  b_push(&L->b, n);
+  copy_out(L, &dst, n->u.coll.out, outn, loc, name);
+  L->b.loc = loc;
+  release(L, n->u.coll.in);
+  release(L, n->u.coll.out);
+}
+
+// MPI_Comm_rank(comm, &r), MPI_Comm_size(comm, &p)
+static void comm_query(Lower *L, TSNode call, CollKind k, const char *name) {
+  TSNode args = ts_field(call, "arguments");
+  Loc loc = node_loc(L, call);
+  if (ts_node_named_child_count(args) != 2) diag_error(loc, NULL, "'%s' takes 2 arguments", name);
+  Node *n = coll(L, k, comm_arg(L, arg(args, 0)));
+  View v = view_expr(L, arg(args, 1), "the result");
+  Var *s = v.ref >= 0 ? L->vars[v.ref] : NULL;
+  if (!s || s->kind != VAR_SCALAR || strcmp(s->type->name, "int"))
+    diag_error(node_loc(L, arg(args, 1)), "pass the address of an int variable (&rank)",
+               "'%s' stores into an int variable", name);
+  L->b.loc = loc;
+  n->out = fn_val(L->fn, &ty_int, s->name);
+  b_push(&L->b, n);
+  s->val = n->out;
+}
+
+// An MPI call as a statement; false: the name is not MPI's.
+bool lower_mpi_call(Lower *L, TSNode call) {
+  const char *name = node_text(L, ts_field(call, "function"));
+  if (!is_mpi_name(name)) return false;
+  Loc loc = node_loc(L, call);
+  if (L->par)
+    diag_error(loc, "call it at the function's level, before or after the loop",
+               "'%s' inside a parallel loop (language.md §10: collectives are made at the "
+               "function's level)", name);
+  if (!strcmp(name, "MPI_Allreduce")) data_coll(L, call, COLL_ALLREDUCE, name);
+  else if (!strcmp(name, "MPI_Bcast")) data_coll(L, call, COLL_BCAST, name);
+  else if (!strcmp(name, "MPI_Allgather")) data_coll(L, call, COLL_ALLGATHER, name);
+  else if (!strcmp(name, "MPI_Comm_rank")) comm_query(L, call, COLL_RANK, name);
+  else if (!strcmp(name, "MPI_Comm_size")) comm_query(L, call, COLL_SIZE, name);
+  else if (!strcmp(name, "MPI_Reduce") || !strcmp(name, "MPI_Gather") || !strcmp(name, "MPI_Scatter"))
+    diag_error(loc, "use MPI_Allreduce or MPI_Allgather (every rank receives), or make the call "
+               "outside the marked function", "'%s' is not supported yet", name);
+  else
+    diag_error(loc, "make the call outside the marked function", "'%s' has no derivative: %s",
+               name, supported);
+  return true;
+}
+
+// MPI_COMM_WORLD, MPI_COMM_SELF: the communicator (0: not one of them).
+Val mpi_comm_constant(Lower *L, TSNode e) {
+  const char *name = node_text(L, e);
+  if (strcmp(name, "MPI_COMM_WORLD") && strcmp(name, "MPI_COMM_SELF")) return 0;
+  return lower_global_value(L, name, &ty_comm, node_loc(L, e));
+}
