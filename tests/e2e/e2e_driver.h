@@ -18,10 +18,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { E2E_ISCAL, E2E_FSCAL, E2E_FARR, E2E_IARR };          /* parameter kinds */
+enum { E2E_ISCAL, E2E_FSCAL, E2E_FARR, E2E_IARR, E2E_COMM }; /* parameter kinds */
 enum { E2E_REF, E2E_REF64, E2E_PRIMAL, E2E_VJP, E2E_JVP }; /* what a call runs */
 #define E2E_MAXP 32
 #define E2E_GUARD 16 /* canary bytes (in elements) before and after every buffer */
+
+/* ---- MPI programs (-DE2E_MPI; run_e2e.py's `mpi` line) ----
+ * Every rank runs the driver with inputs of its own (the random stream depends on the rank)
+ * and makes every call at the same time (f, f_ref, f_vjp and f_jvp are collective).  The
+ * whole multi-rank program is what is differentiated (language.md §10): L sums seed times
+ * output over every rank, each finite difference perturbs one element of one rank's inputs,
+ * and the identity sums its terms over the ranks; each rank checks its own outputs and
+ * adjoints.  A MPI_Comm parameter gets MPI_COMM_WORLD. */
+#ifdef E2E_MPI
+#include <mpi.h>
+static int e2e_rank, e2e_nranks = 1;
+static inline void e2e_init(void) {
+  MPI_Init(NULL, NULL);
+  MPI_Comm_rank(MPI_COMM_WORLD, &e2e_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &e2e_nranks);
+}
+static inline double e2e_sum(double x) { /* over the ranks */
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return x;
+}
+static inline double e2e_max(double x) { /* over the ranks */
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return x;
+}
+static inline void e2e_done(void) { MPI_Finalize(); }
+#else
+enum { e2e_rank = 0, e2e_nranks = 1 };
+static inline void e2e_init(void) {}
+static inline double e2e_sum(double x) { return x; }
+static inline double e2e_max(double x) { return x; }
+static inline void e2e_done(void) {}
+#endif
 
 /* ---- deterministic random numbers (splitmix64) ---- */
 typedef struct {
@@ -394,8 +426,8 @@ static inline double e2e_L(const E2EFunc *F, const E2EVal *V, double **S, double
       for (long i = 0; i < V[k].len; i++) L += S[k][i] * Y[k][i], m += fabs(S[k][i] * Y[k][i]);
   if (F->ret == 1) L += rbar * r, m += fabs(rbar * r);
   e2e_free_all(Y, F->np);
-  if (mag) *mag = m;
-  return L;
+  if (mag) *mag = e2e_sum(m);
+  return e2e_sum(L);
 }
 
 static inline void e2e_vcopy(const E2EFunc *F, const E2EVal *V, E2EVal *W) {
@@ -468,17 +500,20 @@ static inline void e2e_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
     if (!G[k]) continue;
     FD[k] = e2e_dalloc(V[k].len), DP[k] = e2e_dalloc(V[k].len);
     DM[k] = e2e_dalloc(V[k].len), EX[k] = e2e_dalloc(V[k].len);
-    for (long i = 0; i < V[k].len; i++) {
-      double v = V[k].v[i], h = F->fd_h * fmax(1.0, fabs(v)), xp = v + h, xm = v - h;
-      W[k].v[i] = xp;
-      double Lp = e2e_L(F, W, S, rbar, NULL);
-      W[k].v[i] = xm;
-      double Lm = e2e_L(F, W, S, rbar, NULL);
-      W[k].v[i] = v;
-      FD[k][i] = (Lp - Lm) / (xp - xm);
-      DP[k][i] = (Lp - L0) / (xp - v), DM[k][i] = (L0 - Lm) / (v - xm);
-      EX[k][i] = 8 * DBL_EPSILON * mag / h;
-    }
+    for (int q = 0; q < e2e_nranks; q++) /* (MPI: rank q's elements, one at a time) */
+      for (long i = 0; i < V[k].len; i++) {
+        int mine = q == e2e_rank;
+        double v = V[k].v[i], h = F->fd_h * fmax(1.0, fabs(v)), xp = v + h, xm = v - h;
+        if (mine) W[k].v[i] = xp;
+        double Lp = e2e_L(F, W, S, rbar, NULL);
+        if (mine) W[k].v[i] = xm;
+        double Lm = e2e_L(F, W, S, rbar, NULL);
+        if (!mine) continue;
+        W[k].v[i] = v;
+        FD[k][i] = (Lp - Lm) / (xp - xm);
+        DP[k][i] = (Lp - L0) / (xp - v), DM[k][i] = (L0 - Lm) / (v - xm);
+        EX[k][i] = 8 * DBL_EPSILON * mag / h;
+      }
     gscale = e2e_dscale(DP[k], DM[k], V[k].len, gscale);
   }
   for (int k = 0; k < np; k++) {
@@ -516,7 +551,7 @@ static inline void e2e_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
   e2e_release(&c);
 
   /* finite differences of every output along D */
-  double h = F->fd_h * xmax, *Y0[E2E_MAXP], *Yp[E2E_MAXP], *Ym[E2E_MAXP], r0, rp, rm;
+  double h = F->fd_h * e2e_max(xmax), *Y0[E2E_MAXP], *Yp[E2E_MAXP], *Ym[E2E_MAXP], r0, rp, rm;
   E2EVal Wp[E2E_MAXP], Wm[E2E_MAXP];
   e2e_vcopy(F, V, Wp), e2e_vcopy(F, V, Wm);
   for (int k = 0; k < np; k++)
@@ -558,6 +593,7 @@ static inline void e2e_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
       rhs += S[k][i] * Yd[k][i], tmag += fabs(S[k][i] * Yd[k][i]);
   }
   if (F->ret == 1) rhs += rbar * rdot, tmag += fabs(rbar * rdot);
+  lhs = e2e_sum(lhs), rhs = e2e_sum(rhs), tmag = e2e_sum(tmag), pmag = e2e_sum(pmag);
   const char *idenv = getenv("E2E_ID_RTOL"); /* only for the fd_fake self-check */
   double idtol = (idenv ? atof(idenv) : F->id_rtol) * tmag + 4 * eps_t * pmag + 1e-300;
   if (fabs(lhs - rhs) <= idtol) e2e_line(1, "jvp/vjp identity <y_dot,y_bar> == <x_dot,x_bar>");
@@ -572,11 +608,14 @@ static inline void e2e_run_func(const E2EFunc *F) {
   for (int ci = 0; ci < F->ncases; ci++) {
     const long *sz = F->cases + (size_t)ci * F->nvars;
     for (int s = 0; s < F->nseeds; s++) {
-      int len = snprintf(e2e_ctx, sizeof e2e_ctx, "%s", F->name);
+      int len = e2e_nranks > 1 ? snprintf(e2e_ctx, sizeof e2e_ctx, "%s rank=%d/%d", F->name,
+                                          e2e_rank, e2e_nranks)
+                               : snprintf(e2e_ctx, sizeof e2e_ctx, "%s", F->name);
       for (int v = 0; v < F->nvars && len < 200; v++)
         len += snprintf(e2e_ctx + len, sizeof e2e_ctx - len, " %s=%ld", F->vars[v], sz[v]);
       snprintf(e2e_ctx + len, sizeof e2e_ctx - len, " seed=%d", s);
-      E2ERng rng = {0x5EEDull * 1000003u + (uint64_t)ci * 7919u + (uint64_t)s * 104729u};
+      E2ERng rng = {0x5EEDull * 1000003u + (uint64_t)ci * 7919u + (uint64_t)s * 104729u +
+                    (uint64_t)e2e_rank * 15485863u};
       E2EVal V[E2E_MAXP];
       memset(V, 0, sizeof V);
       F->setup(V, sz, &rng);
@@ -587,7 +626,9 @@ static inline void e2e_run_func(const E2EFunc *F) {
 }
 
 static inline int e2e_finish(void) {
+  if (e2e_nranks > 1) printf("rank %d of %d: ", e2e_rank, e2e_nranks);
   printf("%d checks, %d failed\n", e2e_ncheck, e2e_nfail);
+  e2e_done();
   return e2e_nfail ? 1 : 0;
 }
 

@@ -105,6 +105,7 @@ INT_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "pt
              "uint64_t", "intptr_t", "uintptr_t"}
 QUALS = {"const", "restrict", "volatile", "__restrict", "__restrict__", "register"}
 ISCAL, FSCAL, FARR, IARR = "E2E_ISCAL", "E2E_FSCAL", "E2E_FARR", "E2E_IARR"
+COMM = "E2E_COMM"  # an MPI_Comm parameter: the driver passes MPI_COMM_WORLD
 STRUCT = "struct"  # a struct parameter (by value, or an array of structs): split into fields
 
 
@@ -198,6 +199,8 @@ class Param:
             self.ftype, self.kind = base[0], FARR if self.ptr else FSCAL
         elif base and all(w in INT_WORDS for w in base):
             self.ftype, self.kind = None, IARR if self.ptr else ISCAL
+        elif base == ["MPI_Comm"] and not self.ptr:
+            self.ftype, self.kind = None, COMM
         elif structs and " ".join(base) in structs:
             self.ftype, self.kind = None, STRUCT
             self.fields = structs[" ".join(base)]
@@ -360,7 +363,7 @@ def parse_program(path):
     glob_spec, local, cur = Spec(), {}, None
     for n, line in enumerate(spec_text.splitlines(), 1):
         m = re.match(r"\s*//\s*e2e:\s*(.*?)\s*$", line)
-        if not m or m.group(1).startswith(("source ", "link ", "nvcc ", "c-only ")):
+        if not m or m.group(1).startswith(("source ", "link ", "nvcc ", "c-only ", "mpi ")):
             continue
         try:
             if m.group(1).startswith("func "):
@@ -535,6 +538,9 @@ def call_code(f, mode):
         if p.kind == STRUCT:
             struct_pack(f, p, mode, pre, post, args)
             continue
+        if p.kind == COMM:
+            args.append("MPI_COMM_WORLD")
+            continue
         cast = re.sub(r"\bfloat\b", "double", p.cast) if mode == "ref64" else p.cast
         if p.decl:  # an array of arrays: its rows' type converts from void *
             cast = "void *"
@@ -585,6 +591,9 @@ def gen_driver(funcs, openmp_original=False):
             dflt = {"lo": "-1", "hi": "1", "fill": None}
             if p.sp:  # a field of a struct parameter: the struct line's options
                 o, n = s.structs[p.sp.name]["fields"].get(p.field, dflt), s.structs[p.sp.name]["len"] or "1"
+            elif p.kind == COMM:
+                out.append("  V[%d].len = 0;" % k)
+                continue
             elif p.kind == ISCAL:
                 if p.name not in vars_ and p.name not in [n for n, _ in s.ints]:
                     raise SpecError("%s: int parameter %s is neither a size nor an `int`" % (f.name, p.name))
@@ -638,7 +647,7 @@ def gen_driver(funcs, openmp_original=False):
         out.append("  %d, %s_vars, %d, %s_cases, %d, %r, %r, %r, %r, %r, %r};"
                    % (len(vars_), f.name, len(cases), f.name, s.seeds, t["rtol"], t["atol"],
                       t["grad_rtol"], t["grad_atol"], t["id_rtol"], t["h"]))
-    out += ["", "int main(void) {"] + ["  e2e_run_func(&%s_F);" % f.name for f in funcs]
+    out += ["", "int main(void) {", "  e2e_init();"] + ["  e2e_run_func(&%s_F);" % f.name for f in funcs]
     out += ["  return e2e_finish();", "}", ""]
     return "\n".join(out)
 
@@ -689,12 +698,15 @@ def run_c(args, name):
     src, bdir = os.path.join(sdir, name + ".c"), os.path.join(args.build_dir, name)
     os.makedirs(bdir, exist_ok=True)
     o = lambda n: os.path.join(bdir, n)
+    ranks = mpi_ranks(src)
     if getattr(args, "cuda_run", False):
         c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", open(src).read(), re.M)
         if c_only:
             return ["SKIP not compiled: " + c_only[0]]
+        if ranks:
+            return ["SKIP not run on the GPU: an MPI program (its CUDA output is compiled)"]
     if getattr(args, "run_only", False):  # (drivers built elsewhere with --build-only)
-        return run_driver(args, o)
+        return run_driver(args, o, ranks)
     try:
         funcs = parse_program(src)
         driver = gen_driver(funcs, args.fake is not None)
@@ -704,6 +716,8 @@ def run_c(args, name):
     src = source_of(src)
     # the output keeps the program's #include "..." lines: its headers are found with -I
     cc, o = [args.cc, "-std=c11", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)], lambda n: os.path.join(bdir, n)
+    if ranks:  # (an MPI program: the MPI compiler wrapper, the same compiler under it)
+        cc = [args.mpicc] + cc[1:]
     san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if args.sanitize else []
     if args.sanitize == "memory":  # (clang: uninitialised reads)
         san = ["-fsanitize=memory", "-fno-omit-frame-pointer"]
@@ -774,7 +788,8 @@ def run_c(args, name):
         objs.append(o("link%d.o" % k))
     if any(any_float(f) for f in funcs):
         ren = ["-D%s=%s_ref64" % (f.name, f.name) for f in funcs] + [REFERENCE_DEF]
-        sh(cc + ["-O2"] + san + keep_static + ["-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
+        mpi64 = ["-include", os.path.join(HERE, "e2e_mpi64.h")] if ranks else []  # (MPI_FLOAT)
+        sh(cc + ["-O2"] + san + keep_static + mpi64 + ["-c", src, "-o", o("ref64.o")] + FLOAT64_DEFS + ren,
            "compiling the double reference")
         if any(f.static for f in funcs):
             sh(["objcopy"] + ["--globalize-symbol=%s_ref64" % f.name for f in funcs if f.static] +
@@ -795,7 +810,8 @@ def run_c(args, name):
             objs.append(l64)
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
-    dcmd = cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + ["-c", o("driver.c"), "-o", o("driver.o")]
+    dcmd = cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + (["-DE2E_MPI"] if ranks else []) + \
+        ["-c", o("driver.c"), "-o", o("driver.o")]
     key = repr((dcmd, driver, open(os.path.join(HERE, "e2e_driver.h")).read()))
     if not (os.path.exists(o("driver.o")) and os.path.exists(o("driver.key"))
             and open(o("driver.key")).read() == key):  # (the same driver as last time: kept)
@@ -804,20 +820,34 @@ def run_c(args, name):
         sh(dcmd, "compiling the driver")
         with open(o("driver.key"), "w") as fh:
             fh.write(key)
-    sh([args.cc] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
+    sh([cc[0]] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
     if getattr(args, "build_only", False):
         return ["SKIP built only: " + o("driver")]
-    return run_driver(args, o)
+    return run_driver(args, o, ranks)
 
 
-def run_driver(args, o):
+def mpi_ranks(src):
+    """`// e2e: mpi 1,2,3`: an MPI program, run with each of these numbers of ranks."""
+    m = re.findall(r"^\s*//\s*e2e:\s*mpi\s+([\d,\s]+?)\s*$", open(src).read(), re.M)
+    return [int(x) for x in m[0].split(",")] if m else []
+
+
+def run_driver(args, o, ranks=()):
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "4")
     env.update(getattr(args, "driver_env", {}))
-    try:
-        p = subprocess.run([o("driver")], capture_output=True, text=True, timeout=300, env=env)
-    except subprocess.TimeoutExpired:
-        raise Fail("the driver timed out after 300 s (%s)" % o("driver"))
+    if ranks:  # (loopback only; as root in containers; more ranks than cores)
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="2",
+                   OMPI_MCA_btl="self,vader", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    out, err, rc = "", "", 0
+    for np_ in ranks or [0]:
+        cmd = [args.mpirun, "--oversubscribe", "-np", str(np_), o("driver")] if np_ else [o("driver")]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        except subprocess.TimeoutExpired:
+            raise Fail("the driver timed out after 300 s (%s)" % " ".join(cmd))
+        out, err, rc = out + p.stdout, err + p.stderr, rc or p.returncode
+    p = subprocess.CompletedProcess(cmd, rc, out, err)
     lines = p.stdout.splitlines()
     with open(o("driver.log"), "w") as fh:
         fh.write(p.stdout + p.stderr)
@@ -837,14 +867,18 @@ def run_cuda(args, name):
     c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", text, re.M)
     if c_only:  # C that is not C++ in the code the CUDA output passes through (README)
         return ["SKIP not compiled: " + c_only[0]]
+    is_mpi = bool(mpi_ranks(src))
     src = source_of(src)
     os.makedirs(bdir, exist_ok=True)
     cu = os.path.join(bdir, "prog_grad.cu")
     translate(args, name, src, "cuda", cu)
     # (a large output, e.g. the general hist rule's sorts and scans, takes nvcc minutes on a
     # loaded 2-core machine)
+    mpi = []
+    if is_mpi:  # (<mpi.h> from the MPI compiler wrapper's flags)
+        mpi = subprocess.run([args.mpicc, "--showme:compile"], capture_output=True, text=True).stdout.split()
     sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
-        "-o", cu + ".o"] + args.nvcc_flags.split() + " ".join(own).split(),
+        "-o", cu + ".o"] + mpi + args.nvcc_flags.split() + " ".join(own).split(),
        "nvcc -c", timeout=1200)
     return []
 
@@ -925,6 +959,8 @@ def main():
     ap.add_argument("--cuda-only", action="store_true",
                     help="with --nvcc: only translate to CUDA and compile (no C-target checks)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--mpicc", default="mpicc")    # MPI programs (`// e2e: mpi 1,2,3`)
+    ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
     ap.add_argument("--selftest", action="store_true", help="check the harness itself")
