@@ -238,8 +238,8 @@ static void print_node(Printer *p, const Node *n) {
   case IR_COLL: {
     static const char *const mode[] = {"", " vjp", " jvp"};
     const char *k = coll_name(n->u.coll.kind);
-    if (n->out) {
-      buf_printf(p->out, "%s: %s = %s(%s)\n", V(n->out), tname(p, n->out), k, V(n->u.coll.comm));
+    if (n->out) { // (its result printed above)
+      buf_printf(p->out, "%s(%s)\n", k, V(n->u.coll.comm));
       return;
     }
     buf_printf(p->out, "%s%s", k, mode[n->u.coll.mode]);

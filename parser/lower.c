@@ -782,6 +782,16 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
     if (!tv[i] || !ev[i]) { // (C: it has a value after the if only where that branch ran)
       v->val = 0;           // reading it later is refused as a read before assignment
       v->partial = loc;
+      // ... but the root of an MPI_Bcast sends it (lower_mpi.c): the value where the branch
+      // ran, else 0 (unused outs go with dead code)
+      if (!L->par && v->kind == VAR_SCALAR && v->name[0] != '$' &&
+          (ty_is_float(v->type) || ty_is_int(v->type))) {
+        Val z = !before[i] && v->pval ? v->pval // (partial before: that value)
+                : ty_is_float(v->type) ? b_const_f(&L->b, v->type, 0) : b_const_i(&L->b, v->type, 0);
+        block_yield(L->a, then, tv[i] ? tv[i] : z);
+        block_yield(L->a, els, ev[i] ? ev[i] : z);
+        v->pval = n->u.ifs.outs[n->u.ifs.nouts++] = fn_val(L->fn, v->type, v->name);
+      }
       continue;
     }
     block_yield(L->a, then, tv[i]);

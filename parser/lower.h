@@ -35,6 +35,8 @@ typedef struct {
   int shadow;    // the variable of the same name that this one hides (-1: none; var_push)
   int idx;       // its index in Lower.vars
   Loc partial;   // (line 0: none) the if after which it has a value only where a branch ran
+  Val pval;      // with partial, at host level: that value where the branch ran, else 0 (the
+                 // root of an MPI_Bcast sends it: lower_mpi.c)
   Loc priv;      // (line 0: none) the parallel loop whose iterations it was private to: no
                  // value after it (lower_loop.c privatize_scalars)
   const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)

@@ -99,16 +99,15 @@ static void release(Lower *L, Val arr) {
 }
 
 // tmp[0:n] = the buffer's elements
-// (bcast: a scalar the rank has not assigned is sent as 0 where it is not the root, and MPI
-// overwrites it)
+// (bcast: a scalar assigned under an if, on the root, is sent as its value there or 0, which
+// MPI overwrites on the other ranks)
 static void copy_in(Lower *L, Val tmp, const View *src, Val n, Loc loc, const char *what,
                     bool bcast) {
   Type *t = L->fn->vals[tmp].type;
   if (src->ref >= 0) {
     Var *s = L->vars[src->ref];
-    Val x = bcast && !s->val ? (ty_is_float(s->type) ? b_const_f(&L->b, s->type, 0)
-                                                     : b_const_i(&L->b, s->type, 0))
-                             : view_read(L, src, b_const_i(&L->b, &ty_int, 0), loc);
+    Val x = bcast && !s->val && s->partial.line && s->pval ? s->pval
+            : view_read(L, src, b_const_i(&L->b, &ty_int, 0), loc);
     b_write(&L->b, tmp, b_const_i(&L->b, &ty_long, 0), x);
     return;
   }
@@ -145,15 +144,18 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   int want = k == COLL_ALLREDUCE ? 6 : k == COLL_BCAST ? 5 : 7;
   if ((int)ts_node_named_child_count(args) != want)
     diag_error(loc, NULL, "'%s' takes %d arguments", name, want);
-  int ci = k == COLL_BCAST ? 1 : 2, ti = ci + 1; // count, datatype
+  int ci = k == COLL_ALLREDUCE ? 2 : 1, ti = ci + 1; // count, datatype
   Type *t = mpi_datatype(L, arg(args, ti));
   Val count = convert(L, L->expr(L, arg(args, ci)), &ty_long);
   if (k == COLL_ALLGATHER) {
     Type *rt = mpi_datatype(L, arg(args, 5));
     Val rc = convert(L, L->expr(L, arg(args, 4)), &ty_long);
-    const Node *a = L->fn->defs[rc], *b = L->fn->defs[count];
-    bool same = rc == count || (a && b && a->kind == IR_CONST && b->kind == IR_CONST &&
-                                a->u.cst.i == b->u.cst.i);
+    Val x = rc, y = count; // (the same variable or the same constant, converted to long)
+    const Node *a = L->fn->defs[x], *b = L->fn->defs[y];
+    if (a && a->kind == IR_CAST) x = a->u.cast.a, a = L->fn->defs[x];
+    if (b && b->kind == IR_CAST) y = b->u.cast.a, b = L->fn->defs[y];
+    bool same = x == y || (a && b && a->kind == IR_CONST && b->kind == IR_CONST &&
+                           a->u.cst.i == b->u.cst.i);
     if (rt != t || !same)
       diag_error(node_loc(L, arg(args, 4)), "send and receive the same count of the same "
                  "datatype", "'%s' with a receive count or datatype other than the send's "
@@ -163,7 +165,7 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   n->u.coll.count = count;
   if (k == COLL_ALLREDUCE) n->u.coll.op = mpi_op(L, arg(args, 4));
   if (k == COLL_BCAST) n->u.coll.root = convert(L, L->expr(L, arg(args, 3)), &ty_int);
-  TSNode send = arg(args, 0), recv = arg(args, k == COLL_ALLGATHER ? 3 : 1);
+  TSNode send = arg(args, 0), recv = arg(args, k == COLL_ALLGATHER ? 3 : k == COLL_BCAST ? 0 : 1);
   bool inplace = k != COLL_BCAST && in_place(L, send);
   if (k != COLL_BCAST && in_place(L, recv))
     diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
