@@ -132,6 +132,10 @@ static const char *proto(Arena *a, const Fn *f) {
 }
 
 void emit_check(const Prog *prog, const EmitOptions *opt, Buf *out) {
+  if (prog_uses_mpi(prog))
+    diag_error(prog->marked[0].loc, "run f, f_vjp and f_jvp under mpirun against finite "
+               "differences of the whole multi-rank program (README: MPI programs)",
+               "--emit=check: a program that calls MPI is not validated by one process");
   for (int i = 0; i < prog->nmarked; i++) {
     const Fn *f = prog->marked[i].primal;
     for (int k = 0; k < f->nparams; k++)

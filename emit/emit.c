@@ -618,6 +618,7 @@ void emit_header(const Prog *prog, const EmitOptions *opt, Buf *out) {
   buf_printf(out, "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n", guard.data,
              guard.data);
   buf_puts(out, "#ifndef __cplusplus\n#include <stdbool.h>\n#endif\n");
+  if (prog_uses_mpi(prog)) buf_puts(out, "#include <mpi.h> // (MPI_Comm)\n");
   const Type *types[64];
   int ntypes = 0;
   for (int i = 0; i < prog->nmarked; i++) {

@@ -86,6 +86,7 @@ static Val lower_identifier(Lower *L, TSNode e) {
   Val k;
   if (!v && builtin_constant(L, name, &k)) return k;
   if (!v && (k = mpi_comm_constant(L, e))) return k;
+  if (!v && !strcmp(name, "MPI_SUCCESS")) return b_const_i(&L->b, &ty_int, 0);
   if (!v && global_read(L, e, name, &k)) return k;
   if (!v)
     diag_error(node_loc(L, e), "define it in this file or in a header included with "
@@ -351,9 +352,13 @@ static Val lower_call(Lower *L, TSNode e) {
   if (x) return lower_ext_call(L, e, x->fn);
   if (!math_lookup(name, &fn, &f32)) {
     TSNode def = fn_def(L->fndefs, name);
-    if (ts_node_is_null(def) && is_mpi_name(name))
-      diag_error(node_loc(L, e), "call it as a statement of its own (its result, an error code, "
-                 "is not read)", "the result of '%s' used as a value", name);
+    if (ts_node_is_null(def) && is_mpi_name(name)) { // (its result: MPI_SUCCESS, see lower_mpi.c)
+      if (L->choice_depth)
+        diag_error(node_loc(L, e), "call it as a statement of its own",
+                   "'%s' in an operand of ?:, && or ||", name);
+      lower_mpi_call(L, e);
+      return b_const_i(&L->b, &ty_int, 0);
+    }
     if (ts_node_is_null(def) && !strncmp(name, "omp_", 4))
       diag_error(node_loc(L, fnode), strstr(name, "lock")
                      ? "update shared variables under #pragma omp atomic, or with a reduction "

@@ -6,7 +6,9 @@
 // scalar variable (&s, one element).  The copies are ordinary maps, so what the rest of the
 // translator knows about arrays (writes, checkpoints, adjoints) covers the program's buffers,
 // and the collective itself only ever reads a temporary nothing writes again and writes one
-// nothing wrote before.  MPI_Comm_rank and MPI_Comm_size give an int.
+// nothing wrote before.  MPI_Comm_rank and MPI_Comm_size give an int.  A call's result, where
+// the program reads it, is MPI_SUCCESS (0): a failure ends the generated function with the
+// runtime's error (adsoac_last_error), as every other failure does.
 #include <string.h>
 
 #include "lower.h"

@@ -17,6 +17,8 @@ pkg-config --exists tree-sitter 2>/dev/null || need+=(libtree-sitter-dev)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 command -v man >/dev/null || need+=(man-db)       # tests/run-man.sh
 command -v col >/dev/null || need+=(bsdextrautils)
+command -v mpicc >/dev/null || need+=(libopenmpi-dev)   # MPI programs (language.md §10)
+command -v mpirun >/dev/null || need+=(openmpi-bin)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -89,4 +89,12 @@ if "$adsoac" --emit=check "$E/gmm/gmm.c" -o "$tmp/gmm.c" 2>"$tmp/gmm.err" || ! g
 else
   echo "[PASS] a struct parameter is refused"
 fi
+# an MPI program is validated under mpirun (tests/e2e/mpi_*.c), not by one process
+root=$(cd "$(dirname "$0")/.." && pwd)
+if "$adsoac" --emit=check "$root/tests/e2e/mpi_allreduce.c" -o "$tmp/mpi.c" 2>"$tmp/mpi.err" ||
+   ! grep -q "calls MPI is not validated" "$tmp/mpi.err" || [ -e "$tmp/mpi.c" ]; then
+  echo "[FAIL] an MPI program is not refused"; cat "$tmp/mpi.err"; fail=1
+else
+  echo "[PASS] an MPI program is refused"
+fi
 exit $fail

@@ -67,6 +67,7 @@ double mean_world(int n, const double *x) {
   for (int i = 0; i < n; i++)
     s += x[i] * (rank + 1);
   double t = 0.0;
-  MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  int rc = MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); // (MPI_SUCCESS)
+  if (rc != MPI_SUCCESS) t = -1.0;
   return t / size;
 }
