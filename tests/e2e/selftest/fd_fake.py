@@ -54,6 +54,8 @@ def fake(test):
     own = []
     if fl:  # a double-precision copy of the original, for the differences
         own = file_scope_names(src, {f.name for f in funcs})
+        if E.mpi_ranks(test):  # (its float buffers, now double, go as MPI_DOUBLE)
+            out += ["#include <mpi.h>", "#undef MPI_FLOAT", "#define MPI_FLOAT MPI_DOUBLE"]
         out += ["#define float double"] + ["#define %sf %s" % (m, m) for m in E.MATHF]
         out += ["#define %s %s_orig64" % (f.name, f.name) for f in funcs]
         out += ["#define %s %s_d64" % (n, n) for n in own]  # its types and helpers again
