@@ -177,60 +177,38 @@ static void emit_coll(Emit *e, const Node *n) {
          comm, names_get(e->nm, n->out), fn);
     return;
   }
-  const Type *t = e->f->vals[n->u.coll.in].type->elem;
-  const char *ty = mpi_type(t), *cnt = ref(e, n->u.coll.count);
-  const char *sfx = t->kind == TY_FLOAT ? "f" : "d";
+  static const char *const kinds[] = {"ADSOAC_ALLREDUCE", "ADSOAC_REDUCE", "ADSOAC_BCAST",
+                                      "ADSOAC_ALLGATHER", "ADSOAC_GATHER", "ADSOAC_SCATTER"};
   static const char *const ops[] = {"ADSOAC_MPI_SUM", "ADSOAC_MPI_PROD", "ADSOAC_MPI_MIN",
                                     "ADSOAC_MPI_MAX"};
-  const char *op = k == COLL_ALLREDUCE ? ops[n->u.coll.op] : NULL;
+  const Type *t = e->f->vals[n->u.coll.in].type->elem;
+  const char *cnt = ref(e, n->u.coll.count);
+  const char *op = k == COLL_ALLREDUCE || k == COLL_REDUCE ? ops[n->u.coll.op] : "ADSOAC_MPI_SUM";
   const char *root = n->u.coll.root ? ref(e, n->u.coll.root) : "0";
-  // the arrays it reads (a) and the one it writes (w, the last), and the call on them
-  Val arrs[3];
-  int na = 0;
-  Buf call = {.arena = e->a};
-  const char *a[3];
   bool cuda = e->opt->target == TARGET_CUDA;
-  if (n->u.coll.mode == COLL_CALL) {
-    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.out;
-  } else if (n->u.coll.mode == COLL_VJP) {
-    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.out_d, arrs[na++] = n->u.coll.in_d;
-  } else {
-    arrs[na++] = n->u.coll.in, arrs[na++] = n->u.coll.in_d, arrs[na++] = n->u.coll.out_d;
-  }
-  for (int i = 0; i < na; i++)
+  // its arrays, the one it writes last; their lengths: count, or count per rank (an
+  // allgather's and a gather's out, a scatter's in)
+  CollMode m = n->u.coll.mode;
+  Val arrs[3] = {n->u.coll.in, m == COLL_CALL ? n->u.coll.out : m == COLL_VJP ? n->u.coll.out_d
+                                                                             : n->u.coll.in_d,
+                 m == COLL_VJP ? n->u.coll.in_d : n->u.coll.out_d};
+  int na = m == COLL_CALL ? 2 : 3;
+  bool per_rank_out = k == COLL_ALLGATHER || k == COLL_GATHER, per_rank_in = k == COLL_SCATTER;
+  bool is_out[3] = {false, m != COLL_JVP, m == COLL_JVP};
+  const char *a[3], *len[3];
+  for (int i = 0; i < na; i++) {
     a[i] = cuda ? arena_printf(e->a, "(%s *)adsoac_s.h[%d]", tname(e, t), i) : ref(e, arrs[i]);
-  // the elements of each: count, and count times the ranks for an allgather's out
-  const char *len[3];
-  for (int i = 0; i < na; i++)
-    len[i] = k == COLL_ALLGATHER && ((n->u.coll.mode == COLL_CALL && i == 1) ||
-                                     (n->u.coll.mode != COLL_CALL && i == 1 + (n->u.coll.mode == COLL_JVP)))
+    len[i] = (is_out[i] ? per_rank_out : per_rank_in)
                  ? arena_printf(e->a, "%s * adsoac_mpi_ranks_(%s)", cnt, comm) : cnt;
-  switch (n->u.coll.mode) {
-  case COLL_CALL:
-    if (k == COLL_ALLREDUCE)
-      buf_printf(&call, "adsoac_allreduce_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, op, comm, fn);
-    else if (k == COLL_BCAST)
-      buf_printf(&call, "adsoac_bcast_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, root, comm, fn);
-    else
-      buf_printf(&call, "adsoac_allgather_h_(%s, %s, %s, %s, %s, \"%s\")", a[0], a[1], cnt, ty, comm, fn);
-    break;
-  case COLL_VJP:
-    if (k == COLL_ALLREDUCE)
-      buf_printf(&call, "adsoac_allreduce_vjp_%s(%s, %s, %s, %s, %s, %s, \"%s\")", sfx, op, a[0], a[2], a[1], cnt, comm, fn);
-    else if (k == COLL_BCAST)
-      buf_printf(&call, "adsoac_bcast_vjp_%s(%s, %s, %s, %s, %s, \"%s\")", sfx, a[1], a[2], cnt, root, comm, fn);
-    else
-      buf_printf(&call, "adsoac_allgather_vjp_%s(%s, %s, %s, %s, \"%s\")", sfx, a[1], a[2], cnt, comm, fn);
-    break;
-  case COLL_JVP:
-    if (k == COLL_ALLREDUCE)
-      buf_printf(&call, "adsoac_allreduce_jvp_%s(%s, %s, %s, %s, %s, %s, \"%s\")", sfx, op, a[0], a[1], a[2], cnt, comm, fn);
-    else if (k == COLL_BCAST)
-      buf_printf(&call, "adsoac_bcast_h_(%s, %s, %s, %s, %s, %s, \"%s\")", a[1], a[2], cnt, ty, root, comm, fn);
-    else
-      buf_printf(&call, "adsoac_allgather_h_(%s, %s, %s, %s, %s, \"%s\")", a[1], a[2], cnt, ty, comm, fn);
-    break;
   }
+  Buf call = {.arena = e->a};
+  if (m == COLL_CALL)
+    buf_printf(&call, "adsoac_mpi(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\")", kinds[k], op, a[0],
+               a[1], cnt, mpi_type(t), root, comm, fn);
+  else
+    buf_printf(&call, "adsoac_mpi_%s_%s(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\")",
+               m == COLL_VJP ? "vjp" : "jvp", t->kind == TY_FLOAT ? "f" : "d", kinds[k], op, a[0],
+               m == COLL_VJP ? a[2] : a[1], m == COLL_VJP ? a[1] : a[2], cnt, root, comm, fn);
   if (!cuda) {
     line(e, "ADSOAC_CHECK(%s);", call.data);
     return;

@@ -69,9 +69,14 @@ bool binop_is_compare(BinOp op) {
 }
 
 const char *coll_name(CollKind k) {
-  static const char *const names[] = {"MPI_Allreduce", "MPI_Bcast", "MPI_Allgather",
+  static const char *const names[] = {"MPI_Allreduce", "MPI_Reduce",    "MPI_Bcast",
+                                      "MPI_Allgather", "MPI_Gather",    "MPI_Scatter",
                                       "MPI_Comm_rank", "MPI_Comm_size"};
   return names[k];
+}
+
+bool coll_rooted(CollKind k) {
+  return k == COLL_REDUCE || k == COLL_BCAST || k == COLL_GATHER || k == COLL_SCATTER;
 }
 
 bool coll_reads(const Node *n, Val arr) {

@@ -232,13 +232,19 @@ typedef enum { EXT_CALL, EXT_VJP, EXT_JVP } ExtMode;
 
 // An MPI collective of a marked function (language.md §10), at host level, over the ranks of
 // comm.  Its arrays are its own temporaries (the front end copies the program's buffers into
-// `in` and out of `out`), so it reads in[0:count] and writes all of out: count elements
-// (allreduce, bcast) or count times the number of ranks (allgather).  COLL_RANK and
-// COLL_SIZE define Node.out, an int (MPI_Comm_rank, MPI_Comm_size).
+// `in` and out of `out`), so it reads all of in and writes all of out: count elements, or
+// count times the number of ranks for an allgather's and a gather's out and a scatter's in.
+// Where MPI leaves a buffer alone (a reduce's or gather's result off the root), out is 0s:
+// the front end copies it to the program's buffer on the root only.  COLL_RANK and COLL_SIZE
+// define Node.out, an int (MPI_Comm_rank, MPI_Comm_size).
 //   COLL_CALL  out = coll(in)
 //   COLL_VJP   in_d += the adjoint of in, given out_d, out's adjoint (in: the primal input)
 //   COLL_JVP   out_d = the tangent of out, given in_d, in's tangent
-typedef enum { COLL_ALLREDUCE, COLL_BCAST, COLL_ALLGATHER, COLL_RANK, COLL_SIZE } CollKind;
+typedef enum {
+  COLL_ALLREDUCE, COLL_REDUCE, COLL_BCAST, COLL_ALLGATHER, COLL_GATHER, COLL_SCATTER,
+  COLL_RANK, COLL_SIZE
+} CollKind;
+bool coll_rooted(CollKind k); // reduce, bcast, gather, scatter: a root rank
 typedef enum { COLL_CALL, COLL_VJP, COLL_JVP } CollMode;
 const char *coll_name(CollKind k); // "MPI_Allreduce"
 typedef struct Node Node;
@@ -396,9 +402,9 @@ struct Node {
     struct {
       CollKind kind;
       CollMode mode;
-      RedOp op; // COLL_ALLREDUCE: RED_ADD, RED_MUL, RED_MIN, RED_MAX
+      RedOp op; // COLL_ALLREDUCE, COLL_REDUCE: RED_ADD, RED_MUL, RED_MIN, RED_MAX
       Val in, out, in_d, out_d; // arrays (see CollKind); in_d, out_d: COLL_VJP, COLL_JVP
-      Val count, root, comm;    // root: COLL_BCAST
+      Val count, root, comm;    // root: coll_rooted
     } coll;
     struct {
       Val v;

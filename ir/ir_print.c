@@ -243,8 +243,9 @@ static void print_node(Printer *p, const Node *n) {
       return;
     }
     buf_printf(p->out, "%s%s", k, mode[n->u.coll.mode]);
-    if (n->u.coll.kind == COLL_ALLREDUCE) buf_printf(p->out, "(%s)", redop_name(n->u.coll.op));
-    if (n->u.coll.kind == COLL_BCAST) buf_printf(p->out, "(root %s)", V(n->u.coll.root));
+    if (n->u.coll.kind == COLL_ALLREDUCE || n->u.coll.kind == COLL_REDUCE)
+      buf_printf(p->out, "(%s)", redop_name(n->u.coll.op));
+    if (coll_rooted(n->u.coll.kind)) buf_printf(p->out, "(root %s)", V(n->u.coll.root));
     if (n->u.coll.mode == COLL_CALL)
       buf_printf(p->out, " %s = %s", V(n->u.coll.out), V(n->u.coll.in));
     else if (n->u.coll.mode == COLL_VJP)

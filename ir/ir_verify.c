@@ -137,7 +137,7 @@ static void verify_node(Verifier *vf, const Node *n) {
     if (!n->u.coll.comm || !data != !!n->out || (data && (!n->u.coll.in || !n->u.coll.count)) ||
         (data && n->u.coll.mode == COLL_CALL && !n->u.coll.out) ||
         (n->u.coll.mode != COLL_CALL && (!n->u.coll.in_d || !n->u.coll.out_d)) ||
-        (n->u.coll.kind == COLL_BCAST && !n->u.coll.root))
+        (coll_rooted(n->u.coll.kind) && !n->u.coll.root))
       fail(vf, "coll: operands do not match the collective", n->out);
     break;
   }

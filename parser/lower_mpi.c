@@ -14,8 +14,9 @@
 #include "lower.h"
 
 static const char *const supported =
-    "the collectives a marked function may call are MPI_Allreduce (MPI_SUM, MPI_PROD, MPI_MIN, "
-    "MPI_MAX), MPI_Bcast and MPI_Allgather, and MPI_Comm_rank, MPI_Comm_size (language.md §10)";
+    "the collectives a marked function may call are MPI_Allreduce and MPI_Reduce (MPI_SUM, "
+    "MPI_PROD, MPI_MIN, MPI_MAX), MPI_Bcast, MPI_Allgather, MPI_Gather and MPI_Scatter, and "
+    "MPI_Comm_rank, MPI_Comm_size (language.md §10)";
 
 bool is_mpi_name(const char *name) {
   return !strncmp(name, "MPI_", 4) || !strncmp(name, "PMPI_", 5);
@@ -138,20 +139,56 @@ static Node *coll(Lower *L, CollKind k, Val comm) {
   return n;
 }
 
-// MPI_Allreduce(send, recv, count, type, op, comm), MPI_Bcast(buf, count, type, root, comm),
-// MPI_Allgather(send, count, type, recv, count, type, comm): in, out and the copies.
+// Where each collective's arguments are (-1: none; the communicator is the last).
+static const struct {
+  int nargs, send, recv, count, type, rcount, rtype, op, root;
+} layout[] = {
+    [COLL_ALLREDUCE] = {6, 0, 1, 2, 3, -1, -1, 4, -1}, // (send, recv, count, type, op, comm)
+    [COLL_REDUCE] = {7, 0, 1, 2, 3, -1, -1, 4, 5},     // (..., op, root, comm)
+    [COLL_BCAST] = {5, 0, 0, 1, 2, -1, -1, -1, 3},     // (buf, count, type, root, comm)
+    [COLL_ALLGATHER] = {7, 0, 3, 1, 2, 4, 5, -1, -1},  // (send, count, type, recv, count, type, comm)
+    [COLL_GATHER] = {8, 0, 3, 1, 2, 4, 5, -1, 6},      // (..., root, comm)
+    [COLL_SCATTER] = {8, 0, 3, 1, 2, 4, 5, -1, 6},
+};
+
+static Val rank_of(Lower *L, Val comm) {
+  Node *r = coll(L, COLL_RANK, comm);
+  r->out = fn_val(L->fn, &ty_int, "rank");
+  b_push(&L->b, r);
+  return r->out;
+}
+
+// The copy into tmp (out: from tmp) of an array buffer, on the root only (where the program
+// may pass no buffer at all elsewhere).
+static void copy_on_root(Lower *L, Val is_root, const View *v, Val tmp, Val n, Loc loc,
+                         const char *what, bool out) {
+  Node *f = node_new(L->a, IR_IF, loc);
+  f->u.ifs.cond = is_root;
+  f->u.ifs.then = block_new(L->a);
+  f->u.ifs.els = block_new(L->a);
+  f->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
+  Block *outer = L->b.blk;
+  L->b.blk = f->u.ifs.then;
+  if (out) copy_out(L, v, tmp, n, loc, what);
+  else copy_in(L, tmp, v, n, loc, what, false);
+  L->b.blk = outer;
+  b_push(&L->b, f);
+}
+
+// A collective over a send and a receive buffer (MPI_Bcast: one buffer, both): in, out and
+// the copies.  The root's buffers of MPI_Reduce and MPI_Gather (the result) and of
+// MPI_Scatter (what it sends) are copied on the root only.
 static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   TSNode args = ts_field(call, "arguments");
   Loc loc = node_loc(L, call);
-  int want = k == COLL_ALLREDUCE ? 6 : k == COLL_BCAST ? 5 : 7;
+  int want = layout[k].nargs;
   if ((int)ts_node_named_child_count(args) != want)
     diag_error(loc, NULL, "'%s' takes %d arguments", name, want);
-  int ci = k == COLL_ALLREDUCE ? 2 : 1, ti = ci + 1; // count, datatype
-  Type *t = mpi_datatype(L, arg(args, ti));
-  Val count = convert(L, L->expr(L, arg(args, ci)), &ty_long);
-  if (k == COLL_ALLGATHER) {
-    Type *rt = mpi_datatype(L, arg(args, 5));
-    Val rc = convert(L, L->expr(L, arg(args, 4)), &ty_long);
+  Type *t = mpi_datatype(L, arg(args, layout[k].type));
+  Val count = convert(L, L->expr(L, arg(args, layout[k].count)), &ty_long);
+  if (layout[k].rcount >= 0) {
+    Type *rt = mpi_datatype(L, arg(args, layout[k].rtype));
+    Val rc = convert(L, L->expr(L, arg(args, layout[k].rcount)), &ty_long);
     Val x = rc, y = count; // (the same variable or the same constant, converted to long)
     const Node *a = L->fn->defs[x], *b = L->fn->defs[y];
     if (a && a->kind == IR_CAST) x = a->u.cast.a, a = L->fn->defs[x];
@@ -159,42 +196,58 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
     bool same = x == y || (a && b && a->kind == IR_CONST && b->kind == IR_CONST &&
                            a->u.cst.i == b->u.cst.i);
     if (rt != t || !same)
-      diag_error(node_loc(L, arg(args, 4)), "send and receive the same count of the same "
-                 "datatype", "'%s' with a receive count or datatype other than the send's "
-                 "is not supported", name);
+      diag_error(node_loc(L, arg(args, layout[k].rcount)), "send and receive the same count of "
+                 "the same datatype", "'%s' with a receive count or datatype other than the "
+                 "send's is not supported", name);
   }
   Node *n = coll(L, k, comm_arg(L, arg(args, want - 1)));
   n->u.coll.count = count;
-  if (k == COLL_ALLREDUCE) n->u.coll.op = mpi_op(L, arg(args, 4));
-  if (k == COLL_BCAST) n->u.coll.root = convert(L, L->expr(L, arg(args, 3)), &ty_int);
-  TSNode send = arg(args, 0), recv = arg(args, k == COLL_ALLGATHER ? 3 : k == COLL_BCAST ? 0 : 1);
+  if (layout[k].op >= 0) n->u.coll.op = mpi_op(L, arg(args, layout[k].op));
+  if (layout[k].root >= 0) n->u.coll.root = convert(L, L->expr(L, arg(args, layout[k].root)), &ty_int);
+  TSNode send = arg(args, layout[k].send), recv = arg(args, layout[k].recv);
   bool inplace = k != COLL_BCAST && in_place(L, send);
   if (k != COLL_BCAST && in_place(L, recv))
     diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
                "receive buffer");
-  if (inplace && k == COLL_ALLGATHER)
-    diag_error(node_loc(L, send), "send from a buffer of its own", "MPI_Allgather with "
-               "MPI_IN_PLACE is not supported");
+  if (inplace && k != COLL_ALLREDUCE)
+    diag_error(node_loc(L, send), "send from a buffer of its own on every rank",
+               "'%s' with MPI_IN_PLACE is not supported", name);
   L->b.loc = loc;
-  Val outn = count;
-  if (k == COLL_ALLGATHER) { // count times the ranks
+  Val inn = count, outn = count; // (count per rank: a gather's result, a scatter's source)
+  if (k == COLL_ALLGATHER || k == COLL_GATHER || k == COLL_SCATTER) {
     Node *p = coll(L, COLL_SIZE, n->u.coll.comm);
     p->out = fn_val(L->fn, &ty_int, "nranks");
     b_push(&L->b, p);
-    outn = b_binop(&L->b, BIN_MUL, count, convert(L, p->out, &ty_long));
+    Val all = b_binop(&L->b, BIN_MUL, count, convert(L, p->out, &ty_long));
+    if (k == COLL_SCATTER) inn = all;
+    else outn = all;
   }
+  bool root_out = k == COLL_REDUCE || k == COLL_GATHER, root_in = k == COLL_SCATTER;
+  Val is_root = 0;
+  if (root_out || root_in)
+    is_root = b_binop(&L->b, BIN_EQ, rank_of(L, n->u.coll.comm), n->u.coll.root);
   View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer");
-  View src = k == COLL_BCAST || inplace ? dst : buffer(L, send, t, count, "the send buffer");
+  View src = k == COLL_BCAST || inplace ? dst : buffer(L, send, t, inn, "the send buffer");
   if (k != COLL_BCAST && !inplace && src.ref < 0 && dst.ref < 0 && src.arr == dst.arr)
     diag_error(loc, "pass MPI_IN_PLACE as the send buffer", "the send and receive buffers are "
                "parts of one array");
   L->b.loc = loc;
-  n->u.coll.in = temp(L, t, count, "mpi_in");
-  copy_in(L, n->u.coll.in, &src, count, loc, name, k == COLL_BCAST);
+  n->u.coll.in = temp(L, t, inn, "mpi_in");
+  if (root_in) copy_on_root(L, is_root, &src, n->u.coll.in, inn, loc, name, false);
+  else copy_in(L, n->u.coll.in, &src, inn, loc, name, k == COLL_BCAST);
   L->b.loc = loc;
   n->u.coll.out = temp(L, t, outn, "mpi_out");
   b_push(&L->b, n);
-  copy_out(L, &dst, n->u.coll.out, outn, loc, name);
+  if (root_out && dst.ref >= 0) { // (a scalar: its value off the root stays, if it had one)
+    Var *s = L->vars[dst.ref];
+    Val got = b_read(&L->b, n->u.coll.out, b_const_i(&L->b, &ty_long, 0));
+    s->val = s->val ? b_select(&L->b, is_root, got, s->val) : got;
+    L->fn->vals[s->val].hint = s->name;
+  } else if (root_out) {
+    copy_on_root(L, is_root, &dst, n->u.coll.out, outn, loc, name, true);
+  } else {
+    copy_out(L, &dst, n->u.coll.out, outn, loc, name);
+  }
   L->b.loc = loc;
   release(L, n->u.coll.in);
   release(L, n->u.coll.out);
@@ -226,18 +279,14 @@ bool lower_mpi_call(Lower *L, TSNode call) {
     diag_error(loc, "call it at the function's level, before or after the loop",
                "'%s' inside a parallel loop (language.md §10: collectives are made at the "
                "function's level)", name);
-  if (!strcmp(name, "MPI_Allreduce")) data_coll(L, call, COLL_ALLREDUCE, name);
-  else if (!strcmp(name, "MPI_Bcast")) data_coll(L, call, COLL_BCAST, name);
-  else if (!strcmp(name, "MPI_Allgather")) data_coll(L, call, COLL_ALLGATHER, name);
-  else if (!strcmp(name, "MPI_Comm_rank")) comm_query(L, call, COLL_RANK, name);
-  else if (!strcmp(name, "MPI_Comm_size")) comm_query(L, call, COLL_SIZE, name);
-  else if (!strcmp(name, "MPI_Reduce") || !strcmp(name, "MPI_Gather") || !strcmp(name, "MPI_Scatter"))
-    diag_error(loc, "use MPI_Allreduce or MPI_Allgather (every rank receives), or make the call "
-               "outside the marked function", "'%s' is not supported yet", name);
-  else
-    diag_error(loc, "make the call outside the marked function", "'%s' has no derivative: %s",
-               name, supported);
-  return true;
+  for (CollKind k = COLL_ALLREDUCE; k <= COLL_SIZE; k++)
+    if (!strcmp(name, coll_name(k))) {
+      if (k == COLL_RANK || k == COLL_SIZE) comm_query(L, call, k, name);
+      else data_coll(L, call, k, name);
+      return true;
+    }
+  diag_error(loc, "make the call outside the marked function", "'%s' has no derivative: %s",
+             name, supported);
 }
 
 // MPI_COMM_WORLD, MPI_COMM_SELF: the communicator (0: not one of them).

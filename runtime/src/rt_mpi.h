@@ -4,17 +4,22 @@
 // and returns 0, or 1 after recording the error (adsoac_fail_).
 //
 //   allreduce  out = in_0 OP ... OP in_{P-1}, element by element (OP: + * min max)
+//   reduce     the same on the root (0s elsewhere)
 //   bcast      out = in of rank root
 //   allgather  out = in_0, in_1, ..., in_{P-1} (count elements each)
+//   gather     the same on the root (0s elsewhere)
+//   scatter    out = block `rank` of the root's in (count elements each)
 //
 // _vjp: in_bar += the adjoint of in, from out_bar, the adjoint of out on every rank: of a
 // sum, the sum of the out_bars; of min and max, that sum on the rank whose value wins (the
 // lowest rank of a tie, as MPI_MINLOC and MPI_MAXLOC choose); of a product, that sum times
 // the product of the other ranks' values (language.md §7's zeros: exactly one zero gets the
 // product of the others, every other element 0); of a broadcast, the sum reduced to the root;
-// of an allgather, each rank's block of the sum (MPI_Reduce_scatter_block).
+// of an allgather, each rank's block of the sum (MPI_Reduce_scatter_block); of a reduce, the
+// root's out_bar broadcast and then as for allreduce; of a gather, a scatter of the root's;
+// of a scatter, a gather to the root.
 // _jvp: out_dot, the tangent of out: the same collective over the tangents (sum, broadcast,
-// allgather), the winner's tangent (min, max), the product rule (product).
+// gathers, scatter), the winner's tangent (min, max), the product rule (product).
 //
 // The CUDA target's arrays are device memory: they are staged through host copies unless
 // ADSOAC_CUDA_AWARE_MPI is defined (an MPI library that takes device pointers).
@@ -56,33 +61,50 @@ static inline __attribute__((unused)) size_t adsoac_mpi_size_(MPI_Datatype t) {
 
 // ---- the collectives, on host arrays ----
 
-static inline __attribute__((unused)) int adsoac_allreduce_h_(const void *in, void *out, long n,
-                                                              MPI_Datatype t, AdsoacMpiOp op,
-                                                              MPI_Comm comm, const char *fn) {
-  if (adsoac_mpi_count_(n, fn)) return 1;
-  return adsoac_mpi_(MPI_Allreduce(in, out, (int)n, t, adsoac_mpi_op_(op), comm), fn, "MPI_Allreduce");
-}
+// The collectives, in the order of the translator's CollKind.
+typedef enum {
+  ADSOAC_ALLREDUCE, ADSOAC_REDUCE, ADSOAC_BCAST, ADSOAC_ALLGATHER, ADSOAC_GATHER, ADSOAC_SCATTER
+} AdsoacColl;
 
-static inline __attribute__((unused)) int adsoac_bcast_h_(const void *in, void *out, long n,
-                                                          MPI_Datatype t, int root, MPI_Comm comm,
-                                                          const char *fn) {
-  if (adsoac_mpi_count_(n, fn)) return 1;
-  if (n) memcpy(out, in, (size_t)n * adsoac_mpi_size_(t));
-  return adsoac_mpi_(MPI_Bcast(out, (int)n, t, root, comm), fn, "MPI_Bcast");
-}
-
-static inline __attribute__((unused)) int adsoac_allgather_h_(const void *in, void *out, long n,
-                                                              MPI_Datatype t, MPI_Comm comm,
-                                                              const char *fn) {
-  if (adsoac_mpi_count_(n, fn)) return 1;
-  return adsoac_mpi_(MPI_Allgather(in, (int)n, t, out, (int)n, t, comm), fn, "MPI_Allgather");
+// out = the collective k of in over comm: n elements of type t each (an allgather's and a
+// gather's out, a scatter's in: n per rank).  Off the root, a reduce's and a gather's out are
+// 0s (MPI leaves them alone; the generated code copies them out on the root only).
+static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp op, const void *in,
+                                                     void *out, long n, MPI_Datatype t, int root,
+                                                     MPI_Comm comm, const char *fn) {
+  int me = 0, p = 1;
+  if (adsoac_mpi_count_(n, fn) || adsoac_comm_rank(comm, &me, fn) ||
+      adsoac_comm_size(comm, &p, fn))
+    return 1;
+  size_t es = adsoac_mpi_size_(t);
+  int c = (int)n, rc = MPI_SUCCESS;
+  switch (k) {
+  case ADSOAC_ALLREDUCE: rc = MPI_Allreduce(in, out, c, t, adsoac_mpi_op_(op), comm); break;
+  case ADSOAC_REDUCE:
+    rc = MPI_Reduce(in, out, c, t, adsoac_mpi_op_(op), root, comm);
+    if (me != root && n) memset(out, 0, (size_t)n * es);
+    break;
+  case ADSOAC_BCAST:
+    if (n) memcpy(out, in, (size_t)n * es);
+    rc = MPI_Bcast(out, c, t, root, comm);
+    break;
+  case ADSOAC_ALLGATHER: rc = MPI_Allgather(in, c, t, out, c, t, comm); break;
+  case ADSOAC_GATHER:
+    rc = MPI_Gather(in, c, t, out, c, t, root, comm);
+    if (me != root && n) memset(out, 0, (size_t)n * (size_t)p * es);
+    break;
+  case ADSOAC_SCATTER: rc = MPI_Scatter(in, c, t, out, c, t, root, comm); break;
+  }
+  static const char *const names[] = {"MPI_Allreduce", "MPI_Reduce", "MPI_Bcast",
+                                      "MPI_Allgather", "MPI_Gather", "MPI_Scatter"};
+  return adsoac_mpi_(rc, fn, names[k]);
 }
 
 // ---- derivatives, for double (d) and float (f) ----
 
-// The factor of element k's tangent or adjoint in a min, max or product over the ranks: 1 or
-// 0 (the winning rank's or not), the product of the other ranks' values.  fac[0:n].
-#define ADSOAC_MPI_FACTORS(T, SFX, PAIR_T)                                                       \
+// fac[0:n]: the factor of element k's tangent or adjoint in a min, max or product over the
+// ranks: 1 or 0 (the winning rank's or not), the product of the other ranks' values.
+#define ADSOAC_MPI_RULES(T, SFX, MPIT, PAIR_T)                                                   \
   typedef struct {                                                                               \
     T v;                                                                                         \
     int r;                                                                                       \
@@ -92,7 +114,7 @@ static inline __attribute__((unused)) int adsoac_allgather_h_(const void *in, vo
     int me = 0;                                                                                  \
     if (adsoac_comm_rank(comm, &me, fn)) return 1;                                               \
     if (op == ADSOAC_MPI_MIN || op == ADSOAC_MPI_MAX) { /* the lowest rank of a tie wins */      \
-      AdsoacMpiPair_##SFX *p = (AdsoacMpiPair_##SFX *)malloc(2 * (size_t)(n ? n : 1) *          \
+      AdsoacMpiPair_##SFX *p = (AdsoacMpiPair_##SFX *)malloc(2 * (size_t)(n > 0 ? n : 1) *          \
                                                              sizeof *p);                         \
       if (!p) return adsoac_fail_(fn, "out of memory in an MPI derivative");                     \
       for (long k = 0; k < n; k++) p[k].v = in[k], p[k].r = me;                                  \
@@ -104,16 +126,15 @@ static inline __attribute__((unused)) int adsoac_allgather_h_(const void *in, vo
       return bad;                                                                                \
     }                                                                                            \
     /* product: the product of the nonzero values and the number of zeros, over the ranks */     \
-    T *nz = (T *)malloc(2 * (size_t)(n ? n : 1) * sizeof *nz);                                   \
-    int *z = (int *)malloc(2 * (size_t)(n ? n : 1) * sizeof *z);                                 \
+    T *nz = (T *)malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *nz);                                   \
+    int *z = (int *)malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *z);                                 \
     if (!nz || !z) {                                                                             \
       free(nz), free(z);                                                                         \
       return adsoac_fail_(fn, "out of memory in an MPI derivative");                             \
     }                                                                                            \
     for (long k = 0; k < n; k++) nz[k] = in[k] != 0 ? in[k] : (T)1, z[k] = in[k] == 0;           \
-    int bad = adsoac_mpi_(MPI_Allreduce(nz, nz + n, (int)n, sizeof(T) == sizeof(double)          \
-                                            ? MPI_DOUBLE : MPI_FLOAT, MPI_PROD, comm),           \
-                          fn, "MPI_Allreduce") ||                                                \
+    int bad = adsoac_mpi_(MPI_Allreduce(nz, nz + n, (int)n, MPIT, MPI_PROD, comm), fn,          \
+                          "MPI_Allreduce") ||                                                    \
               adsoac_mpi_(MPI_Allreduce(z, z + n, (int)n, MPI_INT, MPI_SUM, comm), fn,           \
                           "MPI_Allreduce");                                                      \
     for (long k = 0; !bad && k < n; k++) {                                                       \
@@ -125,68 +146,68 @@ static inline __attribute__((unused)) int adsoac_allgather_h_(const void *in, vo
     return bad;                                                                                  \
   }                                                                                              \
                                                                                                  \
-  static inline __attribute__((unused)) int adsoac_allreduce_vjp_##SFX(                         \
-      AdsoacMpiOp op, const T *in, T *in_bar, const T *out_bar, long n, MPI_Comm comm,          \
-      const char *fn) {                                                                          \
-    if (adsoac_mpi_count_(n, fn)) return 1;                                                      \
-    T *g = (T *)malloc(2 * (size_t)(n ? n : 1) * sizeof *g), *fac = g + n;                      \
+  /* in_bar += the adjoint of in, from out_bar (n per rank where the collective's out or in    \
+     holds n per rank) */                                                                        \
+  static inline __attribute__((unused)) int adsoac_mpi_vjp_##SFX(                               \
+      AdsoacColl k, AdsoacMpiOp op, const T *in, T *in_bar, const T *out_bar, long n, int root, \
+      MPI_Comm comm, const char *fn) {                                                           \
+    int me = 0, p = 1;                                                                           \
+    if (adsoac_mpi_count_(n, fn) || adsoac_comm_rank(comm, &me, fn) ||                           \
+        adsoac_comm_size(comm, &p, fn))                                                          \
+      return 1;                                                                                  \
+    long m = k == ADSOAC_SCATTER ? n * p : n; /* the elements of in */                           \
+    T *g = (T *)malloc(2 * (size_t)(m > 0 ? m : 1) * sizeof *g), *fac = g + m;                      \
     if (!g) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
-    int bad = adsoac_allreduce_h_(out_bar, g, n, sizeof(T) == sizeof(double) ? MPI_DOUBLE       \
-                                                                             : MPI_FLOAT,        \
-                                  ADSOAC_MPI_SUM, comm, fn) ||                                   \
-              (op != ADSOAC_MPI_SUM && adsoac_mpi_factors_##SFX(op, in, fac, n, comm, fn));     \
-    for (long k = 0; !bad && k < n; k++) in_bar[k] += op == ADSOAC_MPI_SUM ? g[k] : g[k] * fac[k]; \
+    int bad = 0, c = (int)n, mine = 1;                                                           \
+    switch (k) {                                                                                 \
+    case ADSOAC_ALLREDUCE: /* the ranks' adjoints summed, on every rank */                       \
+      bad = adsoac_mpi(k, ADSOAC_MPI_SUM, out_bar, g, n, MPIT, root, comm, fn);                 \
+      break;                                                                                     \
+    case ADSOAC_REDUCE: /* the root's, on every rank */                                          \
+      bad = adsoac_mpi(ADSOAC_BCAST, op, out_bar, g, n, MPIT, root, comm, fn);                  \
+      break;                                                                                     \
+    case ADSOAC_BCAST: /* the ranks' adjoints summed, on the root */                             \
+      bad = adsoac_mpi_(MPI_Reduce(out_bar, g, c, MPIT, MPI_SUM, root, comm), fn, "MPI_Reduce"); \
+      mine = me == root;                                                                         \
+      break;                                                                                     \
+    case ADSOAC_ALLGATHER: /* each rank's block of the sum */                                    \
+      bad = adsoac_mpi_(MPI_Reduce_scatter_block(out_bar, g, c, MPIT, MPI_SUM, comm), fn,       \
+                        "MPI_Reduce_scatter_block");                                             \
+      break;                                                                                     \
+    case ADSOAC_GATHER: /* each rank's block of the root's */                                    \
+      bad = adsoac_mpi(ADSOAC_SCATTER, op, out_bar, g, n, MPIT, root, comm, fn);                \
+      break;                                                                                     \
+    case ADSOAC_SCATTER: /* the blocks, on the root */                                           \
+      bad = adsoac_mpi(ADSOAC_GATHER, op, out_bar, g, n, MPIT, root, comm, fn);                 \
+      mine = me == root;                                                                         \
+      break;                                                                                     \
+    }                                                                                            \
+    int factors = (k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && op != ADSOAC_MPI_SUM;        \
+    bad = bad || (factors && adsoac_mpi_factors_##SFX(op, in, fac, n, comm, fn));               \
+    for (long j = 0; !bad && mine && j < m; j++) in_bar[j] += factors ? g[j] * fac[j] : g[j];  \
     free(g);                                                                                     \
     return bad;                                                                                  \
   }                                                                                              \
                                                                                                  \
-  static inline __attribute__((unused)) int adsoac_allreduce_jvp_##SFX(                         \
-      AdsoacMpiOp op, const T *in, const T *in_dot, T *out_dot, long n, MPI_Comm comm,          \
-      const char *fn) {                                                                          \
+  /* out_dot = the tangent of out, from in_dot */                                                \
+  static inline __attribute__((unused)) int adsoac_mpi_jvp_##SFX(                               \
+      AdsoacColl k, AdsoacMpiOp op, const T *in, const T *in_dot, T *out_dot, long n, int root, \
+      MPI_Comm comm, const char *fn) {                                                           \
+    if ((k != ADSOAC_ALLREDUCE && k != ADSOAC_REDUCE) || op == ADSOAC_MPI_SUM) /* linear */      \
+      return adsoac_mpi(k, op, in_dot, out_dot, n, MPIT, root, comm, fn);                        \
     if (adsoac_mpi_count_(n, fn)) return 1;                                                      \
-    MPI_Datatype t = sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;                       \
-    if (op == ADSOAC_MPI_SUM) return adsoac_allreduce_h_(in_dot, out_dot, n, t, op, comm, fn);  \
-    T *c = (T *)malloc(2 * (size_t)(n ? n : 1) * sizeof *c), *fac = c + n;                      \
+    T *c = (T *)malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *c), *fac = c + n;                      \
     if (!c) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
     int bad = adsoac_mpi_factors_##SFX(op, in, fac, n, comm, fn);                                \
-    for (long k = 0; !bad && k < n; k++) c[k] = in_dot[k] * fac[k];                             \
-    bad = bad || adsoac_allreduce_h_(c, out_dot, n, t, ADSOAC_MPI_SUM, comm, fn);               \
+    for (long j = 0; !bad && j < n; j++) c[j] = in_dot[j] * fac[j];                              \
+    bad = bad || adsoac_mpi(k, ADSOAC_MPI_SUM, c, out_dot, n, MPIT, root, comm, fn);             \
     free(c);                                                                                     \
-    return bad;                                                                                  \
-  }                                                                                              \
-                                                                                                 \
-  static inline __attribute__((unused)) int adsoac_bcast_vjp_##SFX(                             \
-      const T *out_bar, T *in_bar, long n, int root, MPI_Comm comm, const char *fn) {           \
-    if (adsoac_mpi_count_(n, fn)) return 1;                                                      \
-    int me = 0;                                                                                  \
-    T *g = (T *)malloc((size_t)(n ? n : 1) * sizeof *g);                                         \
-    if (!g) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
-    int bad = adsoac_comm_rank(comm, &me, fn) ||                                                 \
-              adsoac_mpi_(MPI_Reduce(out_bar, g, (int)n, sizeof(T) == sizeof(double)            \
-                                         ? MPI_DOUBLE : MPI_FLOAT, MPI_SUM, root, comm),        \
-                          fn, "MPI_Reduce");                                                     \
-    for (long k = 0; !bad && me == root && k < n; k++) in_bar[k] += g[k];                        \
-    free(g);                                                                                     \
-    return bad;                                                                                  \
-  }                                                                                              \
-                                                                                                 \
-  static inline __attribute__((unused)) int adsoac_allgather_vjp_##SFX(                         \
-      const T *out_bar, T *in_bar, long n, MPI_Comm comm, const char *fn) {                     \
-    if (adsoac_mpi_count_(n, fn)) return 1;                                                      \
-    T *g = (T *)malloc((size_t)(n ? n : 1) * sizeof *g);                                         \
-    if (!g) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
-    int bad = adsoac_mpi_(MPI_Reduce_scatter_block(out_bar, g, (int)n, sizeof(T) ==             \
-                                                   sizeof(double) ? MPI_DOUBLE : MPI_FLOAT,     \
-                                                   MPI_SUM, comm),                               \
-                          fn, "MPI_Reduce_scatter_block");                                       \
-    for (long k = 0; !bad && k < n; k++) in_bar[k] += g[k];                                      \
-    free(g);                                                                                     \
     return bad;                                                                                  \
   }
 
-ADSOAC_MPI_FACTORS(double, d, MPI_DOUBLE_INT)
-ADSOAC_MPI_FACTORS(float, f, MPI_FLOAT_INT)
-#undef ADSOAC_MPI_FACTORS
+ADSOAC_MPI_RULES(double, d, MPI_DOUBLE, MPI_DOUBLE_INT)
+ADSOAC_MPI_RULES(float, f, MPI_FLOAT, MPI_FLOAT_INT)
+#undef ADSOAC_MPI_RULES
 
 // The number of ranks of comm (the length of an allgather's result: count times it).
 static inline __attribute__((unused)) long adsoac_mpi_ranks_(MPI_Comm comm) {

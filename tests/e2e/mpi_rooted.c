@@ -1,0 +1,60 @@
+// MPI_Reduce, MPI_Gather and MPI_Scatter (language.md §10): results on the root only (the
+// other ranks' receive buffers keep their contents and their seeds), data sent from the root
+// only (the other ranks' send buffers are not read).
+// e2e: mpi 1,2,3
+// e2e: sizes n=1,3
+// e2e: array x[n] range(-1,1)
+// e2e: array y[3] range(-1,1)
+// e2e: array src[9] range(-1,1)
+// e2e: array out[n] range(-1,1)
+#include <math.h>
+#include <mpi.h>
+
+// sums and maxima reduced to the root, into an array and a scalar that keeps its value
+// elsewhere
+#pragma adsoac grad
+double reduce_root(int n, const double *x, double *y, MPI_Comm comm) {
+  double part[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < n; i++) {
+    part[0] += x[i];
+    part[1] += x[i] * x[i];
+    part[2] += sin(x[i]);
+  }
+  MPI_Reduce(part, y, 3, MPI_DOUBLE, MPI_SUM, 0, comm);
+  double m = x[0], best = -1.0;
+  MPI_Reduce(&m, &best, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return best * best + y[1];
+}
+
+// a product to the last rank
+#pragma adsoac grad
+void reduce_prod(int n, const double *x, double *y, MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  double p[3] = {x[0], x[n - 1] * 2.0, 0.5};
+  MPI_Reduce(p, y, 3, MPI_DOUBLE, MPI_PROD, size - 1, comm);
+}
+
+// every rank's shard gathered on rank 0, which weighs them; the others return 0
+#pragma adsoac grad
+double gather_root(int n, const double *x, MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  double all[64];
+  MPI_Gather(x, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, comm);
+  double s = 0.0;
+  if (rank == 0)
+    for (int k = 0; k < n * size; k++) s += (k + 1) * all[k] * all[k];
+  return s;
+}
+
+// the root's src[0 : n*size] dealt out, n elements to each rank (src is read on the root only)
+#pragma adsoac grad
+void scatter_root(int n, const double *src, double *out, MPI_Comm comm) {
+  double mine[8];
+  MPI_Scatter(src, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, 0, comm);
+#pragma adsoac map
+  for (int i = 0; i < n; i++)
+    out[i] = out[i] * exp(mine[i]);
+}
