@@ -158,12 +158,12 @@ static Val rank_of(Lower *L, Val comm) {
   return r->out;
 }
 
-// The copy into tmp (out: from tmp) of an array buffer, on the root only (where the program
-// may pass no buffer at all elsewhere).
-static void copy_on_root(Lower *L, Val is_root, const View *v, Val tmp, Val n, Loc loc,
-                         const char *what, bool out) {
+// The copy into tmp (out: from tmp) of an array buffer, where cond holds (on the root only,
+// where the program may pass no buffer at all elsewhere); with `alt`, from alt elsewhere.
+static void copy_where(Lower *L, Val cond, const View *v, const View *alt, Val tmp, Val n,
+                       Loc loc, const char *what, bool out) {
   Node *f = node_new(L->a, IR_IF, loc);
-  f->u.ifs.cond = is_root;
+  f->u.ifs.cond = cond;
   f->u.ifs.then = block_new(L->a);
   f->u.ifs.els = block_new(L->a);
   f->u.ifs.outs = ARENA_ARRAY(L->a, Val, 1);
@@ -171,6 +171,10 @@ static void copy_on_root(Lower *L, Val is_root, const View *v, Val tmp, Val n, L
   L->b.blk = f->u.ifs.then;
   if (out) copy_out(L, v, tmp, n, loc, what);
   else copy_in(L, tmp, v, n, loc, what, false);
+  if (alt) {
+    L->b.blk = f->u.ifs.els;
+    copy_in(L, tmp, alt, n, loc, what, false);
+  }
   L->b.blk = outer;
   b_push(&L->b, f);
 }
@@ -205,6 +209,23 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   if (layout[k].op >= 0) n->u.coll.op = mpi_op(L, arg(args, layout[k].op));
   if (layout[k].root >= 0) n->u.coll.root = convert(L, L->expr(L, arg(args, layout[k].root)), &ty_int);
   TSNode send = arg(args, layout[k].send), recv = arg(args, layout[k].recv);
+  // MPI_Reduce(rank == root ? MPI_IN_PLACE : buf, ...): the root's data from the receive
+  // buffer (the condition, the value where it holds)
+  Val place_if = 0;
+  TSNode other = {0};
+  while (ts_is(send, "parenthesized_expression")) send = ts_node_named_child(send, 0);
+  if ((k == COLL_REDUCE || k == COLL_ALLREDUCE) && ts_is(send, "conditional_expression")) {
+    TSNode c = ts_field(send, "condition"), y = ts_field(send, "consequence"),
+           z = ts_field(send, "alternative");
+    if (in_place(L, y) != in_place(L, z)) {
+      Val cv = L->expr(L, c);
+      Val zero = ty_is_float(val_type(L->fn, cv)) ? b_const_f(&L->b, val_type(L->fn, cv), 0)
+                                                  : b_const_i(&L->b, val_type(L->fn, cv), 0);
+      place_if = b_binop(&L->b, BIN_NE, cv, zero);
+      if (in_place(L, z)) place_if = b_unop(&L->b, UN_NOT, place_if);
+      other = in_place(L, y) ? z : y;
+    }
+  }
   bool inplace = k != COLL_BCAST && in_place(L, send);
   if (k != COLL_BCAST && in_place(L, recv))
     diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
@@ -227,13 +248,15 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   if (root_out || root_in)
     is_root = b_binop(&L->b, BIN_EQ, rank_of(L, n->u.coll.comm), n->u.coll.root);
   View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer");
-  View src = k == COLL_BCAST || inplace ? dst : buffer(L, send, t, inn, "the send buffer");
-  if (k != COLL_BCAST && !inplace && src.ref < 0 && dst.ref < 0 && src.arr == dst.arr)
+  View src = k == COLL_BCAST || inplace ? dst
+             : buffer(L, place_if ? other : send, t, inn, "the send buffer");
+  if (k != COLL_BCAST && !inplace && !place_if && src.ref < 0 && dst.ref < 0 && src.arr == dst.arr)
     diag_error(loc, "pass MPI_IN_PLACE as the send buffer", "the send and receive buffers are "
                "parts of one array");
   L->b.loc = loc;
   n->u.coll.in = temp(L, t, inn, "mpi_in");
-  if (root_in) copy_on_root(L, is_root, &src, n->u.coll.in, inn, loc, name, false);
+  if (place_if) copy_where(L, place_if, &dst, &src, n->u.coll.in, inn, loc, name, false);
+  else if (root_in) copy_where(L, is_root, &src, NULL, n->u.coll.in, inn, loc, name, false);
   else copy_in(L, n->u.coll.in, &src, inn, loc, name, k == COLL_BCAST);
   L->b.loc = loc;
   n->u.coll.out = temp(L, t, outn, "mpi_out");
@@ -244,7 +267,7 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
     s->val = s->val ? b_select(&L->b, is_root, got, s->val) : got;
     L->fn->vals[s->val].hint = s->name;
   } else if (root_out) {
-    copy_on_root(L, is_root, &dst, n->u.coll.out, outn, loc, name, true);
+    copy_where(L, is_root, &dst, NULL, n->u.coll.out, outn, loc, name, true);
   } else {
     copy_out(L, &dst, n->u.coll.out, outn, loc, name);
   }

@@ -58,3 +58,13 @@ void scatter_root(int n, const double *src, double *out, MPI_Comm comm) {
   for (int i = 0; i < n; i++)
     out[i] = out[i] * exp(mine[i]);
 }
+
+// the root reduces in place (MPI_IN_PLACE on the root, its own buffer elsewhere); the root's
+// y enters the sum, the others' y stay as they were
+#pragma adsoac grad
+void reduce_in_place(int n, const double *x, double *y, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double buf[3] = {x[0] * x[0], x[n - 1] + 1.0, y[2] * x[0]};
+  MPI_Reduce((rank == 0) ? MPI_IN_PLACE : buf, y, 3, MPI_DOUBLE, MPI_SUM, 0, comm);
+}
