@@ -32,6 +32,7 @@ typedef struct {
   bool general_rule;
   bool no_fuse;
   bool check_sched;
+  bool deterministic;
   const char *dump_after; // --dump-after=PASS
 } Options;
 
@@ -65,6 +66,9 @@ static const char usage_text[] =
     "                     and elementwise part): shows the split, runs slower\n"
     "  --check-schedules  (C, a test aid) reverse loops run in two phases of chunks check\n"
     "                     at run time that no two chunks of a phase update one element\n"
+    "  --deterministic    (C) the same bits whatever the number of threads and from run to\n"
+    "                     run: reductions in blocks of a fixed size combined in order, loops\n"
+    "                     that would combine in an order the threads decide run in order\n"
     "  --no-line          no #line directives in the output\n"
     "  --remarks, -R      per marked loop, on stderr: what was proven (each iteration's own\n"
     "                     elements, disjoint accesses, privatized arrays), what was taken on\n"
@@ -138,6 +142,8 @@ static Options parse_options(int argc, char **argv) {
       o.no_fuse = true;
     } else if (!strcmp(a, "--check-schedules")) {
       o.check_sched = true;
+    } else if (!strcmp(a, "--deterministic")) {
+      o.deterministic = true;
     } else if (!strcmp(a, "--passes")) {
       adsoac_print_passes(stdout);
       exit(0);
@@ -157,6 +163,9 @@ static Options parse_options(int argc, char **argv) {
     }
   }
   if (!o.input) usage_error("%s", "no input file");
+  if (o.deterministic && o.target == TARGET_CUDA && (o.emit == EMIT_CODE || o.emit == EMIT_HEADER))
+    usage_error("%s", "--deterministic is implemented for --target=c only (the CUDA output's "
+                "reductions combine per block of a grid the device decides)");
   return o;
 }
 
@@ -371,6 +380,7 @@ static bool compile(const Options *o, Arena *a, Buf *out, const char *path) {
   to.general_rule = o->general_rule;
   to.no_fuse = o->no_fuse;
   to.check_sched = o->check_sched;
+  to.deterministic = o->deterministic;
   TranslateResult r = adsoac_translate(a, &to, &src, out);
   if (r == TRANSLATE_ERROR) exit(1); // diagnosed; no output written
   deps = to.deps;

@@ -282,7 +282,8 @@ static bool translate(Arena *a, TranslateOptions *o, const Src *src, Buf *out) {
     EmitOptions eo = {.target = o->target, .line_directives = o->line_directives,
                       .input_name = src->path, .output_name = o->output_name,
                       .version = o->version, .check = o->emit_check,
-                      .no_fuse = o->no_fuse, .check_sched = o->check_sched};
+                      .no_fuse = o->no_fuse, .check_sched = o->check_sched,
+                      .deterministic = o->deterministic};
     if (o->emit_header) {
       emit_header(prog, &eo, out);
     } else {

@@ -15,6 +15,7 @@ typedef struct {
   bool general_rule; // --general-rule: every reduction by the general rule in forward mode
   bool no_fuse;      // --no-fuse: the loops stay as distributed
   bool check_sched;  // --check-schedules: two-phase loops check their plain updates at run time
+  bool deterministic; // --deterministic: the same bits whatever the threads (C target)
   const char *dump_after; // --dump-after=PASS: the IR after that pass, instead of code
   bool emit_check;        // --emit=check: the validation program (with --target=c's code)
   bool emit_header;       // --emit=header: the generated functions' prototypes

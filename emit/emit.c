@@ -427,6 +427,8 @@ bool prog_uses_mpi(const Prog *p) {
 
 static void emit_runtime(Emit *e, Buf *out) {
   buf_puts(out, "// ---- adsoac runtime (embedded from runtime/src) ----\n");
+  if (e->opt->deterministic) // (rt_host.h: chunks of scans and of two-phase loops)
+    buf_puts(out, "#define ADSOAC_DETERMINISTIC 1 // --deterministic: no count of threads decides an order\n");
   buf_puts(out, rt_common_h);
   buf_puts(out, e->opt->target == TARGET_CUDA ? rt_cuda_cuh : rt_host_h);
   if (needs_rt_math(e->prog)) buf_puts(out, rt_math_h);

@@ -13,6 +13,7 @@ typedef struct {
   bool check; // --emit=check: the translation is part of the validation program (check.c)
   bool no_fuse; // --no-fuse: a scan's loops are not run in its passes
   bool check_sched; // --check-schedules: adsoac_sched_check before each plain ACC_COLOR update
+  bool deterministic; // --deterministic (C): no combination in an order the threads decide
 } EmitOptions;
 
 // Writes the whole output file for prog into out.

@@ -301,6 +301,93 @@ static const char *team_cond(Emit *e, const Node *n) {
                       ref(e, n->u.par.hi), ref(e, n->u.par.lo));
 }
 
+// ---- --deterministic (C): no order of combination that the threads decide ----
+
+// A loop whose threads would meet at shared elements or at a histogram (atomics, windows,
+// copies per thread) or combine partials per thread (declared operators, two-phase loops,
+// scratch stacks): run in iteration order.
+static bool det_in_order(Emit *e, const Node *n) {
+  if (n->u.par.nhists || n->u.par.nwins) return true;
+  bool colored = n->u.par.color && ty_is_int(e->f->vals[n->u.par.idx].type);
+  if (ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored}}))
+    return true;
+  return n->u.par.nreds && (has_user_op(n) || colored || body_allocates(e, n));
+}
+
+// The iterations on the calling thread, in order: its updates plain, its histograms updated in
+// place, its reductions a fold from the first iteration.
+static void emit_par_c_in_order(Emit *e, const Node *n) {
+  pragma_comment(e, n);
+  line(e, "{ // --deterministic: in order, on this thread (the threads would combine in an order of their own)");
+  e->depth++;
+  const Node *outer_private = e->private_par, *outer_win = e->win_par;
+  bool outer_stk = e->stk, outer_solo = e->solo, outer_no_team = e->no_team;
+  e->private_par = e->win_par = NULL;
+  e->stk = e->solo = false;
+  e->no_team = true;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
+  const char *i = ref(e, n->u.par.idx);
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+       ref(e, n->u.par.hi), i);
+  e->depth++;
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++) finish_red(e, &n->u.par.reds[r], pname(e, r));
+  e->private_par = outer_private, e->win_par = outer_win;
+  e->stk = outer_stk, e->solo = outer_solo, e->no_team = outer_no_team;
+  e->depth--;
+  line(e, "}");
+}
+
+// A reduction loop in blocks of ADSOAC_DET_BLOCK iterations (a size no count of threads
+// changes), each block's partials folded in block order (omp ordered).
+static void emit_par_c_blocked(Emit *e, const Node *n) {
+  pragma_comment(e, n);
+  line(e, "{ // --deterministic: blocks of ADSOAC_DET_BLOCK iterations, their partials combined in order");
+  e->depth++;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s adsoac_t%d = %s;", red_ctype(e, &n->u.par.reds[r]), r, neutral(e, &n->u.par.reds[r]));
+  line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
+  e->depth++;
+  line(e, "unsigned long long adsoac_trip = (unsigned long long)%s - (unsigned long long)%s;",
+       ref(e, n->u.par.hi), ref(e, n->u.par.lo));
+  line(e, "unsigned long long adsoac_nb = (adsoac_trip - 1) / ADSOAC_DET_BLOCK + 1;");
+  buf_printf(e->out, "#pragma omp parallel for ordered schedule(static, 1) if(adsoac_nb > 1)%s\n",
+             omp_hints(e, n, false, false));
+  line(e, "for (unsigned long long adsoac_b = 0; adsoac_b < adsoac_nb; adsoac_b++) {");
+  e->depth++;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
+  line(e, "unsigned long long adsoac_q1 = adsoac_trip - adsoac_b * ADSOAC_DET_BLOCK < ADSOAC_DET_BLOCK "
+          "? adsoac_trip : (adsoac_b + 1) * ADSOAC_DET_BLOCK;");
+  line(e, "for (unsigned long long adsoac_q = adsoac_b * ADSOAC_DET_BLOCK; adsoac_q < adsoac_q1; adsoac_q++) {");
+  e->depth++;
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), ref(e, n->u.par.idx),
+       tname(e, it), ref(e, n->u.par.lo));
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  buf_puts(e->out, "#pragma omp ordered\n");
+  line(e, "{");
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const char *tot = arena_printf(e->a, "adsoac_t%d", r);
+    line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+  }
+  line(e, "}");
+  e->depth--;
+  line(e, "}");
+  e->depth--;
+  line(e, "}");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    finish_red(e, &n->u.par.reds[r], arena_printf(e->a, "adsoac_t%d", r));
+  e->depth--;
+  line(e, "}");
+}
+
 // A parallel loop n; with g, n is the loop after g's scan (or one with no clauses) and runs
 // in the scan's second pass: the iterations in one chunk per thread (scan_chunk).
 static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
@@ -308,6 +395,14 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     check_red(n, &n->u.par.reds[r]);
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
+  }
+  if (e->opt->deterministic && !g && det_in_order(e, n)) {
+    emit_par_c_in_order(e, n);
+    return;
+  }
+  if (e->opt->deterministic && !g && n->u.par.nreds) {
+    emit_par_c_blocked(e, n);
+    return;
   }
   if (!g) pragma_comment(e, n);
   line(e, "{");
@@ -329,11 +424,13 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   bool outer_stk = e->stk;
   e->stk = stk;
   bool manual = has_user_op(n) || privates || colored || windows || stk; // no reduction clause: declared operators, copies
+  // --deterministic, a scan's second pass: each chunk's partials, combined in chunk order
+  bool det_g = e->opt->deterministic && g && n->u.par.nreds && !manual;
   Buf clause = {.arena = e->a};
   for (int r = 0; r < n->u.par.nreds; r++) {
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]),
-         manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r), neutral(e, &n->u.par.reds[r]));
-    buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
+         manual || det_g ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r), neutral(e, &n->u.par.reds[r]));
+    if (!det_g) buf_printf(&clause, " reduction(%s: adsoac_r%d)", omp_op(&n->u.par.reds[r]), r);
   }
   // the loop runs only where C's does: OpenMP computes its trip count from lo and hi
   // (GCC as hi - 1 - lo + 1), which wraps when hi <= lo near the ends of the type
@@ -357,7 +454,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   const char *cond = g || colored ? NULL : team_cond(e, n);
   const char *team = g ? " if(adsoac_nc > 1)" : colored ? " if(adsoac_nch > 2)"
                    : cond && manual ? arena_printf(e->a, " if(%s)", cond) : "";
-  const char *sched = g ? " schedule(static)" : "";
+  const char *sched = det_g ? " schedule(static) ordered" : g ? " schedule(static)" : "";
   // a plain loop where it opens no team: the same loop twice, with and without the pragma
   bool split = cond && !manual;
   // atomic updates, where the team may have one thread: plain then (adsoac_solo)
@@ -404,7 +501,18 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   if (g) {
     line(e, "for (int adsoac_c = 0; adsoac_c < adsoac_nc; adsoac_c++) {");
     e->depth++;
+    for (int r = 0; det_g && r < n->u.par.nreds; r++)
+      line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
     scan_chunk(e, g, false);
+    if (det_g) {
+      buf_puts(e->out, "#pragma omp ordered\n");
+      line(e, "{");
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        const char *tot = arena_printf(e->a, "adsoac_t%d", r);
+        line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+      }
+      line(e, "}");
+    }
     e->depth--;
     line(e, "}");
   } else if (colored) {
@@ -482,7 +590,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "}");
   }
   for (int r = 0; r < n->u.par.nreds; r++)
-    finish_red(e, &n->u.par.reds[r], manual ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
+    finish_red(e, &n->u.par.reds[r], manual || det_g ? arena_printf(e->a, "adsoac_t%d", r) : pname(e, r));
   e->private_par = outer_private;
   e->win_par = outer_win;
   e->stk = outer_stk;

@@ -11,6 +11,10 @@
 // one thread runs it (or the loop is short), else each chunk's total in parallel (but the
 // last's), the chunks' prefixes in order, then the chunks again in parallel.
 #define ADSOAC_CHUNKS 64 // at most this many chunks
+// --deterministic: a reduction's iterations per block (the blocks' partials combined in order)
+#ifndef ADSOAC_DET_BLOCK
+#define ADSOAC_DET_BLOCK 2048
+#endif
 #ifndef ADSOAC_SCAN_GRAIN
 #define ADSOAC_SCAN_GRAIN 4096 // at least this many iterations per chunk
 #endif
@@ -20,7 +24,9 @@
 // each thread's share (two chunks per thread in each phase).
 static inline __attribute__((unused)) unsigned long long adsoac_chunk_width(unsigned long long trip,
                                                                            long w) {
-#ifdef _OPENMP
+#if defined(ADSOAC_DETERMINISTIC)
+  unsigned long long t = 16; // (--deterministic: the chunks do not follow the threads)
+#elif defined(_OPENMP)
   unsigned long long t = omp_in_parallel() ? 1 : (unsigned long long)omp_get_max_threads();
 #else
   unsigned long long t = 1;
@@ -143,7 +149,9 @@ static __attribute__((unused)) void adsoac_wins_free(AdsoacWins *ws) {
 }
 
 static inline __attribute__((unused)) int adsoac_scan_chunks(long long n) {
-#ifdef _OPENMP
+#if defined(ADSOAC_DETERMINISTIC)
+  long long t = ADSOAC_CHUNKS; // (--deterministic: the chunks do not follow the threads)
+#elif defined(_OPENMP)
   long long t = omp_in_parallel() ? 1 : omp_get_max_threads();
 #else
   long long t = 1;

@@ -604,6 +604,57 @@ static inline void e2e_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
   e2e_free_all(G, np), e2e_free_all(Yref, np);
 }
 
+/* ---- E2E_HASH=1 (run_e2e.py --determinism): no checks, the bits of every result ----
+ * f, f_vjp and f_jvp once per case, on the inputs, seeds and directions the checks use; one
+ * line per call: "HASH <case> <call> <hex>", an FNV-1a hash of the return value and of every
+ * array the call writes (outputs, adjoints, tangents).  The harness compares the lines of
+ * runs at different numbers of threads. */
+static inline uint64_t e2e_fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
+  return h;
+}
+static inline void e2e_hash_call(const char *call, const E2EFunc *F, const E2EVal *V, const E2ECall *c,
+                                 double r, int mode) {
+  uint64_t h = e2e_fnv(0xCBF29CE484222325ull, &r, sizeof r);
+  for (int k = 0; k < F->np; k++) {
+    const E2EDesc *d = &F->pd[k];
+    size_t es = d->kind == E2E_IARR ? d->esize : e2e_es(d, 0);
+    size_t bytes = (size_t)(V[k].len > 0 ? V[k].len : 0) * es;
+    if (d->written && c->a.p[k]) h = e2e_fnv(h, c->a.p[k], bytes);
+    if (mode == E2E_VJP && c->a.b[k]) h = e2e_fnv(h, c->a.b[k], bytes);
+    if (mode == E2E_JVP && d->written && c->a.d[k]) h = e2e_fnv(h, c->a.d[k], bytes);
+  }
+  if (mode == E2E_JVP && c->a.rdot) h = e2e_fnv(h, c->a.rdot, F->ret_f32 ? sizeof(float) : sizeof(double));
+  printf("HASH %s %s %016llx\n", e2e_ctx, call, (unsigned long long)h);
+}
+static inline void e2e_hash_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
+  E2ECall c;
+  e2e_args(F, V, 0, &c);
+  e2e_hash_call("f", F, V, &c, F->call(E2E_PRIMAL, &c.a), E2E_PRIMAL);
+  e2e_release(&c);
+  double *S[E2E_MAXP] = {0}, rbar = e2e_round(F->ret_f32, e2e_unif(rng, 0.5, 1.5));
+  e2e_args(F, V, 0, &c);
+  for (int k = 0; k < F->np; k++) {
+    if (!e2e_isactive(&F->pd[k])) continue;
+    S[k] = e2e_random(rng, V[k].len, F->pd[k].f32);
+    c.a.b[k] = e2e_filled(&c, S[k], V[k].len, e2e_es(&F->pd[k], 0));
+  }
+  c.a.rbar = rbar;
+  e2e_hash_call("f_vjp", F, V, &c, F->call(E2E_VJP, &c.a), E2E_VJP);
+  e2e_release(&c);
+  e2e_args(F, V, 0, &c);
+  for (int k = 0; k < F->np; k++) {
+    if (!S[k]) continue;
+    if (F->pd[k].kind == E2E_FSCAL) c.a.sd[k] = S[k][0];
+    else c.a.d[k] = e2e_filled(&c, S[k], V[k].len, e2e_es(&F->pd[k], 0));
+  }
+  if (F->ret == 1) c.a.rdot = e2e_buf(&c, 1, F->ret_f32 ? sizeof(float) : sizeof(double));
+  e2e_hash_call("f_jvp", F, V, &c, F->call(E2E_JVP, &c.a), E2E_JVP);
+  e2e_release(&c);
+  e2e_free_all(S, F->np);
+}
+
 static inline void e2e_run_func(const E2EFunc *F) {
   for (int ci = 0; ci < F->ncases; ci++) {
     const long *sz = F->cases + (size_t)ci * F->nvars;
@@ -619,7 +670,8 @@ static inline void e2e_run_func(const E2EFunc *F) {
       E2EVal V[E2E_MAXP];
       memset(V, 0, sizeof V);
       F->setup(V, sz, &rng);
-      e2e_one(F, V, &rng);
+      if (getenv("E2E_HASH")) e2e_hash_one(F, V, &rng);
+      else e2e_one(F, V, &rng);
       e2e_vfree(F, V);
     }
   }

@@ -825,7 +825,10 @@ def run_c(args, name):
     sh([cc[0]] + san + objs + ["-fopenmp", "-lm", "-o", o("driver")] + link, "linking the driver")
     if getattr(args, "build_only", False):
         return ["SKIP built only: " + o("driver")]
-    return run_driver(args, o, ranks)
+    lines = run_driver(args, o, ranks)
+    if getattr(args, "determinism", False):
+        lines += determinism(args, o, ranks)
+    return lines
 
 
 def mpi_ranks(src):
@@ -834,13 +837,15 @@ def mpi_ranks(src):
     return [int(x) for x in m[0].split(",")] if m else []
 
 
-def run_driver(args, o, ranks=()):
+def exec_driver(args, o, ranks=(), extra_env=None):
+    """Runs the driver (an MPI program: under mpirun with each number of ranks in turn)."""
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "4")
     env.update(getattr(args, "driver_env", {}))
     if ranks:  # (loopback only; as root in containers; more ranks than cores)
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="2",
                    OMPI_MCA_btl="self,vader", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env.update(extra_env or {})
     out, err, rc = "", "", 0
     for np_ in ranks or [0]:
         cmd = [args.mpirun, "--oversubscribe", "-np", str(np_), o("driver")] if np_ else [o("driver")]
@@ -849,7 +854,31 @@ def run_driver(args, o, ranks=()):
         except subprocess.TimeoutExpired:
             raise Fail("the driver timed out after 300 s (%s)" % " ".join(cmd))
         out, err, rc = out + p.stdout, err + p.stderr, rc or p.returncode
-    p = subprocess.CompletedProcess(cmd, rc, out, err)
+    return subprocess.CompletedProcess(cmd, rc, out, err)
+
+
+def determinism(args, o, ranks):
+    """--determinism: the bits of every result of f, f_vjp and f_jvp (the driver's E2E_HASH
+    mode) the same in 3 runs at each of 1, 2 and 3 threads."""
+    first, at = None, None
+    for threads in (1, 2, 3):
+        for run in range(3):
+            p = exec_driver(args, o, ranks, {"E2E_HASH": "1", "OMP_NUM_THREADS": str(threads)})
+            got = sorted(l for l in p.stdout.splitlines() if l.startswith("HASH "))
+            if p.returncode or not got:
+                raise Fail("determinism: the driver's hash run failed (exit %d)\n%s" % (
+                    p.returncode, p.stderr[-2000:]))
+            if first is None:
+                first, at = got, "1 thread, run 1"
+            elif got != first:
+                diff = [b for a, b in zip(first, got) if a != b] or got
+                raise Fail("determinism: %d threads, run %d differs from %s:\n    %s" % (
+                    threads, run + 1, at, "\n    ".join(diff[:10])))
+    return ["PASS determinism: %d results bitwise identical in 9 runs at 1, 2, 3 threads" % len(first)]
+
+
+def run_driver(args, o, ranks=()):
+    p = exec_driver(args, o, ranks)
     lines = p.stdout.splitlines()
     with open(o("driver.log"), "w") as fh:
         fh.write(p.stdout + p.stderr)
@@ -966,6 +995,9 @@ def main():
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--mpicc", default="mpicc")    # MPI programs (`// e2e: mpi 1,2,3`)
     ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--determinism", action="store_true",
+                    help="also run every driver 3 times at each of 1, 2, 3 threads in its hash "
+                         "mode: every result bitwise identical (with --adsoac-flag=--deterministic)")
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
     ap.add_argument("--selftest", action="store_true", help="check the harness itself")
