@@ -327,6 +327,7 @@ static void emit_par_c_in_order(Emit *e, const Node *n) {
   e->no_team = true;
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
+  if (n->u.par.color) line(e, "(void)%s; // (the width of two-phase chunks: none here)", ref(e, n->u.par.color));
   const char *i = ref(e, n->u.par.idx);
   const Type *it = e->f->vals[n->u.par.idx].type;
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,

@@ -604,11 +604,23 @@ static inline void e2e_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
   e2e_free_all(G, np), e2e_free_all(Yref, np);
 }
 
-/* ---- E2E_HASH=1 (run_e2e.py --determinism): no checks, the bits of every result ----
+/* ---- E2E_HASH=FILE (run_e2e.py --determinism): no checks, the bits of every result ----
  * f, f_vjp and f_jvp once per case, on the inputs, seeds and directions the checks use; one
  * line per call: "HASH <case> <call> <hex>", an FNV-1a hash of the return value and of every
- * array the call writes (outputs, adjoints, tangents).  The harness compares the lines of
- * runs at different numbers of threads. */
+ * array the call writes (outputs, adjoints, tangents), appended to FILE (MPI: FILE.RANK).
+ * The harness compares the lines of runs at different numbers of threads. */
+static inline FILE *e2e_hash_file(void) {
+  static FILE *f;
+  if (!f) {
+    char path[4096];
+    const char *base = getenv("E2E_HASH");
+    if (e2e_nranks > 1) snprintf(path, sizeof path, "%s.%d", base, (int)e2e_rank);
+    else snprintf(path, sizeof path, "%s", base);
+    f = fopen(path, "a");
+    if (!f) abort();
+  }
+  return f;
+}
 static inline uint64_t e2e_fnv(uint64_t h, const void *p, size_t n) {
   const unsigned char *b = p;
   for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
@@ -626,7 +638,7 @@ static inline void e2e_hash_call(const char *call, const E2EFunc *F, const E2EVa
     if (mode == E2E_JVP && d->written && c->a.d[k]) h = e2e_fnv(h, c->a.d[k], bytes);
   }
   if (mode == E2E_JVP && c->a.rdot) h = e2e_fnv(h, c->a.rdot, F->ret_f32 ? sizeof(float) : sizeof(double));
-  printf("HASH %s %s %016llx\n", e2e_ctx, call, (unsigned long long)h);
+  fprintf(e2e_hash_file(), "HASH %s %s %016llx\n", e2e_ctx, call, (unsigned long long)h);
 }
 static inline void e2e_hash_one(const E2EFunc *F, const E2EVal *V, E2ERng *rng) {
   E2ECall c;
