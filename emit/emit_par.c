@@ -156,6 +156,8 @@ void emit_update(Emit *e, const Node *n) {
       line(e, "atomicAdd(&%s, %s);", a, v);
     else
       line(e, "adsoac_atomic_op(&%s, %s, %s());", a, v, cub_op(e, &r));
+  } else if (e->no_team) { // (a loop run in order on one thread: --deterministic)
+    line(e, "%s = %s;", a, combine(e, &r, a, v));
   } else if (private_hist(e, e->hist_par, n->u.mem.hist)) { // (emit_par_c)
     const char *ph = arena_printf(e->a, "adsoac_ph%d", n->u.mem.hist);
     const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, ref(e, h->lo));
