@@ -345,11 +345,11 @@ static void emit_par_c_in_order(Emit *e, const Node *n) {
   line(e, "}");
 }
 
-// A reduction loop in blocks of ADSOAC_DET_BLOCK iterations (a size no count of threads
-// changes), each block's partials folded in block order (omp ordered).
+// A reduction loop in ADSOAC_DET_BLOCKS blocks (their bounds set by the trip count alone, not
+// by the threads), in parallel, each block's partials kept and folded in block order.
 static void emit_par_c_blocked(Emit *e, const Node *n) {
   pragma_comment(e, n);
-  line(e, "{ // --deterministic: blocks of ADSOAC_DET_BLOCK iterations, their partials combined in order");
+  line(e, "{ // --deterministic: ADSOAC_DET_BLOCKS blocks of the iterations, their partials combined in order");
   e->depth++;
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s adsoac_t%d = %s;", red_ctype(e, &n->u.par.reds[r]), r, neutral(e, &n->u.par.reds[r]));
@@ -357,16 +357,19 @@ static void emit_par_c_blocked(Emit *e, const Node *n) {
   e->depth++;
   line(e, "unsigned long long adsoac_trip = (unsigned long long)%s - (unsigned long long)%s;",
        ref(e, n->u.par.hi), ref(e, n->u.par.lo));
-  line(e, "unsigned long long adsoac_nb = (adsoac_trip - 1) / ADSOAC_DET_BLOCK + 1;");
-  buf_printf(e->out, "#pragma omp parallel for ordered schedule(static, 1) if(adsoac_nb > 1)%s\n",
-             omp_hints(e, n, false, false));
-  line(e, "for (unsigned long long adsoac_b = 0; adsoac_b < adsoac_nb; adsoac_b++) {");
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s adsoac_pp%d[ADSOAC_DET_BLOCKS];", red_ctype(e, &n->u.par.reds[r]), r);
+  const char *cond = team_cond(e, n);
+  buf_printf(e->out, "#pragma omp parallel for schedule(static)%s%s\n",
+             cond ? arena_printf(e->a, " if(%s)", cond) : "", omp_hints(e, n, false, false));
+  line(e, "for (int adsoac_b = 0; adsoac_b < ADSOAC_DET_BLOCKS; adsoac_b++) {");
   e->depth++;
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
-  line(e, "unsigned long long adsoac_q1 = adsoac_trip - adsoac_b * ADSOAC_DET_BLOCK < ADSOAC_DET_BLOCK "
-          "? adsoac_trip : (adsoac_b + 1) * ADSOAC_DET_BLOCK;");
-  line(e, "for (unsigned long long adsoac_q = adsoac_b * ADSOAC_DET_BLOCK; adsoac_q < adsoac_q1; adsoac_q++) {");
+  line(e, "unsigned long long adsoac_q1 = adsoac_trip / ADSOAC_DET_BLOCKS * (adsoac_b + 1) + "
+          "adsoac_trip %% ADSOAC_DET_BLOCKS * (adsoac_b + 1) / ADSOAC_DET_BLOCKS;");
+  line(e, "for (unsigned long long adsoac_q = adsoac_trip / ADSOAC_DET_BLOCKS * adsoac_b + "
+          "adsoac_trip %% ADSOAC_DET_BLOCKS * adsoac_b / ADSOAC_DET_BLOCKS; adsoac_q < adsoac_q1; adsoac_q++) {");
   e->depth++;
   const Type *it = e->f->vals[n->u.par.idx].type;
   line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), ref(e, n->u.par.idx),
@@ -374,14 +377,15 @@ static void emit_par_c_blocked(Emit *e, const Node *n) {
   emit_body(e, n);
   e->depth--;
   line(e, "}");
-  buf_puts(e->out, "#pragma omp ordered\n");
-  line(e, "{");
+  for (int r = 0; r < n->u.par.nreds; r++) line(e, "adsoac_pp%d[adsoac_b] = %s;", r, pname(e, r));
+  e->depth--;
+  line(e, "}");
+  line(e, "for (int adsoac_b = 0; adsoac_b < ADSOAC_DET_BLOCKS; adsoac_b++) {");
   for (int r = 0; r < n->u.par.nreds; r++) {
     const char *tot = arena_printf(e->a, "adsoac_t%d", r);
-    line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+    line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot,
+                                       arena_printf(e->a, "adsoac_pp%d[adsoac_b]", r)));
   }
-  line(e, "}");
-  e->depth--;
   line(e, "}");
   e->depth--;
   line(e, "}");

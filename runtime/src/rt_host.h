@@ -11,9 +11,10 @@
 // one thread runs it (or the loop is short), else each chunk's total in parallel (but the
 // last's), the chunks' prefixes in order, then the chunks again in parallel.
 #define ADSOAC_CHUNKS 64 // at most this many chunks
-// --deterministic: a reduction's iterations per block (the blocks' partials combined in order)
-#ifndef ADSOAC_DET_BLOCK
-#define ADSOAC_DET_BLOCK 2048
+// --deterministic: a reduction runs in this many blocks of its iterations (their bounds set
+// by the trip count alone), the blocks' partials combined in order
+#ifndef ADSOAC_DET_BLOCKS
+#define ADSOAC_DET_BLOCKS 256
 #endif
 #ifndef ADSOAC_SCAN_GRAIN
 #define ADSOAC_SCAN_GRAIN 4096 // at least this many iterations per chunk
