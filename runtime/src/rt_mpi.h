@@ -66,6 +66,35 @@ typedef enum {
   ADSOAC_ALLREDUCE, ADSOAC_REDUCE, ADSOAC_BCAST, ADSOAC_ALLGATHER, ADSOAC_GATHER, ADSOAC_SCATTER
 } AdsoacColl;
 
+#ifdef ADSOAC_DETERMINISTIC
+// --deterministic: a floating-point reduction over the ranks as every rank's values gathered
+// and folded in rank order (whatever order the MPI library would combine in), on every rank.
+#define ADSOAC_MPI_FOLD(T)                                                                       \
+  for (long j = 0; j < n; j++) {                                                               \
+    T a = ((const T *)all)[j];                                                                   \
+    for (int r = 1; r < p; r++) {                                                                \
+      T b = ((const T *)all)[(size_t)r * (size_t)n + (size_t)j];                                 \
+      a = op == ADSOAC_MPI_SUM ? a + b : op == ADSOAC_MPI_PROD ? a * b                         \
+          : op == ADSOAC_MPI_MIN ? (b < a ? b : a) : (b > a ? b : a);                            \
+    }                                                                                            \
+    ((T *)out)[j] = a;                                                                           \
+  }
+static __attribute__((unused, noinline)) int adsoac_mpi_ordered_(AdsoacMpiOp op, const void *in,
+                                                              void *out, long n, MPI_Datatype t,
+                                                              int p, MPI_Comm comm,
+                                                              const char *fn) {
+  size_t es = adsoac_mpi_size_(t);
+  void *all = malloc((size_t)(n > 0 ? n : 1) * (size_t)p * es);
+  if (!all) return adsoac_fail_(fn, "out of memory in an MPI reduction in rank order");
+  int bad = adsoac_mpi_(MPI_Allgather(in, (int)n, t, all, (int)n, t, comm), fn, "MPI_Allgather");
+  if (!bad && t == MPI_DOUBLE) ADSOAC_MPI_FOLD(double)
+  else if (!bad) ADSOAC_MPI_FOLD(float)
+  free(all);
+  return bad;
+}
+#undef ADSOAC_MPI_FOLD
+#endif
+
 // out = the collective k of in over comm: n elements of type t each (an allgather's and a
 // gather's out, a scatter's in: n per rank).  Off the root, a reduce's and a gather's out are
 // 0s (MPI leaves them alone; the generated code copies them out on the root only).
@@ -78,6 +107,13 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
     return 1;
   size_t es = adsoac_mpi_size_(t);
   int c = (int)n, rc = MPI_SUCCESS;
+#ifdef ADSOAC_DETERMINISTIC
+  if ((k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && (t == MPI_DOUBLE || t == MPI_FLOAT)) {
+    if (adsoac_mpi_ordered_(op, in, out, n, t, p, comm, fn)) return 1;
+    if (k == ADSOAC_REDUCE && me != root && n) memset(out, 0, (size_t)n * es);
+    return 0;
+  }
+#endif
   switch (k) {
   case ADSOAC_ALLREDUCE: rc = MPI_Allreduce(in, out, c, t, adsoac_mpi_op_(op), comm); break;
   case ADSOAC_REDUCE:
@@ -98,6 +134,27 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
   static const char *const names[] = {"MPI_Allreduce", "MPI_Reduce", "MPI_Bcast",
                                       "MPI_Allgather", "MPI_Gather", "MPI_Scatter"};
   return adsoac_mpi_(rc, fn, names[k]);
+}
+
+// out[0:n] = block `rank` of the sum over the ranks of in[0 : n*ranks] (the adjoint of an
+// allgather): MPI_Reduce_scatter_block, or (--deterministic) the sum in rank order.
+static inline __attribute__((unused)) int adsoac_mpi_sum_block_(const void *in, void *out, long n,
+                                                                MPI_Datatype t, MPI_Comm comm,
+                                                                const char *fn) {
+#ifdef ADSOAC_DETERMINISTIC
+  int me = 0, p = 1;
+  if (adsoac_comm_rank(comm, &me, fn) || adsoac_comm_size(comm, &p, fn)) return 1;
+  size_t es = adsoac_mpi_size_(t);
+  void *sum = malloc((size_t)(n > 0 ? n : 1) * (size_t)p * es);
+  if (!sum) return adsoac_fail_(fn, "out of memory in an MPI derivative");
+  int bad = adsoac_mpi(ADSOAC_ALLREDUCE, ADSOAC_MPI_SUM, in, sum, n * p, t, 0, comm, fn);
+  if (!bad && n) memcpy(out, (char *)sum + (size_t)me * (size_t)n * es, (size_t)n * es);
+  free(sum);
+  return bad;
+#else
+  return adsoac_mpi_(MPI_Reduce_scatter_block(in, out, (int)n, t, MPI_SUM, comm), fn,
+                     "MPI_Reduce_scatter_block");
+#endif
 }
 
 // ---- derivatives, for double (d) and float (f) ----
@@ -133,8 +190,7 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
       return adsoac_fail_(fn, "out of memory in an MPI derivative");                             \
     }                                                                                            \
     for (long k = 0; k < n; k++) nz[k] = in[k] != 0 ? in[k] : (T)1, z[k] = in[k] == 0;           \
-    int bad = adsoac_mpi_(MPI_Allreduce(nz, nz + n, (int)n, MPIT, MPI_PROD, comm), fn,          \
-                          "MPI_Allreduce") ||                                                    \
+    int bad = adsoac_mpi(ADSOAC_ALLREDUCE, ADSOAC_MPI_PROD, nz, nz + n, n, MPIT, 0, comm, fn) ||  \
               adsoac_mpi_(MPI_Allreduce(z, z + n, (int)n, MPI_INT, MPI_SUM, comm), fn,           \
                           "MPI_Allreduce");                                                      \
     for (long k = 0; !bad && k < n; k++) {                                                       \
@@ -171,8 +227,7 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
       mine = me == root;                                                                         \
       break;                                                                                     \
     case ADSOAC_ALLGATHER: /* each rank's block of the sum */                                    \
-      bad = adsoac_mpi_(MPI_Reduce_scatter_block(out_bar, g, c, MPIT, MPI_SUM, comm), fn,       \
-                        "MPI_Reduce_scatter_block");                                             \
+      bad = adsoac_mpi_sum_block_(out_bar, g, n, MPIT, comm, fn);                                \
       break;                                                                                     \
     case ADSOAC_GATHER: /* each rank's block of the root's */                                    \
       bad = adsoac_mpi(ADSOAC_SCATTER, op, out_bar, g, n, MPIT, root, comm, fn);                \
