@@ -861,22 +861,31 @@ def determinism(args, o, ranks):
     """--determinism: the bits of every result of f, f_vjp and f_jvp (the driver's E2E_HASH
     mode: its files o("hash"), o("hash.RANK")) the same in 3 runs at each of 1, 2 and 3 threads."""
     first, at = None, None
-    for threads in (1, 2, 3):
-        for run in range(3):
-            for old in glob.glob(o("hash*")):
-                os.remove(old)
-            p = exec_driver(args, o, ranks, {"E2E_HASH": o("hash"), "OMP_NUM_THREADS": str(threads)})
-            got = sorted(l for path in glob.glob(o("hash*")) for l in open(path).read().splitlines())
-            if p.returncode or not got:
-                raise Fail("determinism: the driver's hash run failed (exit %d)\n%s" % (
-                    p.returncode, p.stderr[-2000:]))
-            if first is None:
-                first, at = got, "1 thread, run 1"
-            elif got != first:
-                diff = [b for a, b in zip(first, got) if a != b] or got
-                raise Fail("determinism: %d threads, run %d differs from %s:\n    %s" % (
-                    threads, run + 1, at, "\n    ".join(diff[:10])))
-    return ["PASS determinism: %d results bitwise identical in 9 runs at 1, 2, 3 threads" % len(first)]
+    # (an MPI program: also under four of Open MPI's allreduce algorithms, which combine the
+    # ranks' values in orders of their own)
+    algs = [(t, r, None) for t in (1, 2, 3) for r in range(3)] + \
+        [(1, 0, a) for a in ((1, 3, 4, 6) if ranks else ())]
+    for threads, run, alg in algs:
+        for old in glob.glob(o("hash*")):
+            os.remove(old)
+        env = {"E2E_HASH": o("hash"), "OMP_NUM_THREADS": str(threads)}
+        if alg:
+            env.update(OMPI_MCA_coll_tuned_use_dynamic_rules="1",
+                       OMPI_MCA_coll_tuned_allreduce_algorithm=str(alg))
+        p = exec_driver(args, o, ranks, env)
+        got = sorted(l for path in glob.glob(o("hash*")) for l in open(path).read().splitlines())
+        if p.returncode or not got:
+            raise Fail("determinism: the driver's hash run failed (exit %d)\n%s" % (
+                p.returncode, p.stderr[-2000:]))
+        if first is None:
+            first, at = got, "1 thread, run 1"
+        elif got != first:
+            diff = [b for a, b in zip(first, got) if a != b] or got
+            raise Fail("determinism: %d threads, run %d%s differs from %s:\n    %s" % (
+                threads, run + 1, ", MPI allreduce algorithm %d" % alg if alg else "", at,
+                "\n    ".join(diff[:10])))
+    return ["PASS determinism: %d results bitwise identical in %d runs at 1, 2, 3 threads%s" % (
+        len(first), len(algs), " and 4 MPI allreduce algorithms" if ranks else "")]
 
 
 def run_driver(args, o, ranks=()):
