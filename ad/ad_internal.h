@@ -33,6 +33,10 @@ Val deriv_call(Builder *b, MathFn fn, int argno, Val x, Val y, Val z, Val r);
 // parameter (a unit tangent).
 void deriv_ext(Builder *b, const ExtFn *e, const Val *args, Val *d);
 int ext_nactive(const ExtFn *e);
+// The derivative of MPI collective n (IR_COLL, COLL_CALL) in mode (COLL_VJP, COLL_JVP), pushed
+// at b: its scalars and input mapped by pv (primal value -> derivative function's), in_d and
+// out_d the adjoints (vjp) or tangents (jvp) of its input and output arrays.
+void deriv_coll(Builder *b, const Node *n, CollMode mode, const Val *pv, Val in_d, Val out_d);
 
 // ---- reduce.c: the passes of the special rules of reduce ----
 void lift_mul(Builder *host, Node *c, int r, Val *nz_out, Val *p_out);

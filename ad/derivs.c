@@ -115,6 +115,17 @@ int ext_nactive(const ExtFn *e) {
   return n;
 }
 
+void deriv_coll(Builder *b, const Node *n, CollMode mode, const Val *pv, Val in_d, Val out_d) {
+  Node *d = node_new(b->fn->arena, IR_COLL, n->loc);
+  d->u.coll = n->u.coll;
+  d->u.coll.mode = mode;
+  d->u.coll.in = pv[n->u.coll.in], d->u.coll.out = 0;
+  d->u.coll.in_d = in_d, d->u.coll.out_d = out_d;
+  d->u.coll.count = pv[n->u.coll.count], d->u.coll.comm = pv[n->u.coll.comm];
+  d->u.coll.root = n->u.coll.root ? pv[n->u.coll.root] : 0;
+  b_push(b, d);
+}
+
 void deriv_ext(Builder *b, const ExtFn *e, const Val *args, Val *d) {
   int np = e->nparams, na = ext_nactive(e);
   Val *a = ARENA_ARRAY(b->fn->arena, Val, np + na + 1);

@@ -298,14 +298,7 @@ static void fwd_node(Fwd *F, const Node *n) {
     clone_block(b, F->pf, &(Block){(Node **)&n, 1, 1}, F->pv, false);
     if (n->u.coll.out && F->adot[n->u.coll.in]) {
       IR_ASSERT(F->adot[n->u.coll.out]);
-      Node *j = node_new(F->a, IR_COLL, n->loc);
-      j->u.coll = n->u.coll;
-      j->u.coll.mode = COLL_JVP;
-      j->u.coll.in = P(n->u.coll.in), j->u.coll.out = 0;
-      j->u.coll.in_d = F->adot[n->u.coll.in], j->u.coll.out_d = F->adot[n->u.coll.out];
-      j->u.coll.count = P(n->u.coll.count), j->u.coll.comm = P(n->u.coll.comm);
-      j->u.coll.root = n->u.coll.root ? P(n->u.coll.root) : 0;
-      b_push(b, j);
+      deriv_coll(b, n, COLL_JVP, F->pv, F->adot[n->u.coll.in], F->adot[n->u.coll.out]);
     }
     return;
   case IR_ACC: case IR_COPY: case IR_SORT: UNREACHABLE();

@@ -315,16 +315,8 @@ static void rev_node(Rev *R, const Node *n) {
   case IR_UPDATE: rev_update(R, n); return;
   case IR_ALLOC: case IR_FREE: return; // temporaries: their adjoints live until the end
   case IR_COLL: // the adjoint collective (language.md §10), into its input's adjoint
-    if (n->u.coll.out && R->abar[n->u.coll.in] && R->abar[n->u.coll.out]) {
-      Node *v = node_new(R->a, IR_COLL, n->loc);
-      v->u.coll = n->u.coll;
-      v->u.coll.mode = COLL_VJP;
-      v->u.coll.in = P(n->u.coll.in), v->u.coll.out = 0;
-      v->u.coll.in_d = R->abar[n->u.coll.in], v->u.coll.out_d = R->abar[n->u.coll.out];
-      v->u.coll.count = P(n->u.coll.count), v->u.coll.comm = P(n->u.coll.comm);
-      v->u.coll.root = n->u.coll.root ? P(n->u.coll.root) : 0;
-      b_push(b, v);
-    }
+    if (n->u.coll.out && R->abar[n->u.coll.in] && R->abar[n->u.coll.out])
+      deriv_coll(b, n, COLL_VJP, R->pv, R->abar[n->u.coll.in], R->abar[n->u.coll.out]);
     return;
   case IR_ACC: case IR_COPY: case IR_SORT: break;
   }
