@@ -37,6 +37,11 @@ function; lines after `func NAME` only to NAME and override the former):
                              device functions defined in another file (a library)
   c-only REASON              --cuda does not compile this program's CUDA output (reported
                              as not compiled, with REASON: a documented limitation)
+  mpi 1,2,3                  an MPI program (language.md 10): built with --mpicc, run under
+                             --mpirun with each number of ranks; every rank has inputs of its
+                             own, L sums over the ranks, each finite difference moves one
+                             element of one rank's inputs (e2e_driver.h); MPI_Comm
+                             parameters get MPI_COMM_WORLD
   int k = EXPR               int scalar param k from a C expression of the size variables
   array x[LEN] range(LO,HI) fill(EXPR)
                              array param x: length LEN (C expression); values uniform in
@@ -79,6 +84,9 @@ Usage:
   --adsoac-flag FLAG     pass FLAG to adsoac too (e.g. --general-rule).
   --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
   --sanitize             build adsoac's output, the references and the driver with ASan and UBSan.
+  --determinism          (with --adsoac-flag=--deterministic) after the checks, the driver's hash
+                         mode (E2E_HASH) 3 times at each of 1, 2 and 3 threads, and an MPI
+                         program under four Open MPI allreduce algorithms: the same bits.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
