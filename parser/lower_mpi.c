@@ -188,9 +188,16 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   int want = layout[k].nargs;
   if ((int)ts_node_named_child_count(args) != want)
     diag_error(loc, NULL, "'%s' takes %d arguments", name, want);
-  Type *t = mpi_datatype(L, arg(args, layout[k].type));
-  Val count = convert(L, L->expr(L, arg(args, layout[k].count)), &ty_long);
-  if (layout[k].rcount >= 0) {
+  // MPI_Allgather(MPI_IN_PLACE, ...): each rank's block is already in place in the receive
+  // buffer; the send count and datatype are not read
+  TSNode send = arg(args, layout[k].send), recv = arg(args, layout[k].recv);
+  while (ts_is(send, "parenthesized_expression")) send = ts_node_named_child(send, 0);
+  bool gather_in_place = k == COLL_ALLGATHER && in_place(L, send);
+  int ti = gather_in_place ? layout[k].rtype : layout[k].type;
+  int ci = gather_in_place ? layout[k].rcount : layout[k].count;
+  Type *t = mpi_datatype(L, arg(args, ti));
+  Val count = convert(L, L->expr(L, arg(args, ci)), &ty_long);
+  if (layout[k].rcount >= 0 && !gather_in_place) {
     Type *rt = mpi_datatype(L, arg(args, layout[k].rtype));
     Val rc = convert(L, L->expr(L, arg(args, layout[k].rcount)), &ty_long);
     Val x = rc, y = count; // (the same variable or the same constant, converted to long)
@@ -208,13 +215,12 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   n->u.coll.count = count;
   if (layout[k].op >= 0) n->u.coll.op = mpi_op(L, arg(args, layout[k].op));
   if (layout[k].root >= 0) n->u.coll.root = convert(L, L->expr(L, arg(args, layout[k].root)), &ty_int);
-  TSNode send = arg(args, layout[k].send), recv = arg(args, layout[k].recv);
-  // MPI_Reduce(rank == root ? MPI_IN_PLACE : buf, ...): the root's data from the receive
-  // buffer (the condition, the value where it holds)
+  // MPI_Reduce(rank == root ? MPI_IN_PLACE : buf, ...), MPI_Gather likewise: the root's data
+  // from the receive buffer (the condition, the value where it holds)
   Val place_if = 0;
   TSNode other = {0};
-  while (ts_is(send, "parenthesized_expression")) send = ts_node_named_child(send, 0);
-  if ((k == COLL_REDUCE || k == COLL_ALLREDUCE) && ts_is(send, "conditional_expression")) {
+  if ((k == COLL_REDUCE || k == COLL_ALLREDUCE || k == COLL_GATHER) &&
+      ts_is(send, "conditional_expression")) {
     TSNode c = ts_field(send, "condition"), y = ts_field(send, "consequence"),
            z = ts_field(send, "alternative");
     if (in_place(L, y) != in_place(L, z)) {
@@ -230,9 +236,11 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   if (k != COLL_BCAST && in_place(L, recv))
     diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
                "receive buffer");
-  if (inplace && k != COLL_ALLREDUCE)
-    diag_error(node_loc(L, send), "send from a buffer of its own on every rank",
-               "'%s' with MPI_IN_PLACE is not supported", name);
+  if (inplace && k != COLL_ALLREDUCE && k != COLL_ALLGATHER)
+    diag_error(node_loc(L, send), k == COLL_SCATTER ? "receive into a buffer of its own"
+               : "send from a buffer of its own where the rank is not the root (rank == root ? "
+                 "MPI_IN_PLACE : buf)", "'%s' with MPI_IN_PLACE %s is not supported", name,
+               k == COLL_SCATTER ? "(a scatter)" : "on every rank");
   L->b.loc = loc;
   Val inn = count, outn = count; // (count per rank: a gather's result, a scatter's source)
   if (k == COLL_ALLGATHER || k == COLL_GATHER || k == COLL_SCATTER) {
@@ -250,12 +258,23 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer");
   View src = k == COLL_BCAST || inplace ? dst
              : buffer(L, place_if ? other : send, t, inn, "the send buffer");
+  View here = dst; // (in place: where this rank's block is in the receive buffer)
+  if ((inplace || place_if) && (k == COLL_ALLGATHER || k == COLL_GATHER)) {
+    if (dst.ref >= 0)
+      diag_error(node_loc(L, recv), "gather into an array", "'%s' into the variable '%s'", name,
+                 L->vars[dst.ref]->name);
+    Val who = k == COLL_GATHER ? n->u.coll.root : rank_of(L, n->u.coll.comm);
+    Val at = b_binop(&L->b, BIN_MUL, convert(L, who, &ty_long), count);
+    here.off = here.off ? b_binop(&L->b, BIN_ADD, convert(L, here.off, &ty_long), at) : at;
+    here.row = 0;
+    if (inplace) src = here;
+  }
   if (k != COLL_BCAST && !inplace && !place_if && src.ref < 0 && dst.ref < 0 && src.arr == dst.arr)
     diag_error(loc, "pass MPI_IN_PLACE as the send buffer", "the send and receive buffers are "
                "parts of one array");
   L->b.loc = loc;
   n->u.coll.in = temp(L, t, inn, "mpi_in");
-  if (place_if) copy_where(L, place_if, &dst, &src, n->u.coll.in, inn, loc, name, false);
+  if (place_if) copy_where(L, place_if, &here, &src, n->u.coll.in, inn, loc, name, false);
   else if (root_in) copy_where(L, is_root, &src, NULL, n->u.coll.in, inn, loc, name, false);
   else copy_in(L, n->u.coll.in, &src, inn, loc, name, k == COLL_BCAST);
   L->b.loc = loc;

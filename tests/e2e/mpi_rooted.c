@@ -68,3 +68,23 @@ void reduce_in_place(int n, const double *x, double *y, MPI_Comm comm) {
   double buf[3] = {x[0] * x[0], x[n - 1] + 1.0, y[2] * x[0]};
   MPI_Reduce((rank == 0) ? MPI_IN_PLACE : buf, y, 3, MPI_DOUBLE, MPI_SUM, 0, comm);
 }
+
+// in place: the root's block already in the gather's result, every rank's in the allgather's
+#pragma adsoac grad
+double gather_in_place(int n, const double *x, MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  double all[64], every[64];
+  for (int i = 0; i < n; i++) {
+    all[rank * n + i] = x[i] * x[i];
+    every[rank * n + i] = sin(x[i]);
+  }
+  MPI_Gather(rank == 0 ? MPI_IN_PLACE : all + rank * n, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, comm);
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, every, n, MPI_DOUBLE, comm);
+  double s = 0.0;
+  for (int k = 0; k < n * size; k++) s += (k + 1) * every[k];
+  if (rank == 0)
+    for (int k = 0; k < n * size; k++) s += all[k] * (k % 3);
+  return s;
+}
