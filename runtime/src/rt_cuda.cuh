@@ -1,10 +1,8 @@
 // runtime/src/rt_cuda.cuh: what the CUDA target's generated code needs: checked device
 // memory (stream-ordered, pooled: cudaMallocAsync), host access to single device elements,
-// launch configuration, and the final stage of reductions (CUB block reduction).
-#include <cub/block/block_reduce.cuh>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-#include <thrust/iterator/reverse_iterator.h>
+// launch configuration, and the final stage of reductions (a block's tree in shared memory).
+// The device-wide scans (rt_cuda_scan.cuh) and the radix sort (rt_cuda_sort.cuh) follow only in
+// the files that use them: their CUB algorithms take most of nvcc's time.
 #include <cuda_runtime.h>
 
 #define ADSOAC_BLOCK 256
@@ -132,15 +130,32 @@ struct AdsoacMax {
   template <typename T> __host__ __device__ T operator()(T a, T b) const { return b > a ? b : a; }
 };
 
-// Reduces the per-block partials of a reduction in one block, in order; out is a device
-// scalar.  Block b's partial is part[b].
+// The values v of the block's first `valid` threads combined (a tree over shared memory, the
+// same shape every time; the operators of reductions commute), returned to thread 0.  Every
+// thread of the block calls it.  (Hand-written rather than CUB's BlockReduce, whose headers
+// would take most of nvcc's time for a file of reductions.)
+template <typename T, typename Op>
+static __device__ T adsoac_block_fold_(T v, Op op, int valid) {
+  __shared__ __align__(16) unsigned char raw[ADSOAC_BLOCK * sizeof(T)];
+  T *buf = reinterpret_cast<T *>(raw);
+  __syncthreads(); // (an earlier fold's reads of buf are done)
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = ADSOAC_BLOCK / 2; s > 0; s >>= 1) {
+    if ((int)threadIdx.x < s && (int)threadIdx.x + s < valid)
+      buf[threadIdx.x] = op(buf[threadIdx.x], buf[threadIdx.x + s]);
+    __syncthreads();
+  }
+  return buf[0];
+}
+
+// Reduces the per-block partials of a reduction in one block; out is a device scalar.  Block
+// b's partial is part[b].
 template <typename T, typename Op>
 static __global__ void adsoac_reduce_kernel(const T *part, int n, T *out, Op op) {
-  typedef cub::BlockReduce<T, ADSOAC_BLOCK> Reduce;
-  __shared__ typename Reduce::TempStorage tmp;
   T s = part[threadIdx.x < n ? threadIdx.x : 0]; // threads past n are not counted below
   for (int k = threadIdx.x + ADSOAC_BLOCK; k < n; k += ADSOAC_BLOCK) s = op(s, part[k]);
-  T total = Reduce(tmp).Reduce(s, op, n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
+  T total = adsoac_block_fold_(s, op, n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -157,101 +172,8 @@ static inline __attribute__((unused)) int adsoac_reduce(T *part, int n, T *host_
 // Block-level reduction of a thread's partial; thread 0 stores it at part[blockIdx.x].
 template <typename T, typename Op>
 static __device__ void adsoac_block_reduce(T v, T *part, Op op) {
-  typedef cub::BlockReduce<T, ADSOAC_BLOCK> Reduce;
-  __shared__ typename Reduce::TempStorage tmp;
-  T total = Reduce(tmp).Reduce(v, op);
+  T total = adsoac_block_fold_(v, op, (int)blockDim.x);
   if (threadIdx.x == 0) part[blockIdx.x] = total;
-}
-
-// A scan with its operands swapped: a reverse scan combines an element with the running value
-// from the right (y_k OP acc).
-template <typename Op> struct AdsoacFlip {
-  Op op;
-  template <typename T> __host__ __device__ T operator()(T a, T b) const { return op(b, a); }
-};
-
-// dst[k] = init OP src[0] OP ... OP src[k-1] (reverse: src[k+1] OP ... OP src[n-1] OP init)
-// by CUB's device-wide scan, in order (the operator need not commute); *host_total receives
-// the whole scan.  src and dst are device arrays of n elements; dst NULL: only the total is
-// wanted (the prefixes go to a temporary).
-template <typename T, typename Op>
-static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
-                                                      T *host_total, bool reverse, Op op,
-                                                      const char *fn) {
-  *host_total = init;
-  if (n <= 0) return 0;
-  if (n > 2147483647LL) return adsoac_fail_(fn, "scan of %lld elements: CUB counts in int", n);
-  if (!dst) {
-    T *buf = NULL;
-    if (adsoac_dev_alloc((void **)&buf, sizeof(T) * (size_t)n, fn)) return 1;
-    int bad = adsoac_scan(src, buf, n, init, host_total, reverse, op, fn);
-    adsoac_dev_free(buf);
-    return bad;
-  }
-  void *tmp = NULL;
-  size_t bytes = 0;
-  cudaError_t e;
-  thrust::reverse_iterator<const T *> rsrc(src + n);
-  thrust::reverse_iterator<T *> rdst(dst + n);
-  AdsoacFlip<Op> flip = {op};
-  if (reverse)
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
-  else
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
-  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
-  if (adsoac_dev_alloc(&tmp, bytes, fn)) return 1;
-  if (reverse)
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
-  else
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
-  adsoac_dev_free(tmp);
-  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
-  long long last = reverse ? 0 : n - 1; // the total: the last prefix combined with its element
-  T ex, y;
-  if (adsoac_load(&ex, dst + last, sizeof ex, fn) || adsoac_load(&y, src + last, sizeof y, fn)) return 1;
-  *host_total = reverse ? op(y, ex) : op(ex, y);
-  return 0;
-}
-
-// A scan over tuples whose fields live in separate arrays (one array per field of a struct
-// operator's value): ld(k) assembles element k from the source arrays and st(k, v) stores
-// the fields of prefix k that are kept (keep false: none, only the total is wanted).  The
-// tuples are packed into one array, scanned by adsoac_scan, and unpacked.
-template <typename T, typename Load>
-static __global__ void adsoac_pack_kernel(Load ld, T *buf, long long n) {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
-       k += (long long)gridDim.x * blockDim.x)
-    buf[k] = ld(k);
-}
-
-template <typename T, typename Store>
-static __global__ void adsoac_unpack_kernel(Store st, const T *buf, long long n) {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
-       k += (long long)gridDim.x * blockDim.x)
-    st(k, buf[k]);
-}
-
-template <typename T, typename Load, typename Store, typename Op>
-static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, bool keep, long long n, T init,
-                                                             T *host_total, bool reverse, Op op,
-                                                             const char *fn) {
-  *host_total = init;
-  if (n <= 0) return 0;
-  T *src = NULL, *dst = NULL;
-  int bad = adsoac_dev_alloc((void **)&src, sizeof(T) * (size_t)n, fn) ||
-            adsoac_dev_alloc((void **)&dst, sizeof(T) * (size_t)n, fn);
-  if (!bad) {
-    adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK>>>(ld, src, n);
-    bad = adsoac_launched(fn) ||
-          adsoac_scan(src, dst, n, init, host_total, reverse, op, fn);
-  }
-  if (!bad && keep) {
-    adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK>>>(st, dst, n);
-    bad = adsoac_launched(fn);
-  }
-  adsoac_dev_free(src);
-  adsoac_dev_free(dst);
-  return bad;
 }
 
 // *p = op(*p, v) atomically, by a compare-and-swap loop on the bits of *p (histogram updates
@@ -274,38 +196,4 @@ static __device__ void adsoac_atomic_op(T *p, T v, Op op) {
     if (bits == assumed) return;
     old = atomicCAS(q, assumed, bits);
   } while (old != assumed);
-}
-
-// perm[0:n] = 0 .. n-1 ordered by key[i] (each in [0, nkeys]), stably: CUB's radix sort of
-// (key, index) pairs on the bits nkeys needs (the updates of a histogram grouped by bin).
-static __global__ void adsoac_iota_kernel(long *a, long n) {
-  for (long k = blockIdx.x * (long)blockDim.x + threadIdx.x; k < n; k += (long)gridDim.x * blockDim.x)
-    a[k] = k;
-}
-
-static inline __attribute__((unused)) int adsoac_sort_by_key(const long *key, long *perm, long n,
-                                                             long nkeys, const char *fn) {
-  if (n <= 0) return 0;
-  if (n > 2147483647L) return adsoac_fail_(fn, "sort of %ld elements: CUB counts in int", n);
-  int bits = 1;
-  while (bits < 63 && (1L << bits) <= nkeys) bits++;
-  long *iota = NULL, *keys = NULL;
-  void *tmp = NULL;
-  size_t bytes = 0;
-  int bad = adsoac_dev_alloc((void **)&iota, sizeof(long) * (size_t)n, fn) ||
-            adsoac_dev_alloc((void **)&keys, sizeof(long) * (size_t)n, fn);
-  if (!bad) {
-    adsoac_iota_kernel<<<adsoac_grid(n), ADSOAC_BLOCK>>>(iota, n);
-    bad = adsoac_launched(fn) ||
-          adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits),
-                       fn, "cub::DeviceRadixSort::SortPairs");
-  }
-  if (!bad) bad = adsoac_dev_alloc(&tmp, bytes, fn);
-  if (!bad)
-    bad = adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits),
-                       fn, "cub::DeviceRadixSort::SortPairs");
-  adsoac_dev_free(tmp);
-  adsoac_dev_free(iota);
-  adsoac_dev_free(keys);
-  return bad;
 }
