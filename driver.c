@@ -165,7 +165,7 @@ static Options parse_options(int argc, char **argv) {
   if (!o.input) usage_error("%s", "no input file");
   if (o.deterministic && o.target == TARGET_CUDA && (o.emit == EMIT_CODE || o.emit == EMIT_HEADER))
     usage_error("%s", "--deterministic is implemented for --target=c only (the CUDA output's "
-                "reductions combine per block of a grid the device decides)");
+                "adjoint scatters and histograms are atomic adds)");
   return o;
 }
 
