@@ -755,11 +755,17 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   int nv = L->nvars;
   Val *before = ARENA_ARRAY(L->a, Val, nv), *tv = ARENA_ARRAY(L->a, Val, nv),
       *ev = ARENA_ARRAY(L->a, Val, nv);
+  // (and Var.pval, each side's: a branch's own if defines it only there)
+  Val *pbefore = ARENA_ARRAY(L->a, Val, nv), *tp = ARENA_ARRAY(L->a, Val, nv),
+      *ep = ARENA_ARRAY(L->a, Val, nv);
   for (int i = 0; i < nv; i++) before[i] = tv[i] = ev[i] = L->vars[i]->val;
+  for (int i = 0; i < nv; i++) pbefore[i] = L->vars[i]->pval;
   bool then_ret, else_ret;
   Fwd tf = {0}, ef = {0};
   Block *then = lower_branch(L, then_stmt, then_rest, tv, nv, &then_ret, &tf);
+  for (int i = 0; i < nv; i++) tp[i] = L->vars[i]->pval, L->vars[i]->pval = pbefore[i];
   Block *els = lower_branch(L, alt, alt_rest, ev, nv, &else_ret, &ef);
+  for (int i = 0; i < nv; i++) ep[i] = L->vars[i]->pval, L->vars[i]->pval = pbefore[i];
   if (then_ret != else_ret && !at_end)
     diag_error(loc, "return on every path of the if, or only after it",
                "only one branch of this if returns");
@@ -770,7 +776,9 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
   n->u.ifs.els = els;
   n->u.ifs.outs = ARENA_ARRAY(L->a, Val, nv + 2 * (tf.n + ef.n)); // (merge_elements: value, flag)
   for (int i = 0; i < nv; i++) {
-    if (tv[i] == before[i] && ev[i] == before[i]) continue;
+    if (tv[i] == before[i] && ev[i] == before[i] &&
+        (before[i] || (tp[i] == pbefore[i] && ep[i] == pbefore[i])))
+      continue;
     Var *v = L->vars[i];
     if (v->kind == VAR_ARRAY) { // the array a pointer points into (its offset is a scalar)
       if (tv[i] && ev[i] && tv[i] != ev[i])
@@ -782,14 +790,17 @@ static void lower_if_parts(Lower *L, Loc loc, Val cond, TSNode then_stmt, bool t
     if (!tv[i] || !ev[i]) { // (C: it has a value after the if only where that branch ran)
       v->val = 0;           // reading it later is refused as a read before assignment
       v->partial = loc;
-      // ... but the root of an MPI_Bcast sends it (lower_mpi.c): the value where the branch
-      // ran, else 0 (unused outs go with dead code)
-      if (!L->par && v->kind == VAR_SCALAR && v->name[0] != '$' &&
-          (ty_is_float(v->type) || ty_is_int(v->type))) {
-        Val z = !before[i] && v->pval ? v->pval // (partial before: that value)
-                : ty_is_float(v->type) ? b_const_f(&L->b, v->type, 0) : b_const_i(&L->b, v->type, 0);
-        block_yield(L->a, then, tv[i] ? tv[i] : z);
-        block_yield(L->a, els, ev[i] ? ev[i] : z);
+      // ... but the root of an MPI_Bcast sends it (lower_mpi.c): the value where a branch
+      // assigned it (also in an if of its own: that if's pval), else 0 (unused outs go
+      // with dead code)
+      Val ts = tv[i] ? tv[i] : tp[i], es = ev[i] ? ev[i] : ep[i];
+      if (ts == PVAL_LOST || es == PVAL_LOST) { // (a side whose value a loop took away)
+        v->pval = PVAL_LOST;
+      } else if (!L->par && v->kind == VAR_SCALAR && v->name[0] != '$' &&
+                 (ty_is_float(v->type) || ty_is_int(v->type))) {
+        Val z = ty_is_float(v->type) ? b_const_f(&L->b, v->type, 0) : b_const_i(&L->b, v->type, 0);
+        block_yield(L->a, then, ts ? ts : z);
+        block_yield(L->a, els, es ? es : z);
         v->pval = n->u.ifs.outs[n->u.ifs.nouts++] = fn_val(L->fn, v->type, v->name);
       }
       continue;

@@ -19,6 +19,7 @@ typedef enum {
               // caller: vars[ref]
 } VarKind;
 
+#define PVAL_LOST ((Val)-1) // Var.pval: assigned on some path, the value unknown here
 typedef struct {
   const char *name;
   Type *type;
@@ -36,7 +37,9 @@ typedef struct {
   int idx;       // its index in Lower.vars
   Loc partial;   // (line 0: none) the if after which it has a value only where a branch ran
   Val pval;      // with partial, at host level: that value where the branch ran, else 0 (the
-                 // root of an MPI_Bcast sends it: lower_mpi.c)
+                 // root of an MPI_Bcast sends it: lower_mpi.c); 0: no path assigned it;
+                 // PVAL_LOST: a path did (a loop, a privatizing parallel loop) but its
+                 // value is not known here
   Loc priv;      // (line 0: none) the parallel loop whose iterations it was private to: no
                  // value after it (lower_loop.c privatize_scalars)
   const char *off; // VAR_ARRAY: the hidden variable holding the view's offset (NULL: 0)

@@ -762,6 +762,7 @@ typedef struct {
   Node *n;
   int nv;           // variables in scope at the loop: the candidates for carrying
   Val *init, *param;
+  Val *pval;        // the variables' Var.pval before the loop
   int nfwd;         // the parallel loop's forwarded elements before this loop
   FwdEntry *before; // (their values before the loop)
 } Seq;
@@ -831,6 +832,8 @@ static void seq_begin(Lower *L, Seq *q, Loc loc, Val lo, Val hi, Val idx, int st
   n->u.loop.stripmine = stripmine;
   n->u.loop.idx = idx;
   q->init = ARENA_ARRAY(L->a, Val, q->nv + 1), q->param = ARENA_ARRAY(L->a, Val, q->nv + 1);
+  q->pval = ARENA_ARRAY(L->a, Val, q->nv + 1);
+  for (int i = 0; i < q->nv; i++) q->pval[i] = L->vars[i]->pval;
   MayAssign w = {L};
   if (!ts_node_is_null(s)) ts_walk(s, may_assign_of, &w);
   for (int i = L->var_floor; i < q->nv; i++) {
@@ -891,6 +894,8 @@ static void seq_end(Lower *L, Seq *q, Block *outer, Loc loc, const char *exit_va
       // assigned in the body but without a value before the loop: the body reads it only after
       // it assigned it (an earlier read was refused), so no iteration sees another's value
       // (C's `int j; for (...) for (j = 0; ...)`); after the loop it has none either
+      // (its pval, where the body assigned it, was the body's own: none after the loop)
+      if (v->val || v->pval != q->pval[i]) v->pval = PVAL_LOST;
       if ((v->kind == VAR_SCALAR || v->kind == VAR_RED) && v->val) v->val = 0;
       continue;
     }
@@ -1449,7 +1454,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   // iteration's own, and after this loop the variable has none (as a privatized scalar)
   for (int k = 0; k < nv_before_reds; k++)
     if (L->vars[k]->kind == VAR_SCALAR && L->vars[k]->val != before[k])
-      L->vars[k]->val = 0, L->vars[k]->priv = loc;
+      L->vars[k]->val = 0, L->vars[k]->pval = PVAL_LOST, L->vars[k]->priv = loc;
   for (int k = ctx.var_base; pr->omp && k < L->nvars; k++) { // (an OpenMP firstprivate assigned)
     Var *v = L->vars[k];
     for (int j = 0; j < pr->npriv; j++)
@@ -1497,7 +1502,7 @@ void lower_for(Lower *L, TSNode s, const Pragma *pr) {
   var_pop(L, nv_outer);
   for (int k = 0; k < npriv; k++) {
     Var *v = var_find(L, priv[k]);
-    v->val = 0;
+    v->val = 0, v->pval = PVAL_LOST;
     v->priv = loc;
   }
   last_load(L, last, nlast, loc);

@@ -109,7 +109,7 @@ static void copy_in(Lower *L, Val tmp, const View *src, Val n, Loc loc, const ch
   Type *t = L->fn->vals[tmp].type;
   if (src->ref >= 0) {
     Var *s = L->vars[src->ref];
-    Val x = bcast && !s->val && s->partial.line && s->pval ? s->pval
+    Val x = bcast && !s->val && s->partial.line && s->pval && s->pval != PVAL_LOST ? s->pval
             : view_read(L, src, b_const_i(&L->b, &ty_int, 0), loc);
     b_write(&L->b, tmp, b_const_i(&L->b, &ty_long, 0), x);
     return;

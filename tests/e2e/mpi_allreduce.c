@@ -4,7 +4,7 @@
 // e2e: sizes n=0,1,5
 // e2e: array x[n] range(-1,1)
 // e2e: array w[n] range(0.5,1.5)
-// e2e: array y[4] range(-1,1)
+// e2e: array y[4] range(-1,1) fill(i == 0 ? 0.25 : r)
 // e2e: array v[3] range(-2,2)
 #include <math.h>
 #include <mpi.h>
@@ -34,7 +34,8 @@ void sum_array(int n, const double *x, double *y, MPI_Comm comm) {
     y[k] = y[k] * part[k];
 }
 
-// max and min over the ranks: the adjoint goes to the winning rank's element
+// max and min over the ranks: the adjoint goes to the winning rank's element (y[0] is the
+// same on every rank: a tie, won by the lowest rank)
 #pragma adsoac grad
 double extremes(const double *y, MPI_Comm world) {
   double hi[4], lo[4];

@@ -36,6 +36,23 @@ double bcast_scalar(int n, const double *x, MPI_Comm comm) {
   return alpha * x[n - 1];
 }
 
+// scalars the root assigns in a nested if (its condition holds on the root: x is in (-1, 1)),
+// and in two ifs in turn (the later one's value where it ran)
+#pragma adsoac grad
+double bcast_nested(int n, const double *x, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double a, b;
+  if (rank == 0) {
+    if (x[0] < 2.0) a = x[0] * 3.0;
+  }
+  if (rank == 0) b = x[0];
+  if (rank == 0 && n > 2) b = x[n - 1] * x[n - 1];
+  MPI_Bcast(&a, 1, MPI_DOUBLE, 0, comm);
+  MPI_Bcast(&b, 1, MPI_DOUBLE, 0, comm);
+  return a * b + x[n - 1];
+}
+
 // every rank's shard gathered on every rank, then a weighted sum over all of them
 #pragma adsoac grad
 double gather_all(int n, const double *x, MPI_Comm comm) {

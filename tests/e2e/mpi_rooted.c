@@ -7,6 +7,10 @@
 // e2e: array y[3] range(-1,1)
 // e2e: array src[9] range(-1,1)
 // e2e: array out[n] range(-1,1)
+// e2e: func gather_root
+// e2e: sizes n=0,1,3
+// e2e: func scatter_root
+// e2e: sizes n=0,1,3
 #include <math.h>
 #include <mpi.h>
 
@@ -26,12 +30,13 @@ double reduce_root(int n, const double *x, double *y, MPI_Comm comm) {
   return best * best + y[1];
 }
 
-// a product to the last rank
+// a product to the last rank, with zeros: element 0 on rank 0 only, element 2 on every rank
 #pragma adsoac grad
 void reduce_prod(int n, const double *x, double *y, MPI_Comm comm) {
-  int size;
+  int size, rank;
   MPI_Comm_size(comm, &size);
-  double p[3] = {x[0], x[n - 1] * 2.0, 0.5};
+  MPI_Comm_rank(comm, &rank);
+  double p[3] = {rank == 0 ? 0.0 : x[0], x[n - 1] * 2.0, 0.0 * x[0]};
   MPI_Reduce(p, y, 3, MPI_DOUBLE, MPI_PROD, size - 1, comm);
 }
 
