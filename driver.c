@@ -67,7 +67,7 @@ static const char usage_text[] =
     "  --check-schedules  (C, a test aid) reverse loops run in two phases of chunks check\n"
     "                     at run time that no two chunks of a phase update one element\n"
     "  --deterministic    (C) the same bits whatever the number of threads and from run to\n"
-    "                     run: reductions in blocks of a fixed size combined in order, loops\n"
+    "                     run: reductions in a fixed number of blocks folded in order, loops\n"
     "                     that would combine in an order the threads decide run in order\n"
     "  --no-line          no #line directives in the output\n"
     "  --remarks, -R      per marked loop, on stderr: what was proven (each iteration's own\n"
