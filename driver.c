@@ -66,9 +66,10 @@ static const char usage_text[] =
     "                     and elementwise part): shows the split, runs slower\n"
     "  --check-schedules  (C, a test aid) reverse loops run in two phases of chunks check\n"
     "                     at run time that no two chunks of a phase update one element\n"
-    "  --deterministic    (C) the same bits whatever the number of threads and from run to\n"
+    "  --deterministic    the same bits whatever the number of threads and from run to\n"
     "                     run: reductions in a fixed number of blocks folded in order, loops\n"
-    "                     that would combine in an order the threads decide run in order\n"
+    "                     that would combine in an order the threads decide run in order,\n"
+    "                     scans of a fixed shape (CUDA: not CUB's)\n"
     "  --no-line          no #line directives in the output\n"
     "  --remarks, -R      per marked loop, on stderr: what was proven (each iteration's own\n"
     "                     elements, disjoint accesses, privatized arrays), what was taken on\n"
@@ -163,9 +164,6 @@ static Options parse_options(int argc, char **argv) {
     }
   }
   if (!o.input) usage_error("%s", "no input file");
-  if (o.deterministic && o.target == TARGET_CUDA && (o.emit == EMIT_CODE || o.emit == EMIT_HEADER))
-    usage_error("%s", "--deterministic is implemented for --target=c only (the CUDA output's "
-                "adjoint scatters and histograms are atomic adds)");
   return o;
 }
 

@@ -433,7 +433,9 @@ static void emit_runtime(Emit *e, Buf *out, const char *gen) {
   buf_puts(out, rt_common_h);
   buf_puts(out, e->opt->target == TARGET_CUDA ? rt_cuda_cuh : rt_host_h);
   if (e->opt->target == TARGET_CUDA && gen && (strstr(gen, "adsoac_scan(") || strstr(gen, "adsoac_scan_fields(")))
-    buf_puts(out, rt_cuda_scan_cuh);
+    buf_puts(out, e->opt->deterministic ? rt_cuda_scan_det_cuh : rt_cuda_scan_cuh);
+  if (e->opt->target == TARGET_CUDA && gen && strstr(gen, "adsoac_scan_fields("))
+    buf_puts(out, rt_cuda_fields_cuh);
   if (e->opt->target == TARGET_CUDA && gen && strstr(gen, "adsoac_sort_by_key("))
     buf_puts(out, rt_cuda_sort_cuh);
   if (needs_rt_math(e->prog)) buf_puts(out, rt_math_h);

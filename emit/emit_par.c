@@ -274,11 +274,18 @@ static bool has_hint(const Node *n, const char *c) {
 typedef struct {
   const Emit *e;
   bool colored; // the loop runs in two phases of chunks
+  bool hists; // histogram updates count too
 } AtomicWalk;
 
-// An adjoint update of a float or double that may be atomic (or go to a window).
+// An adjoint update of a float or double that may be atomic (or go to a window); with
+// w->hists, also a histogram update of one (a loop's inner histogram: atomic where the array
+// is shared).
 static WalkNext atomic_update(Node *n, void *ctx) {
   const AtomicWalk *w = ctx;
+  if (n->kind == IR_UPDATE && w->hists) {
+    TypeKind k = w->e->f->vals[n->u.mem.arr].type->elem->kind;
+    return k == TY_DOUBLE || k == TY_FLOAT ? WALK_STOP : WALK_INTO;
+  }
   if (n->kind != IR_ACC) return WALK_INTO;
   TypeKind k = w->e->f->vals[n->u.mem.arr].type->elem->kind;
   bool atomic = n->u.mem.mode == ACC_ATOMIC || n->u.mem.mode == ACC_WINDOW ||
@@ -303,17 +310,20 @@ static const char *team_cond(Emit *e, const Node *n) {
                       ref(e, n->u.par.hi), ref(e, n->u.par.lo));
 }
 
-// ---- --deterministic (C): no order of combination that the threads decide ----
+// ---- --deterministic: no order of combination that the threads decide ----
 
 // A loop whose threads would meet at shared elements or at a histogram (atomics, windows,
-// copies per thread) or combine partials per thread (declared operators, two-phase loops,
-// scratch stacks): run in iteration order.
+// copies per thread; a histogram of a loop inside its iterations) or, on the C target,
+// combine partials per thread (declared operators, two-phase loops, scratch stacks): run in
+// iteration order.  (The CUDA target's reductions have a shape that the trip count alone
+// sets: adsoac_grid, the blocks' trees.)
 static bool det_in_order(Emit *e, const Node *n) {
   if (n->u.par.nhists || n->u.par.nwins) return true;
-  bool colored = n->u.par.color && ty_is_int(e->f->vals[n->u.par.idx].type);
-  if (ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored}}))
+  bool cuda = e->opt->target == TARGET_CUDA;
+  bool colored = !cuda && n->u.par.color && ty_is_int(e->f->vals[n->u.par.idx].type);
+  if (ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored, true}}))
     return true;
-  return n->u.par.nreds && (has_user_op(n) || colored || body_allocates(e, n));
+  return !cuda && n->u.par.nreds && (has_user_op(n) || colored || body_allocates(e, n));
 }
 
 // The iterations on the calling thread, in order: its updates plain, its histograms updated in
@@ -467,7 +477,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   // atomic updates, where the team may have one thread: plain then (adsoac_solo)
   bool outer_solo = e->solo;
   if (!g && !split && !e->no_team && !has_hint(n, "num_threads(") &&
-      ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored}})) {
+      ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored, false}})) {
     line(e, "const int adsoac_solo = adsoac_one_thread(%s);",
          cond ? cond : colored ? "adsoac_nch > 2" : "1");
     e->solo = true;
@@ -546,7 +556,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
       if (copy) {
         e->depth--;
         line(e, "} else { // (a short loop, or one thread: no team%s)",
-             ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, false}})
+             ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, false, false}})
                  ? ", plain updates"
                  : "");
         e->depth++;
@@ -1424,12 +1434,19 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   }
   line(e, "if (adsoac_n > 0) {");
   e->depth++;
-  line(e, "int adsoac_g = adsoac_grid(adsoac_n);");
+  // --deterministic: threads that would meet at shared elements or histograms (atomics) run
+  // as one, in iteration order; reductions keep their grid, which n alone sets
+  bool in_order = e->opt->deterministic && det_in_order(e, n);
+  if (in_order)
+    line(e, "int adsoac_g = 1; // --deterministic: one thread, the iterations in order (atomic updates meet)");
+  else
+    line(e, "int adsoac_g = adsoac_grid(adsoac_n);");
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, \"%s\"));",
          part[r], part[r], fn);
   Buf call = {.arena = e->a};
-  buf_printf(&call, "%s<<<adsoac_g, ADSOAC_BLOCK>>>(%s, adsoac_n", kname, ref(e, n->u.par.lo));
+  buf_printf(&call, "%s<<<adsoac_g, %s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
+             ref(e, n->u.par.lo));
   for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
   line(e, "%s);", call.data);

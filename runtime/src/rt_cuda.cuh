@@ -1,8 +1,9 @@
 // runtime/src/rt_cuda.cuh: what the CUDA target's generated code needs: checked device
 // memory (stream-ordered, pooled: cudaMallocAsync), host access to single device elements,
 // launch configuration, and the final stage of reductions (a block's tree in shared memory).
-// The device-wide scans (rt_cuda_scan.cuh) and the radix sort (rt_cuda_sort.cuh) follow only in
-// the files that use them: their CUB algorithms take most of nvcc's time.
+// The device-wide scans (rt_cuda_scan.cuh, with --deterministic rt_cuda_scan_det.cuh; then
+// rt_cuda_fields.cuh for struct values) and the radix sort (rt_cuda_sort.cuh) follow only in
+// the files that use them: CUB's algorithms take most of nvcc's time.
 #include <cuda_runtime.h>
 
 #define ADSOAC_BLOCK 256
@@ -153,7 +154,7 @@ static __device__ T adsoac_block_fold_(T v, Op op, int valid) {
 // b's partial is part[b].
 template <typename T, typename Op>
 static __global__ void adsoac_reduce_kernel(const T *part, int n, T *out, Op op) {
-  T s = part[threadIdx.x < n ? threadIdx.x : 0]; // threads past n are not counted below
+  T s = part[(int)threadIdx.x < n ? threadIdx.x : 0]; // threads past n are not counted below
   for (int k = threadIdx.x + ADSOAC_BLOCK; k < n; k += ADSOAC_BLOCK) s = op(s, part[k]);
   T total = adsoac_block_fold_(s, op, n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
   if (threadIdx.x == 0) *out = total;

@@ -1,5 +1,6 @@
-// runtime/src/rt_cuda_scan.cuh: device-wide scans (CUB DeviceScan), embedded after
-// rt_cuda.cuh only into the CUDA files whose functions scan.
+// runtime/src/rt_cuda_scan.cuh: device-wide scans by CUB's DeviceScan, embedded after
+// rt_cuda.cuh only into the CUDA files whose functions scan (without --deterministic:
+// rt_cuda_scan_det.cuh then), before rt_cuda_fields.cuh.
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/reverse_iterator.h>
 
@@ -51,45 +52,4 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
   if (adsoac_load(&ex, dst + last, sizeof ex, fn) || adsoac_load(&y, src + last, sizeof y, fn)) return 1;
   *host_total = reverse ? op(y, ex) : op(ex, y);
   return 0;
-}
-
-// A scan over tuples whose fields live in separate arrays (one array per field of a struct
-// operator's value): ld(k) assembles element k from the source arrays and st(k, v) stores
-// the fields of prefix k that are kept (keep false: none, only the total is wanted).  The
-// tuples are packed into one array, scanned by adsoac_scan, and unpacked.
-template <typename T, typename Load>
-static __global__ void adsoac_pack_kernel(Load ld, T *buf, long long n) {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
-       k += (long long)gridDim.x * blockDim.x)
-    buf[k] = ld(k);
-}
-
-template <typename T, typename Store>
-static __global__ void adsoac_unpack_kernel(Store st, const T *buf, long long n) {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
-       k += (long long)gridDim.x * blockDim.x)
-    st(k, buf[k]);
-}
-
-template <typename T, typename Load, typename Store, typename Op>
-static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, bool keep, long long n, T init,
-                                                             T *host_total, bool reverse, Op op,
-                                                             const char *fn) {
-  *host_total = init;
-  if (n <= 0) return 0;
-  T *src = NULL, *dst = NULL;
-  int bad = adsoac_dev_alloc((void **)&src, sizeof(T) * (size_t)n, fn) ||
-            adsoac_dev_alloc((void **)&dst, sizeof(T) * (size_t)n, fn);
-  if (!bad) {
-    adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK>>>(ld, src, n);
-    bad = adsoac_launched(fn) ||
-          adsoac_scan(src, dst, n, init, host_total, reverse, op, fn);
-  }
-  if (!bad && keep) {
-    adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK>>>(st, dst, n);
-    bad = adsoac_launched(fn);
-  }
-  adsoac_dev_free(src);
-  adsoac_dev_free(dst);
-  return bad;
 }

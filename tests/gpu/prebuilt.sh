@@ -4,11 +4,16 @@
 #   GPU benchmarks, bench/gpu/run.sh), and packs only the binaries and the CUDA runtime they
 #   load into DIR/gpu.tar.xz (about 20 MB: small enough to send to a GPU machine).
 # tests/gpu/prebuilt.sh run DIR OUT [SECONDS]: on the GPU machine: runs the e2e drivers
-#   (their numeric checks), compute-sanitizer memcheck over each (racecheck and synccheck over
+#   (their numeric checks; --deterministic's outputs of DET_PROGRAMS also bitwise the same in 9
+#   runs), compute-sanitizer memcheck over each (racecheck and synccheck over
 #   those with block-level code), and the benchmarks; logs into OUT.  The sanitizers get what
 #   is left of SECONDS (default 420) after the rest.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# (as e2e.deterministic.cuda compiles them)
+DET_PROGRAMS="hist_sum hist_ops hist_twice scan_sum scan_ops scan_struct scan_fused scan_mixed_terms
+  gather csr dot gmm kmeans heat lstm struct_reduce user_reduce reduce_ops windows color_sched nested
+  inner_loops stencil md_stencils"
 root=$(cd "$here/../.." && pwd)
 mode=${1:?build or run} dir=$(mkdir -p "${2:?DIR}" && cd "$2" && pwd)
 if [ "$mode" = build ]; then
@@ -17,10 +22,16 @@ if [ "$mode" = build ]; then
   work=${WORK:-$(mktemp -d)}
   python3 "$root/tests/e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run --build-only \
     --build-dir "$work/e2e" -j "${JOBS:-2}" | grep -v "^PASS .*: built only" | tee "$dir/build.log"
-  rm -rf "$dir/e2e" "$dir/bench" "$dir/lib"
-  for d in "$work"/e2e/*/driver; do
-    t=$(basename "$(dirname "$d")")
-    mkdir -p "$dir/e2e/$t" && cp "$d" "$dir/e2e/$t/"
+  # --deterministic's CUDA output of programs of each kind, for its bits from run to run
+  python3 "$root/tests/e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run --build-only \
+    --adsoac-flag=--deterministic --build-dir "$work/e2e-det" -j "${JOBS:-2}" $DET_PROGRAMS |
+    grep -v "^PASS .*: built only" | tee -a "$dir/build.log"
+  rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/lib"
+  for e in e2e e2e-det; do
+    for d in "$work"/$e/*/driver; do
+      t=$(basename "$(dirname "$d")")
+      mkdir -p "$dir/$e/$t" && cp "$d" "$dir/$e/$t/"
+    done
   done
   NVCC=$nvcc "$root/bench/gpu/run.sh" --adsoac "$adsoac" --build-only "$work/bench"
   for d in "$work"/bench/*/bench; do
@@ -29,8 +40,9 @@ if [ "$mode" = build ]; then
   done
   mkdir -p "$dir/lib"
   cp -L "$(dirname "$(dirname "$(realpath "$nvcc")")")"/lib64/libcudart.so.[0-9]* "$dir/lib/"
-  strip "$dir"/e2e/*/driver "$dir"/bench/*/bench
-  tar cf - -C "$dir" e2e bench lib | xz -9 -T0 >"$dir/gpu.tar.xz" && rm -rf "$dir/e2e" "$dir/bench" "$dir/lib"
+  strip "$dir"/e2e/*/driver "$dir"/e2e-det/*/driver "$dir"/bench/*/bench
+  tar cf - -C "$dir" e2e e2e-det bench lib | xz -9 -T0 >"$dir/gpu.tar.xz" &&
+    rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/lib"
   ls -la "$dir/gpu.tar.xz"
   exit 0
 fi
@@ -48,6 +60,10 @@ PYTHONUNBUFFERED=1 python3 "$root/tests/e2e/run_e2e.py" --cuda-run --run-only --
   --adsoac /bin/false -j "${JOBS:-16}" >"$out/e2e.log" 2>&1
 grep -c "^PASS" "$out/e2e.log" | sed 's/^/e2e passed: /'
 grep "^FAIL\|passed, " "$out/e2e.log" | cut -c1-300
+# 1b. --deterministic: the same checks, then the same bits in 9 runs
+PYTHONUNBUFFERED=1 python3 "$root/tests/e2e/run_e2e.py" --cuda-run --run-only --determinism \
+  --build-dir "$dir/e2e-det" --adsoac /bin/false -j "${JOBS:-16}" $DET_PROGRAMS >"$out/e2e-det.log" 2>&1
+grep "^FAIL\|passed, " "$out/e2e-det.log" | cut -c1-300
 # 2. the benchmarks
 "$root/bench/gpu/run.sh" --run-only "$dir/bench" 2>&1 | tee "$out/bench.txt"
 # 3. sanitizers, in what time is left
