@@ -213,8 +213,24 @@ static void emit_coll(Emit *e, const Node *n) {
     line(e, "ADSOAC_CHECK(%s);", call.data);
     return;
   }
-  // CUDA: through host copies of the device arrays (the one it writes copied back)
-  line(e, "{");
+  // CUDA: the device arrays themselves where MPI takes them and the rule only calls MPI
+  // (rt_mpi.h adsoac_mpi_on_device_; never where min, max or product factors are computed on
+  // the host), else through host copies of them (the one it writes copied back)
+  bool red = k == COLL_ALLREDUCE || k == COLL_REDUCE;
+  if (m == COLL_CALL || !red || n->u.coll.op == RED_ADD) {
+    static const char *const modes[] = {"ADSOAC_MPI_CALL", "ADSOAC_MPI_VJP", "ADSOAC_MPI_JVP"};
+    line(e, "if (adsoac_mpi_on_device_(%s, %s, %s, %s)) { // (a CUDA-aware MPI)", kinds[k], op, modes[m], mpi_type(t));
+    if (m == COLL_VJP)
+      line(e, "  ADSOAC_CHECK(adsoac_mpi_vjp_dev(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\"));", kinds[k], op,
+           ref(e, arrs[2]), ref(e, arrs[1]), cnt, mpi_type(t), root, comm, fn);
+    else
+      line(e, "  ADSOAC_CHECK(adsoac_mpi_dev(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\"));", kinds[k], op,
+           ref(e, arrs[m == COLL_JVP ? 1 : 0]), ref(e, arrs[m == COLL_JVP ? 2 : 1]), cnt, mpi_type(t), root,
+           comm, fn);
+    line(e, "} else {");
+  } else {
+    line(e, "{");
+  }
   line(e, "  AdsoacStage adsoac_s = {{NULL, NULL, NULL}};");
   line(e, "  int adsoac_bad = 0;");
   for (int i = 0; i < na; i++)

@@ -21,8 +21,8 @@
 // _jvp: out_dot, the tangent of out: the same collective over the tangents (sum, broadcast,
 // gathers, scatter), the winner's tangent (min, max), the product rule (product).
 //
-// The CUDA target's arrays are device memory: they are staged through host copies unless
-// ADSOAC_CUDA_AWARE_MPI is defined (an MPI library that takes device pointers).
+// The CUDA target's arrays are device memory: MPI receives them where the library is
+// CUDA-aware and the rule only calls MPI (adsoac_mpi_on_device_), host copies otherwise.
 #include <mpi.h>
 
 typedef enum { ADSOAC_MPI_SUM, ADSOAC_MPI_PROD, ADSOAC_MPI_MIN, ADSOAC_MPI_MAX } AdsoacMpiOp;
@@ -95,20 +95,50 @@ static __attribute__((unused, noinline)) int adsoac_mpi_ordered_(AdsoacMpiOp op,
 #undef ADSOAC_MPI_FOLD
 #endif
 
+// Zeros or a copy of `bytes` bytes of a collective's buffer: on the device where dev (the
+// CUDA target's arrays given to a CUDA-aware MPI), else in host memory.
+static inline __attribute__((unused)) int adsoac_mpi_fill_(void *dst, const void *src, size_t bytes,
+                                                           int dev, const char *fn) {
+  if (!bytes) return 0;
+#ifdef __CUDACC__
+  if (dev)
+    return src ? adsoac_dev_copy(dst, src, bytes, fn)
+               : adsoac_cuda_(cudaMemsetAsync(dst, 0, bytes, 0), fn, "cudaMemsetAsync");
+#endif
+  (void)dev, (void)fn;
+  if (src) memcpy(dst, src, bytes);
+  else memset(dst, 0, bytes);
+  return 0;
+}
+
+// Before MPI reads or writes device arrays: the kernels that wrote them have finished (MPI
+// does not wait for the caller's stream).
+static inline __attribute__((unused)) int adsoac_mpi_sync_(int dev, const char *fn) {
+#ifdef __CUDACC__
+  if (dev) return adsoac_cuda_(cudaStreamSynchronize(0), fn, "cudaStreamSynchronize");
+#endif
+  (void)dev, (void)fn;
+  return 0;
+}
+
 // out = the collective k of in over comm: n elements of type t each (an allgather's and a
 // gather's out, a scatter's in: n per rank).  Off the root, a reduce's and a gather's out are
-// 0s (MPI leaves them alone; the generated code copies them out on the root only).
-static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp op, const void *in,
-                                                     void *out, long n, MPI_Datatype t, int root,
-                                                     MPI_Comm comm, const char *fn) {
+// 0s (MPI leaves them alone; the generated code copies them out on the root only).  dev: in
+// and out are device arrays (CUDA target, CUDA-aware MPI; never for --deterministic's folds
+// of floating-point values, which run on the host: adsoac_mpi_on_device_).
+static inline __attribute__((unused)) int adsoac_mpi_at_(int dev, AdsoacColl k, AdsoacMpiOp op,
+                                                         const void *in, void *out, long n,
+                                                         MPI_Datatype t, int root, MPI_Comm comm,
+                                                         const char *fn) {
   int me = 0, p = 1;
   if (adsoac_mpi_count_(n, fn) || adsoac_comm_rank(comm, &me, fn) ||
-      adsoac_comm_size(comm, &p, fn))
+      adsoac_comm_size(comm, &p, fn) || adsoac_mpi_sync_(dev, fn))
     return 1;
   size_t es = adsoac_mpi_size_(t);
-  int c = (int)n, rc = MPI_SUCCESS;
+  int c = (int)n, rc = MPI_SUCCESS, bad = 0;
 #ifdef ADSOAC_DETERMINISTIC
   if ((k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && (t == MPI_DOUBLE || t == MPI_FLOAT)) {
+    if (dev) return adsoac_fail_(fn, "internal error: a rank-order fold of device arrays");
     if (adsoac_mpi_ordered_(op, in, out, n, t, p, comm, fn)) return 1;
     if (k == ADSOAC_REDUCE && me != root && n) memset(out, 0, (size_t)n * es);
     return 0;
@@ -118,22 +148,28 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
   case ADSOAC_ALLREDUCE: rc = MPI_Allreduce(in, out, c, t, adsoac_mpi_op_(op), comm); break;
   case ADSOAC_REDUCE:
     rc = MPI_Reduce(in, out, c, t, adsoac_mpi_op_(op), root, comm);
-    if (me != root && n) memset(out, 0, (size_t)n * es);
+    if (me != root) bad = adsoac_mpi_fill_(out, NULL, (size_t)n * es, dev, fn);
     break;
   case ADSOAC_BCAST:
-    if (n) memcpy(out, in, (size_t)n * es);
-    rc = MPI_Bcast(out, c, t, root, comm);
+    bad = adsoac_mpi_fill_(out, in, (size_t)n * es, dev, fn) || adsoac_mpi_sync_(dev, fn);
+    if (!bad) rc = MPI_Bcast(out, c, t, root, comm);
     break;
   case ADSOAC_ALLGATHER: rc = MPI_Allgather(in, c, t, out, c, t, comm); break;
   case ADSOAC_GATHER:
     rc = MPI_Gather(in, c, t, out, c, t, root, comm);
-    if (me != root && n) memset(out, 0, (size_t)n * (size_t)p * es);
+    if (me != root) bad = adsoac_mpi_fill_(out, NULL, (size_t)n * (size_t)p * es, dev, fn);
     break;
   case ADSOAC_SCATTER: rc = MPI_Scatter(in, c, t, out, c, t, root, comm); break;
   }
   static const char *const names[] = {"MPI_Allreduce", "MPI_Reduce", "MPI_Bcast",
                                       "MPI_Allgather", "MPI_Gather", "MPI_Scatter"};
-  return adsoac_mpi_(rc, fn, names[k]);
+  return adsoac_mpi_(rc, fn, names[k]) || bad;
+}
+
+static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp op, const void *in,
+                                                     void *out, long n, MPI_Datatype t, int root,
+                                                     MPI_Comm comm, const char *fn) {
+  return adsoac_mpi_at_(0, k, op, in, out, n, t, root, comm, fn);
 }
 
 // out[0:n] = block `rank` of the sum over the ranks of in[0 : n*ranks] (the adjoint of an
@@ -155,6 +191,37 @@ static inline __attribute__((unused)) int adsoac_mpi_sum_block_(const void *in, 
   return adsoac_mpi_(MPI_Reduce_scatter_block(in, out, (int)n, t, MPI_SUM, comm), fn,
                      "MPI_Reduce_scatter_block");
 #endif
+}
+
+// g = the adjoint of collective k's in (m elements: n, or n per rank for a scatter's) from
+// out_bar: the collective's adjoint, before any min/max/product factors; *mine: whether this
+// rank's in has one (a broadcast's and a scatter's in are read on the root only).  dev: device
+// arrays (adsoac_mpi_at_).
+static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacColl k, AdsoacMpiOp op,
+                                                              const void *out_bar, void *g, long n,
+                                                              MPI_Datatype t, int root,
+                                                              MPI_Comm comm, int *mine,
+                                                              const char *fn) {
+  int me = 0;
+  if (adsoac_comm_rank(comm, &me, fn)) return 1;
+  *mine = 1;
+  switch (k) {
+  case ADSOAC_ALLREDUCE: /* the ranks' adjoints summed, on every rank */
+    return adsoac_mpi_at_(dev, k, ADSOAC_MPI_SUM, out_bar, g, n, t, root, comm, fn);
+  case ADSOAC_REDUCE: /* the root's, on every rank */
+    return adsoac_mpi_at_(dev, ADSOAC_BCAST, op, out_bar, g, n, t, root, comm, fn);
+  case ADSOAC_BCAST: /* the ranks' adjoints summed, on the root */
+    *mine = me == root;
+    return adsoac_mpi_at_(dev, ADSOAC_REDUCE, ADSOAC_MPI_SUM, out_bar, g, n, t, root, comm, fn);
+  case ADSOAC_ALLGATHER: /* each rank's block of the sum */
+    return adsoac_mpi_sum_block_(out_bar, g, n, t, comm, fn);
+  case ADSOAC_GATHER: /* each rank's block of the root's */
+    return adsoac_mpi_at_(dev, ADSOAC_SCATTER, op, out_bar, g, n, t, root, comm, fn);
+  case ADSOAC_SCATTER: /* the blocks, on the root */
+    *mine = me == root;
+    return adsoac_mpi_at_(dev, ADSOAC_GATHER, op, out_bar, g, n, t, root, comm, fn);
+  }
+  return 0;
 }
 
 // ---- derivatives, for double (d) and float (f) ----
@@ -214,29 +281,8 @@ static inline __attribute__((unused)) int adsoac_mpi_sum_block_(const void *in, 
     long m = k == ADSOAC_SCATTER ? n * p : n; /* the elements of in */                           \
     T *g = (T *)malloc(2 * (size_t)(m > 0 ? m : 1) * sizeof *g), *fac = g + m;                      \
     if (!g) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
-    int bad = 0, c = (int)n, mine = 1;                                                           \
-    switch (k) {                                                                                 \
-    case ADSOAC_ALLREDUCE: /* the ranks' adjoints summed, on every rank */                       \
-      bad = adsoac_mpi(k, ADSOAC_MPI_SUM, out_bar, g, n, MPIT, root, comm, fn);                 \
-      break;                                                                                     \
-    case ADSOAC_REDUCE: /* the root's, on every rank */                                          \
-      bad = adsoac_mpi(ADSOAC_BCAST, op, out_bar, g, n, MPIT, root, comm, fn);                  \
-      break;                                                                                     \
-    case ADSOAC_BCAST: /* the ranks' adjoints summed, on the root */                             \
-      bad = adsoac_mpi_(MPI_Reduce(out_bar, g, c, MPIT, MPI_SUM, root, comm), fn, "MPI_Reduce"); \
-      mine = me == root;                                                                         \
-      break;                                                                                     \
-    case ADSOAC_ALLGATHER: /* each rank's block of the sum */                                    \
-      bad = adsoac_mpi_sum_block_(out_bar, g, n, MPIT, comm, fn);                                \
-      break;                                                                                     \
-    case ADSOAC_GATHER: /* each rank's block of the root's */                                    \
-      bad = adsoac_mpi(ADSOAC_SCATTER, op, out_bar, g, n, MPIT, root, comm, fn);                \
-      break;                                                                                     \
-    case ADSOAC_SCATTER: /* the blocks, on the root */                                           \
-      bad = adsoac_mpi(ADSOAC_GATHER, op, out_bar, g, n, MPIT, root, comm, fn);                 \
-      mine = me == root;                                                                         \
-      break;                                                                                     \
-    }                                                                                            \
+    int mine = 1;                                                                                \
+    int bad = adsoac_mpi_adjoint_(0, k, op, out_bar, g, n, MPIT, root, comm, &mine, fn);         \
     int factors = (k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && op != ADSOAC_MPI_SUM;        \
     bad = bad || (factors && adsoac_mpi_factors_##SFX(op, in, fac, n, comm, fn));               \
     for (long j = 0; !bad && mine && j < m; j++) in_bar[j] += factors ? g[j] * fac[j] : g[j];  \
@@ -272,6 +318,85 @@ static inline __attribute__((unused)) long adsoac_mpi_ranks_(MPI_Comm comm) {
 }
 
 #ifdef __CUDACC__
+// ---- the CUDA target: device arrays given to MPI, or staged through host copies ----
+
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> // (Open MPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support)
+#endif
+#endif
+
+// Whether the MPI library takes device pointers: -DADSOAC_MPI_STAGE says no (always host
+// copies), -DADSOAC_CUDA_AWARE_MPI says yes; otherwise Open MPI's run-time query where the
+// library was built with CUDA support, and no for any other.
+static inline __attribute__((unused)) int adsoac_mpi_cuda_aware_(void) {
+#if defined(ADSOAC_MPI_STAGE)
+  return 0;
+#elif defined(ADSOAC_CUDA_AWARE_MPI)
+  return 1;
+#elif defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support();
+#else
+  return 0;
+#endif
+}
+
+typedef enum { ADSOAC_MPI_CALL, ADSOAC_MPI_VJP, ADSOAC_MPI_JVP } AdsoacMpiMode;
+
+// Whether collective k (its operator op, elements of t) in the original (CALL), its adjoint
+// (VJP) or its tangent (JVP) runs on the device arrays themselves: with a CUDA-aware MPI,
+// wherever its rule only calls MPI and copies within device memory.  The rules that compute
+// on the host stage: the factors of min, max and product, and --deterministic's folds of
+// floating-point values in rank order.
+static inline __attribute__((unused)) int adsoac_mpi_on_device_(AdsoacColl k, AdsoacMpiOp op,
+                                                                AdsoacMpiMode m, MPI_Datatype t) {
+  if (!adsoac_mpi_cuda_aware_()) return 0;
+  int red = k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE;
+  if (m != ADSOAC_MPI_CALL && red && op != ADSOAC_MPI_SUM) return 0;
+#ifdef ADSOAC_DETERMINISTIC
+  if ((t == MPI_DOUBLE || t == MPI_FLOAT) &&
+      (m == ADSOAC_MPI_VJP ? k == ADSOAC_ALLREDUCE || k == ADSOAC_BCAST || k == ADSOAC_ALLGATHER : red))
+    return 0;
+#endif
+  (void)t;
+  return 1;
+}
+
+// out = the collective of in (CALL; JVP, whose tangents a linear collective maps alike), on
+// device arrays (where adsoac_mpi_on_device_).
+static inline __attribute__((unused)) int adsoac_mpi_dev(AdsoacColl k, AdsoacMpiOp op, const void *in,
+                                                         void *out, long n, MPI_Datatype t, int root,
+                                                         MPI_Comm comm, const char *fn) {
+  return adsoac_mpi_at_(1, k, op, in, out, n, t, root, comm, fn);
+}
+
+template <typename T> static __global__ void adsoac_mpi_add_kernel(T *a, const T *g, long long n) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+       k += (long long)gridDim.x * blockDim.x)
+    a[k] += g[k];
+}
+
+// in_bar += the adjoint of a collective whose adjoint is linear (no min, max or product
+// factors), on device arrays (where adsoac_mpi_on_device_).
+template <typename T>
+static inline __attribute__((unused)) int adsoac_mpi_vjp_dev(AdsoacColl k, AdsoacMpiOp op,
+                                                             T *in_bar, const T *out_bar, long n,
+                                                             MPI_Datatype t, int root,
+                                                             MPI_Comm comm, const char *fn) {
+  int p = 1, mine = 1;
+  if (adsoac_mpi_count_(n, fn) || adsoac_comm_size(comm, &p, fn)) return 1;
+  long m = k == ADSOAC_SCATTER ? n * p : n; // the elements of in
+  T *g = NULL;
+  if (adsoac_dev_alloc((void **)&g, sizeof(T) * (size_t)(m > 0 ? m : 1), fn)) return 1;
+  int bad = adsoac_mpi_adjoint_(1, k, op, out_bar, g, n, t, root, comm, &mine, fn);
+  if (!bad && mine && m > 0) {
+    adsoac_mpi_add_kernel<T><<<adsoac_grid(m), ADSOAC_BLOCK>>>(in_bar, g, m);
+    bad = adsoac_launched(fn);
+  }
+  adsoac_dev_free(g);
+  return bad;
+}
+
 // Host copies of device arrays around a collective (MPI without CUDA support): h[k] holds
 // `bytes` bytes, copied from dev when `in`; adsoac_unstage_ copies one back.
 typedef struct {

@@ -869,17 +869,18 @@ def determinism(args, o, ranks):
     """--determinism: the bits of every result of f, f_vjp and f_jvp (the driver's E2E_HASH
     mode: its files o("hash"), o("hash.RANK")) the same in 3 runs at each of 1, 2 and 3 threads."""
     first, at = None, None
-    # (an MPI program: also under four of Open MPI's allreduce algorithms, which combine the
-    # ranks' values in orders of their own)
+    # (an MPI program: also under four of Open MPI's allreduce and reduce algorithms, which
+    # combine the ranks' values in orders of their own)
     algs = [(t, r, None) for t in (1, 2, 3) for r in range(3)] + \
-        [(1, 0, a) for a in ((1, 3, 4, 6) if ranks else ())]
+        [(1, 0, a) for a in (((1, 1), (3, 5), (4, 2), (6, 4)) if ranks else ())]
     for threads, run, alg in algs:
         for old in glob.glob(o("hash*")):
             os.remove(old)
         env = {"E2E_HASH": o("hash"), "OMP_NUM_THREADS": str(threads)}
         if alg:
             env.update(OMPI_MCA_coll_tuned_use_dynamic_rules="1",
-                       OMPI_MCA_coll_tuned_allreduce_algorithm=str(alg))
+                       OMPI_MCA_coll_tuned_allreduce_algorithm=str(alg[0]),
+                       OMPI_MCA_coll_tuned_reduce_algorithm=str(alg[1]))
         p = exec_driver(args, o, ranks, env)
         got = sorted(l for path in glob.glob(o("hash*")) for l in open(path).read().splitlines())
         if p.returncode or not got:
@@ -890,10 +891,10 @@ def determinism(args, o, ranks):
         elif got != first:
             diff = [b for a, b in zip(first, got) if a != b] or got
             raise Fail("determinism: %d threads, run %d%s differs from %s:\n    %s" % (
-                threads, run + 1, ", MPI allreduce algorithm %d" % alg if alg else "", at,
+                threads, run + 1, ", MPI allreduce and reduce algorithms %d, %d" % alg if alg else "", at,
                 "\n    ".join(diff[:10])))
     return ["PASS determinism: %d results bitwise identical in %d runs at 1, 2, 3 threads%s" % (
-        len(first), len(algs), " and 4 MPI allreduce algorithms" if ranks else "")]
+        len(first), len(algs), " and 4 MPI allreduce and reduce algorithms" if ranks else "")]
 
 
 def run_driver(args, o, ranks=()):
