@@ -60,9 +60,15 @@ static bool in_place(Lower *L, TSNode e) {
 }
 
 // A buffer of elements of type t: an array, or a scalar variable (&s) when count is 1.
-static View buffer(Lower *L, TSNode e, Type *t, Val count, const char *what) {
+// per_rank: the collective that fills it with count elements from each rank (an array).
+static View buffer(Lower *L, TSNode e, Type *t, Val count, const char *what, const char *per_rank) {
   View v = view_expr(L, e, what);
   Loc loc = node_loc(L, e);
+  bool send = !strcmp(what, "the send buffer");
+  if (v.ref >= 0 && per_rank)
+    diag_error(loc, send ? "send from an array of count elements for each rank"
+                         : "receive into an array of count elements for each rank",
+               "'%s' %s the variable '%s'", per_rank, send ? "from" : "into", L->vars[v.ref]->name);
   if (v.ref >= 0) {
     Var *s = L->vars[v.ref];
     if (s->kind != VAR_SCALAR)
@@ -232,10 +238,28 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
       other = in_place(L, y) ? z : y;
     }
   }
+  // MPI_Scatter(x, ..., rank == root ? MPI_IN_PLACE : y, ...): the root's block stays where
+  // it is in the send buffer; the others receive into y (recv_if: where in place)
+  Val recv_if = 0;
+  while (ts_is(recv, "parenthesized_expression")) recv = ts_node_named_child(recv, 0);
+  if (k == COLL_SCATTER && ts_is(recv, "conditional_expression")) {
+    TSNode c = ts_field(recv, "condition"), y = ts_field(recv, "consequence"),
+           z = ts_field(recv, "alternative");
+    if (in_place(L, y) != in_place(L, z)) {
+      Val cv = L->expr(L, c);
+      Val zero = ty_is_float(val_type(L->fn, cv)) ? b_const_f(&L->b, val_type(L->fn, cv), 0)
+                                                  : b_const_i(&L->b, val_type(L->fn, cv), 0);
+      recv_if = b_binop(&L->b, BIN_NE, cv, zero);
+      if (in_place(L, z)) recv_if = b_unop(&L->b, UN_NOT, recv_if);
+      recv = in_place(L, y) ? z : y;
+    }
+  }
   bool inplace = k != COLL_BCAST && in_place(L, send);
   if (k != COLL_BCAST && in_place(L, recv))
-    diag_error(node_loc(L, recv), "pass MPI_IN_PLACE as the send buffer", "MPI_IN_PLACE as the "
-               "receive buffer");
+    diag_error(node_loc(L, recv), k == COLL_SCATTER ? "on the root only (rank == root ? "
+               "MPI_IN_PLACE : buf): the others receive into a buffer" : "pass MPI_IN_PLACE as "
+               "the send buffer", "MPI_IN_PLACE as the receive buffer%s",
+               k == COLL_SCATTER ? " on every rank" : "");
   if (inplace && k != COLL_ALLREDUCE && k != COLL_ALLGATHER)
     diag_error(node_loc(L, send), k == COLL_SCATTER ? "receive into a buffer of its own"
                : "send from a buffer of its own where the rank is not the root (rank == root ? "
@@ -255,14 +279,13 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   Val is_root = 0;
   if (root_out || root_in)
     is_root = b_binop(&L->b, BIN_EQ, rank_of(L, n->u.coll.comm), n->u.coll.root);
-  View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer");
+  View dst = buffer(L, recv, t, outn, k == COLL_BCAST ? "the buffer" : "the receive buffer",
+                    k == COLL_ALLGATHER || k == COLL_GATHER ? name : NULL);
   View src = k == COLL_BCAST || inplace ? dst
-             : buffer(L, place_if ? other : send, t, inn, "the send buffer");
+             : buffer(L, place_if ? other : send, t, inn, "the send buffer",
+                      k == COLL_SCATTER ? name : NULL);
   View here = dst; // (in place: where this rank's block is in the receive buffer)
   if ((inplace || place_if) && (k == COLL_ALLGATHER || k == COLL_GATHER)) {
-    if (dst.ref >= 0)
-      diag_error(node_loc(L, recv), "gather into an array", "'%s' into the variable '%s'", name,
-                 L->vars[dst.ref]->name);
     Val who = k == COLL_GATHER ? n->u.coll.root : rank_of(L, n->u.coll.comm);
     Val at = b_binop(&L->b, BIN_MUL, convert(L, who, &ty_long), count);
     here.off = here.off ? b_binop(&L->b, BIN_ADD, convert(L, here.off, &ty_long), at) : at;
@@ -280,13 +303,16 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   L->b.loc = loc;
   n->u.coll.out = temp(L, t, outn, "mpi_out");
   b_push(&L->b, n);
-  if (root_out && dst.ref >= 0) { // (a scalar: its value off the root stays, if it had one)
+  // the result where it is kept: a reduce's and a gather's on the root, an in-place
+  // scatter's off the root (where the condition does not hold), the others' everywhere
+  Val keep = root_out ? is_root : recv_if ? b_unop(&L->b, UN_NOT, recv_if) : 0;
+  if (keep && dst.ref >= 0) { // (a scalar: its value elsewhere stays, if it had one)
     Var *s = L->vars[dst.ref];
     Val got = b_read(&L->b, n->u.coll.out, b_const_i(&L->b, &ty_long, 0));
-    s->val = s->val ? b_select(&L->b, is_root, got, s->val) : got;
+    s->val = s->val ? b_select(&L->b, keep, got, s->val) : got;
     L->fn->vals[s->val].hint = s->name;
-  } else if (root_out) {
-    copy_where(L, is_root, &dst, NULL, n->u.coll.out, outn, loc, name, true);
+  } else if (keep) {
+    copy_where(L, keep, &dst, NULL, n->u.coll.out, outn, loc, name, true);
   } else {
     copy_out(L, &dst, n->u.coll.out, outn, loc, name);
   }

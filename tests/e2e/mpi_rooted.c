@@ -11,6 +11,8 @@
 // e2e: sizes n=0,1,3
 // e2e: func scatter_root
 // e2e: sizes n=0,1,3
+// e2e: func scatter_in_place
+// e2e: sizes n=0,1,3
 #include <math.h>
 #include <mpi.h>
 
@@ -91,5 +93,23 @@ double gather_in_place(int n, const double *x, MPI_Comm comm) {
   for (int k = 0; k < n * size; k++) s += (k + 1) * every[k];
   if (rank == 0)
     for (int k = 0; k < n * size; k++) s += all[k] * (k % 3);
+  return s;
+}
+
+// an in-place scatter from the last rank: its own block stays in src (MPI_IN_PLACE on the
+// root), the others receive theirs into mine
+#pragma adsoac grad
+double scatter_in_place(int n, const double *src, MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int root = size - 1;
+  double mine[8];
+  MPI_Scatter(src, n, MPI_DOUBLE, rank == root ? MPI_IN_PLACE : mine, n, MPI_DOUBLE, root, comm);
+  double s = 0.0;
+  if (rank == root)
+    for (int i = 0; i < n; i++) s += (i + 1) * sin(src[root * n + i]);
+  else
+    for (int i = 0; i < n; i++) s += (i + 1) * sin(mine[i]) + rank;
   return s;
 }
