@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# bench/gpu/run.sh [--adsoac PATH] [--build-only DIR | --run-only DIR] [--n N] [--reps R]
-#   [--only a,b]: GPU timings of adsoac's CUDA output (bench/gpu/gpu_main.cu).  Per kernel:
+# bench/gpu/run.sh [--adsoac PATH] [--adsoac-flag F] [--build-only DIR | --run-only DIR] [--n N]
+#   [--reps R] [--only a,b]: GPU timings of adsoac's CUDA output (bench/gpu/gpu_main.cu).  Per kernel:
 #   translate bench/NAME.c with --target=cuda, nvcc it with the driver, compile the C original
 #   (NAME_seq) and the hand adjoint (NAME_hand) with cc, run: one row of primal ms, vjp ms,
 #   vjp/primal and the primal's effective bandwidth (GB/s of the bytes it must read).
 #   --build-only DIR builds the binaries into DIR (no GPU needed); --run-only DIR runs them
-#   (a GPU machine).  Not a test: rows marked MISMATCH failed the check against the C code.
+#   (a GPU machine).  --adsoac-flag F: translate with F too (--deterministic: its cost, beside a
+#   run without).  Not a test: rows marked MISMATCH failed the check against the C code.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 ADSOAC=$ROOT/build/adsoac
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-MODE=both DIR= N=16777216 REPS=21 ONLY=dot,prod,scanadd,histadd,histmax,gmm,heat
+MODE=both DIR= N=16777216 REPS=21 ONLY=dot,prod,scanadd,histadd,histmax,gmm,heat FLAGS=
 while [ $# -gt 0 ]; do
   case $1 in
     --adsoac) ADSOAC=$2; shift 2 ;;
+    --adsoac-flag) FLAGS="$FLAGS $2"; shift 2 ;;
+    --adsoac-flag=*) FLAGS="$FLAGS ${1#--adsoac-flag=}"; shift ;;
     --build-only) MODE=build DIR=$2; shift 2 ;;
     --run-only) MODE=run DIR=$2; shift 2 ;;
     --n) N=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--adsoac PATH] [--build-only DIR | --run-only DIR] [--n N] [--reps R] [--only a,b]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--adsoac PATH] [--adsoac-flag F] [--build-only DIR | --run-only DIR] [--n N] [--reps R] [--only a,b]" >&2; exit 2 ;;
   esac
 done
 DIR=${DIR:-$(mktemp -d)}
@@ -32,7 +35,7 @@ if [ "$MODE" != run ]; then
   for k in ${ONLY//,/ }; do
     f=$(fname "$k") b=$DIR/$k
     mkdir -p "$b"
-    if ! { "$ADSOAC" --target=cuda "$ROOT/bench/$k.c" -o "$b/grad.cu" &&
+    if ! { "$ADSOAC" --target=cuda $FLAGS "$ROOT/bench/$k.c" -o "$b/grad.cu" &&
            "$NVCC" -O3 -arch=sm_90 -c "$b/grad.cu" -o "$b/grad.o" &&
            "$NVCC" -O3 -arch=sm_90 -DK_"$k" -c "$HERE/gpu_main.cu" -o "$b/main.o" &&
            cc -O2 -D"$f"="$f"_seq -c "$ROOT/bench/$k.c" -o "$b/seq.o" &&

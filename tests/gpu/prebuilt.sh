@@ -26,7 +26,7 @@ if [ "$mode" = build ]; then
   python3 "$root/tests/e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run --build-only \
     --adsoac-flag=--deterministic --build-dir "$work/e2e-det" -j "${JOBS:-2}" $DET_PROGRAMS |
     grep -v "^PASS .*: built only" | tee -a "$dir/build.log"
-  rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/lib"
+  rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/bench-det" "$dir/lib"
   for e in e2e e2e-det; do
     for d in "$work"/$e/*/driver; do
       t=$(basename "$(dirname "$d")")
@@ -34,15 +34,19 @@ if [ "$mode" = build ]; then
     done
   done
   NVCC=$nvcc "$root/bench/gpu/run.sh" --adsoac "$adsoac" --build-only "$work/bench"
-  for d in "$work"/bench/*/bench; do
-    t=$(basename "$(dirname "$d")")
-    mkdir -p "$dir/bench/$t" && cp "$d" "$dir/bench/$t/"
+  NVCC=$nvcc "$root/bench/gpu/run.sh" --adsoac "$adsoac" --adsoac-flag=--deterministic \
+    --build-only "$work/bench-det"
+  for e in bench bench-det; do
+    for d in "$work"/$e/*/bench; do
+      t=$(basename "$(dirname "$d")")
+      mkdir -p "$dir/$e/$t" && cp "$d" "$dir/$e/$t/"
+    done
   done
   mkdir -p "$dir/lib"
   cp -L "$(dirname "$(dirname "$(realpath "$nvcc")")")"/lib64/libcudart.so.[0-9]* "$dir/lib/"
-  strip "$dir"/e2e/*/driver "$dir"/e2e-det/*/driver "$dir"/bench/*/bench
-  tar cf - -C "$dir" e2e e2e-det bench lib | xz -9 -T0 >"$dir/gpu.tar.xz" &&
-    rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/lib"
+  strip "$dir"/e2e/*/driver "$dir"/e2e-det/*/driver "$dir"/bench/*/bench "$dir"/bench-det/*/bench
+  tar cf - -C "$dir" e2e e2e-det bench bench-det lib | xz -9 -T0 >"$dir/gpu.tar.xz" &&
+    rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/bench-det" "$dir/lib"
   ls -la "$dir/gpu.tar.xz"
   exit 0
 fi
@@ -66,6 +70,8 @@ PYTHONUNBUFFERED=1 python3 "$root/tests/e2e/run_e2e.py" --cuda-run --run-only --
 grep "^FAIL\|passed, " "$out/e2e-det.log" | cut -c1-300
 # 2. the benchmarks
 "$root/bench/gpu/run.sh" --run-only "$dir/bench" 2>&1 | tee "$out/bench.txt"
+echo "# the same, translated with --deterministic"
+"$root/bench/gpu/run.sh" --run-only "$dir/bench-det" 2>&1 | tee "$out/bench-det.txt"
 # 3. sanitizers, in what time is left
 left=$((budget - ($(date +%s) - start)))
 echo "sanitizers: $left s"
