@@ -6,7 +6,9 @@
 // the files that use them: CUB's algorithms take most of nvcc's time.
 #include <cuda_runtime.h>
 
+#ifndef ADSOAC_BLOCK // (a power of two; the tests' CPU emulation of CUDA sets fewer threads)
 #define ADSOAC_BLOCK 256
+#endif
 #define ADSOAC_MAX_BLOCKS 1024
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 

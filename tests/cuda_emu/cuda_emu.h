@@ -3,7 +3,12 @@
 // __syncthreads, __shared__ variables are statics (the blocks of a launch run one after the
 // other), device memory is host memory.  run-cuda-emu.sh rewrites each `k<<<g, b>>>(args);`
 // of the runtime into adsoac_emu_launch(g, b, [&] { k(args); }).
+#pragma once
 #include <barrier>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <type_traits>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -24,6 +29,39 @@ inline dim3 blockDim, gridDim;
 inline std::barrier<> *adsoac_emu_bar;
 inline void __syncthreads() { adsoac_emu_bar->arrive_and_wait(); }
 
+// The threads that run the blocks, made once and kept (a launch does not create threads):
+// run(b, job) has workers 0 .. b-1 each call job(t) and returns when all have.
+struct AdsoacEmuPool {
+  std::mutex m;
+  std::condition_variable go, done;
+  unsigned made = 0, active = 0, finished = 0;
+  unsigned long gen = 0;
+  std::function<void(unsigned)> job;
+  void worker(unsigned t) {
+    unsigned long seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> l(m);
+        go.wait(l, [&] { return gen != seen; });
+        seen = gen;
+        if (t >= active) continue;
+      }
+      job(t);
+      std::lock_guard<std::mutex> l(m);
+      if (++finished == active) done.notify_one();
+    }
+  }
+  void run(unsigned b, std::function<void(unsigned)> f) {
+    std::unique_lock<std::mutex> l(m);
+    for (; made < b; made++) std::thread([this, t = made] { worker(t); }).detach();
+    job = std::move(f);
+    active = b, finished = 0, gen++;
+    go.notify_all();
+    done.wait(l, [&] { return finished == active; });
+  }
+};
+inline AdsoacEmuPool &adsoac_emu_pool = *new AdsoacEmuPool; // (never destroyed: its threads wait on it at exit)
+
 // g blocks of b threads: each of the b threads runs the kernel for block 0, 1, ..., g-1, the
 // block's threads meeting at the end of each (a block's shared memory is the next one's).
 template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, F f) {
@@ -31,17 +69,14 @@ template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, F f) {
   blockDim = {b, 1, 1};
   std::barrier<> bar((std::ptrdiff_t)b);
   adsoac_emu_bar = &bar;
-  std::vector<std::thread> ts;
-  for (unsigned t = 0; t < b; t++)
-    ts.emplace_back([&, t] {
-      threadIdx = {t, 0, 0};
-      for (unsigned k = 0; k < g; k++) {
-        blockIdx = {k, 0, 0};
-        f();
-        bar.arrive_and_wait();
-      }
-    });
-  for (auto &t : ts) t.join();
+  adsoac_emu_pool.run(b, [&](unsigned t) {
+    threadIdx = {t, 0, 0};
+    for (unsigned k = 0; k < g; k++) {
+      blockIdx = {k, 0, 0};
+      f();
+      bar.arrive_and_wait();
+    }
+  });
 }
 
 typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
@@ -72,6 +107,29 @@ template <typename T> cudaError_t cudaMemcpyFromSymbol(void *d, const T &sym, si
 }
 template <typename T> cudaError_t cudaGetSymbolAddress(void **p, T &sym) {
   return *p = (void *)&sym, cudaSuccess;
+}
+inline cudaError_t cudaMalloc(void **p, size_t n) {
+  *p = malloc(n ? n : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFree(void *p) { return free(p), cudaSuccess; }
+typedef enum { cudaLimitMallocHeapSize = 2 } cudaLimit;
+inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+inline cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit) { return *v = (size_t)1 << 30, cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+
+// atomicAdd on any arithmetic type: a compare-and-swap loop on its bits (integers: fetch-add)
+template <typename T, typename V> T atomicAdd(T *p, V val) {
+  T v = (T)val, old, nw;
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+  } else {
+    __atomic_load(p, &old, __ATOMIC_SEQ_CST);
+    do nw = old + v;
+    while (!__atomic_compare_exchange(p, &old, &nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+  }
 }
 template <typename U> U atomicCAS(U *p, U expected, U desired) {
   __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);

@@ -709,6 +709,8 @@ def run_c(args, name):
     ranks = mpi_ranks(src)
     if ranks and getattr(args, "mpi_one", False):
         ranks = [1]
+    if getattr(args, "cuda_emu", False):
+        args.cuda_run = True
     if getattr(args, "cuda_run", False):
         c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", open(src).read(), re.M)
         if c_only:
@@ -736,9 +738,13 @@ def run_c(args, name):
     # (gcc removes a static function nothing calls; the driver calls them)
     keep_static = ["-fkeep-static-functions"] if any(f.static for f in funcs) and "clang" not in args.cc else []
     extra_objs, link = [], []
+    emu = getattr(args, "cuda_emu", False)
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
         cu = o("prog_grad.cu")
         translate(args, name, src, "cuda", cu)
+        if emu and "#include <cub/" in open(cu).read():
+            return ["SKIP not emulated: the output calls CUB (a scan or a sort: --deterministic "
+                    "scans without it)"]
         shim = os.path.join(os.path.dirname(HERE), "gpu", "cuda_shim.py")
         p = subprocess.run([sys.executable, shim, os.path.join(sdir, name + ".c"), o("shim.cu"), cu],
                            capture_output=True, text=True)
@@ -746,6 +752,19 @@ def run_c(args, name):
             raise Fail("cuda_shim.py failed:\n" + p.stderr)
         nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)] + \
             (["-rdc=true"] if links else [])
+        if emu:  # (--cuda-emu: g++ over the emulation of CUDA, tests/cuda_emu)
+            emu_dir = os.path.join(os.path.dirname(HERE), "cuda_emu")
+            for f in (cu, o("shim.cu")):
+                with open(f) as fh:
+                    text = fh.read()
+                r = subprocess.run([sys.executable, os.path.join(emu_dir, "emu_rewrite.py")], input=text,
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    raise Fail("emu_rewrite.py failed on %s:\n%s" % (f, r.stderr))
+                with open(f, "w") as fh:
+                    fh.write(r.stdout)
+            nv = ["g++", "-std=c++20", "-O1", "-pthread", "-x", "c++", "-DADSOAC_BLOCK=32", "-I",
+                  os.path.join(emu_dir, "include"), "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)]
         if p.stdout.strip() != "INLINE":  # (else the shim includes the output: static kernels)
             sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
         sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "nvcc -c (shims)")
@@ -756,12 +775,17 @@ def run_c(args, name):
         extra_objs = [o("shim.o")] if p.stdout.strip() != "INLINE" else []
         if links:  # a library the kernels call: device code too (its functions __host__ __device__)
             for k, lib in enumerate(links):
-                sh(nv + ["-x", "cu", "-c", lib, "-o", o("dlib%d.o" % k)], "nvcc -c " + os.path.basename(lib))
+                sh(nv + ([] if emu else ["-x", "cu"]) + ["-c", lib, "-o", o("dlib%d.o" % k)],
+                   "compiling " + os.path.basename(lib))
                 extra_objs.append(o("dlib%d.o" % k))
-            sh(nv + ["-dlink", o("grad.o")] + extra_objs + ["-o", o("dlink.o")], "nvcc -dlink")
-            extra_objs.append(o("dlink.o"))
-        cudalib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(args.nvcc))), "lib64")
-        link = ["-L" + cudalib, "-Wl,-rpath," + cudalib, "-lcudart", "-lstdc++"]
+            if not emu:
+                sh(nv + ["-dlink", o("grad.o")] + extra_objs + ["-o", o("dlink.o")], "nvcc -dlink")
+                extra_objs.append(o("dlink.o"))
+        if emu:
+            link = ["-lstdc++", "-pthread"]
+        else:
+            cudalib = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(args.nvcc))), "lib64")
+            link = ["-L" + cudalib, "-Wl,-rpath," + cudalib, "-lcudart", "-lstdc++"]
     else:
         grad = os.path.join(bdir, "prog_grad.c")
         translate(args, name, src, "c", grad)
@@ -1005,6 +1029,9 @@ def main():
     ap.add_argument("--cuda-run", action="store_true",
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
+    ap.add_argument("--cuda-emu", action="store_true",
+                    help="as --cuda-run, on the CPU: the CUDA output compiled by g++ over "
+                         "tests/cuda_emu's emulation of CUDA (outputs that call CUB skipped)")
     ap.add_argument("--build-only", action="store_true",
                     help="build the drivers in --build-dir, run none (e.g. for a GPU machine)")
     ap.add_argument("--run-only", action="store_true",
