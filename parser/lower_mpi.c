@@ -59,6 +59,21 @@ static bool in_place(Lower *L, TSNode e) {
   return ts_is(e, "identifier") && !strcmp(node_text(L, e), "MPI_IN_PLACE");
 }
 
+// `c ? MPI_IN_PLACE : buf` (or `c ? buf : MPI_IN_PLACE`): *where = the condition that the
+// buffer is MPI_IN_PLACE, and buf returned; otherwise *where = 0.
+static TSNode in_place_where(Lower *L, TSNode e, Val *where) {
+  *where = 0;
+  if (!ts_is(e, "conditional_expression")) return (TSNode){0};
+  TSNode c = ts_field(e, "condition"), y = ts_field(e, "consequence"), z = ts_field(e, "alternative");
+  if (in_place(L, y) == in_place(L, z)) return (TSNode){0};
+  Val cv = L->expr(L, c);
+  Type *ct = val_type(L->fn, cv);
+  Val zero = ty_is_float(ct) ? b_const_f(&L->b, ct, 0) : b_const_i(&L->b, ct, 0);
+  *where = b_binop(&L->b, BIN_NE, cv, zero);
+  if (in_place(L, z)) *where = b_unop(&L->b, UN_NOT, *where);
+  return in_place(L, y) ? z : y;
+}
+
 // A buffer of elements of type t: an array, or a scalar variable (&s) when count is 1.
 // per_rank: the collective that fills it with count elements from each rank (an array).
 static View buffer(Lower *L, TSNode e, Type *t, Val count, const char *what, const char *per_rank) {
@@ -222,37 +237,17 @@ static void data_coll(Lower *L, TSNode call, CollKind k, const char *name) {
   if (layout[k].op >= 0) n->u.coll.op = mpi_op(L, arg(args, layout[k].op));
   if (layout[k].root >= 0) n->u.coll.root = convert(L, L->expr(L, arg(args, layout[k].root)), &ty_int);
   // MPI_Reduce(rank == root ? MPI_IN_PLACE : buf, ...), MPI_Gather likewise: the root's data
-  // from the receive buffer (the condition, the value where it holds)
-  Val place_if = 0;
+  // from the receive buffer (place_if: where in place; other: the buffer elsewhere)
+  Val place_if = 0, recv_if = 0;
   TSNode other = {0};
-  if ((k == COLL_REDUCE || k == COLL_ALLREDUCE || k == COLL_GATHER) &&
-      ts_is(send, "conditional_expression")) {
-    TSNode c = ts_field(send, "condition"), y = ts_field(send, "consequence"),
-           z = ts_field(send, "alternative");
-    if (in_place(L, y) != in_place(L, z)) {
-      Val cv = L->expr(L, c);
-      Val zero = ty_is_float(val_type(L->fn, cv)) ? b_const_f(&L->b, val_type(L->fn, cv), 0)
-                                                  : b_const_i(&L->b, val_type(L->fn, cv), 0);
-      place_if = b_binop(&L->b, BIN_NE, cv, zero);
-      if (in_place(L, z)) place_if = b_unop(&L->b, UN_NOT, place_if);
-      other = in_place(L, y) ? z : y;
-    }
-  }
+  if (k == COLL_REDUCE || k == COLL_ALLREDUCE || k == COLL_GATHER)
+    other = in_place_where(L, send, &place_if);
   // MPI_Scatter(x, ..., rank == root ? MPI_IN_PLACE : y, ...): the root's block stays where
-  // it is in the send buffer; the others receive into y (recv_if: where in place)
-  Val recv_if = 0;
+  // it is in the send buffer; the others receive into y
   while (ts_is(recv, "parenthesized_expression")) recv = ts_node_named_child(recv, 0);
-  if (k == COLL_SCATTER && ts_is(recv, "conditional_expression")) {
-    TSNode c = ts_field(recv, "condition"), y = ts_field(recv, "consequence"),
-           z = ts_field(recv, "alternative");
-    if (in_place(L, y) != in_place(L, z)) {
-      Val cv = L->expr(L, c);
-      Val zero = ty_is_float(val_type(L->fn, cv)) ? b_const_f(&L->b, val_type(L->fn, cv), 0)
-                                                  : b_const_i(&L->b, val_type(L->fn, cv), 0);
-      recv_if = b_binop(&L->b, BIN_NE, cv, zero);
-      if (in_place(L, z)) recv_if = b_unop(&L->b, UN_NOT, recv_if);
-      recv = in_place(L, y) ? z : y;
-    }
+  if (k == COLL_SCATTER) {
+    TSNode y = in_place_where(L, recv, &recv_if);
+    if (recv_if) recv = y;
   }
   bool inplace = k != COLL_BCAST && in_place(L, send);
   if (k != COLL_BCAST && in_place(L, recv))

@@ -3,6 +3,7 @@
 // tests/run-checkpoint.sh measures the saved states' peak memory of each (T, 2*sqrt(T),
 // 3*cbrt(T) states).
 // e2e: sizes n=0,1,3,6,9 steps=0,1,7,30,1000
+// e2e: no-emu up to 1000 steps of about ten kernels each, per call: minutes in the CPU emulation
 // e2e: scalar k range(0.05,0.45)
 // e2e: array u[n] range(-1,1)
 // e2e: array tmp[n] range(-1,1)

@@ -19,7 +19,9 @@ The reference is compiled with -DADSOAC_E2E_REFERENCE: `#ifdef ADSOAC_E2E_REFERE
 for plain C only, the guard that adsoac's hist semantics imply (out-of-section bins skipped).
 At a point where the one-sided differences disagree (a kink or a jump, e.g. log(x) guarded by
 x > 0 at x == 0) a derivative must be finite and lie between the two one-sided differences.
-With --nvcc, NAME [cuda] translates with --target=cuda and compiles with nvcc -c.
+With --nvcc, NAME [cuda] translates with --target=cuda and compiles with nvcc -c.  With
+--cuda-run (a GPU) or --cuda-emu (no GPU: tests/cuda_emu's emulation, g++) the CUDA output,
+behind host-pointer shims (tests/gpu/cuda_shim.py), replaces the C output in the checks.
 
 Spec: comment lines `// e2e: ...` in NAME.c (lines before any `func` apply to every marked
 function; lines after `func NAME` only to NAME and override the former):
@@ -37,6 +39,8 @@ function; lines after `func NAME` only to NAME and override the former):
                              device functions defined in another file (a library)
   c-only REASON              --cuda does not compile this program's CUDA output (reported
                              as not compiled, with REASON: a documented limitation)
+  no-emu REASON              --cuda-emu does not run this program (reported, with REASON:
+                             e.g. too many kernel launches for the emulation's time)
   mpi 1,2,3                  an MPI program (language.md 10): built with --mpicc, run under
                              --mpirun with each number of ranks; every rank has inputs of its
                              own, L sums over the ranks, each finite difference moves one
@@ -371,7 +375,7 @@ def parse_program(path):
     glob_spec, local, cur = Spec(), {}, None
     for n, line in enumerate(spec_text.splitlines(), 1):
         m = re.match(r"\s*//\s*e2e:\s*(.*?)\s*$", line)
-        if not m or m.group(1).startswith(("source ", "link ", "nvcc ", "c-only ", "mpi ")):
+        if not m or m.group(1).startswith(("source ", "link ", "nvcc ", "c-only ", "no-emu ", "mpi ")):
             continue
         try:
             if m.group(1).startswith("func "):
@@ -711,6 +715,9 @@ def run_c(args, name):
         ranks = [1]
     if getattr(args, "cuda_emu", False):
         args.cuda_run = True
+        no_emu = re.findall(r"^\s*//\s*e2e:\s*no-emu\s+(.*?)\s*$", open(src).read(), re.M)
+        if no_emu:
+            return ["SKIP not emulated: " + no_emu[0]]
     if getattr(args, "cuda_run", False):
         c_only = re.findall(r"^\s*//\s*e2e:\s*c-only\s+(.*?)\s*$", open(src).read(), re.M)
         if c_only:
@@ -742,9 +749,6 @@ def run_c(args, name):
     if getattr(args, "cuda_run", False):  # the CUDA output behind host-pointer shims, on a GPU
         cu = o("prog_grad.cu")
         translate(args, name, src, "cuda", cu)
-        if emu and "#include <cub/" in open(cu).read():
-            return ["SKIP not emulated: the output calls CUB (a scan or a sort: --deterministic "
-                    "scans without it)"]
         shim = os.path.join(os.path.dirname(HERE), "gpu", "cuda_shim.py")
         p = subprocess.run([sys.executable, shim, os.path.join(sdir, name + ".c"), o("shim.cu"), cu],
                            capture_output=True, text=True)
@@ -1031,7 +1035,7 @@ def main():
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
     ap.add_argument("--cuda-emu", action="store_true",
                     help="as --cuda-run, on the CPU: the CUDA output compiled by g++ over "
-                         "tests/cuda_emu's emulation of CUDA (outputs that call CUB skipped)")
+                         "tests/cuda_emu's emulation of CUDA (CUB's scan and sort replaced)")
     ap.add_argument("--build-only", action="store_true",
                     help="build the drivers in --build-dir, run none (e.g. for a GPU machine)")
     ap.add_argument("--run-only", action="store_true",
