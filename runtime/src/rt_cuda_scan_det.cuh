@@ -11,9 +11,7 @@
 // Hillis-Steele tree (the same steps every time, operands kept in order: the operator need not
 // commute); the tiles' folds scanned by one block the same way; then each tile again from its
 // prefix.  *host_total receives the whole scan; dst NULL: only the total is wanted.
-#ifndef ADSOAC_SCAN_ITEMS // (a test sets fewer: more tiles than a block's threads at small n)
 #define ADSOAC_SCAN_ITEMS 8
-#endif
 #define ADSOAC_SCAN_TILE (ADSOAC_BLOCK * ADSOAC_SCAN_ITEMS)
 
 // a before b, in the sequence's order

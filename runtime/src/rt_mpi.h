@@ -203,7 +203,7 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
                                                               MPI_Comm comm, int *mine,
                                                               const char *fn) {
   int me = 0;
-  if (adsoac_comm_rank(comm, &me, fn)) return 1;
+  if (adsoac_comm_rank(comm, &me, fn) || adsoac_mpi_sync_(dev, fn)) return 1; // (out_bar, g written)
   *mine = 1;
   switch (k) {
   case ADSOAC_ALLREDUCE: /* the ranks' adjoints summed, on every rank */

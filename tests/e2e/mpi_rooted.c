@@ -13,6 +13,8 @@
 // e2e: sizes n=0,1,3
 // e2e: func scatter_in_place
 // e2e: sizes n=0,1,3
+// e2e: func scatter_in_place_scalar
+// e2e: sizes n=1
 #include <math.h>
 #include <mpi.h>
 
@@ -112,4 +114,14 @@ double scatter_in_place(int n, const double *src, MPI_Comm comm) {
   else
     for (int i = 0; i < n; i++) s += (i + 1) * sin(mine[i]) + rank;
   return s;
+}
+
+// the same into a scalar: the root's stays as it was (2), the others receive theirs
+#pragma adsoac grad
+double scatter_in_place_scalar(int n, const double *src, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  double mine = 2.0;
+  MPI_Scatter(src, 1, MPI_DOUBLE, rank == 0 ? MPI_IN_PLACE : &mine, 1, MPI_DOUBLE, 0, comm);
+  return sin(mine) * n + (rank == 0 ? src[0] * src[0] : 0.0);
 }

@@ -90,7 +90,8 @@ Usage:
   --sanitize             build adsoac's output, the references and the driver with ASan and UBSan.
   --determinism          (with --adsoac-flag=--deterministic) after the checks, the driver's hash
                          mode (E2E_HASH) 3 times at each of 1, 2 and 3 threads, and an MPI
-                         program under four Open MPI allreduce algorithms: the same bits.
+                         program under four pairs of Open MPI allreduce and reduce
+                         algorithms: the same bits.
 The last line printed is `N passed, M failed`; the exit status is 1 if anything failed.
 """
 import argparse
@@ -714,7 +715,6 @@ def run_c(args, name):
     if ranks and getattr(args, "mpi_one", False):
         ranks = [1]
     if getattr(args, "cuda_emu", False):
-        args.cuda_run = True
         no_emu = re.findall(r"^\s*//\s*e2e:\s*no-emu\s+(.*?)\s*$", open(src).read(), re.M)
         if no_emu:
             return ["SKIP not emulated: " + no_emu[0]]
@@ -770,8 +770,8 @@ def run_c(args, name):
             nv = ["g++", "-std=c++20", "-O1", "-pthread", "-x", "c++", "-DADSOAC_BLOCK=32", "-I",
                   os.path.join(emu_dir, "include"), "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)]
         if p.stdout.strip() != "INLINE":  # (else the shim includes the output: static kernels)
-            sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "nvcc -c (adsoac's output)")
-        sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "nvcc -c (shims)")
+            sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "compiling adsoac's CUDA output")
+        sh(nv + ["-c", o("shim.cu"), "-o", o("shim.o")], "compiling the shims")
         if p.stdout.strip() == "INLINE":
             os.replace(o("shim.o"), o("grad.o"))
         if user_main:  # (the driver has one)
@@ -1057,6 +1057,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="print every check")
     args = ap.parse_args()
     args.root = args.build_dir = os.path.abspath(args.build_dir or tempfile.mkdtemp(prefix="e2e-"))
+    args.cuda_run = args.cuda_run or args.cuda_emu  # (the emulation runs what a GPU would)
     if args.selftest:
         results = selftest(args)
     else:
