@@ -635,6 +635,127 @@ static bool restored_after(Rev *R, const Node *n, Val arr) {
   return true;
 }
 
+// ---- which of an iteration's arrays the reverse of a loop reads ----
+//
+// The reverse of sequential loop n in a parallel loop's body runs each iteration again, then
+// its adjoint.  The elements an iteration array held at the iteration's start matter only
+// where a value read from it reaches something the reverse uses: an index, a condition, a
+// bound, an integer, an accumulated value, an operand of a rule that reads its operands (a
+// product, a quotient, a math function, a comparison).  Values that only pass through +, -,
+// negation, float casts, a select's arms, carried values and writes to arrays whose elements
+// do not matter reach no rule: where no read of arr reaches one, arr's elements need not be
+// saved and restored per iteration (the re-run computes them from whatever arr holds, and
+// nothing reads what it computes).  A small to-be-recorded analysis, as Tapenade's.
+typedef struct {
+  Rev *R;
+  unsigned char *inside, *need, *arrneed;
+  const Node **loopof; // a carried value or output of a loop in n: that loop
+  int *slot;           // ... and which one
+  Val *work;
+  int nwork;
+  bool unknown; // a statement the analysis does not follow: every array matters
+} Tbr;
+
+static void tbr_mark(Tbr *t, Val v) {
+  if (v && t->inside[v] && !t->need[v]) t->need[v] = 1, t->work[t->nwork++] = v;
+}
+
+static bool tbr_float(const Tbr *t, Val v) {
+  return ty_is_float(t->R->pf->vals[v].type);
+}
+
+// The uses whose values a reverse rule reads, in b (and the loops' carried values, to follow).
+static void tbr_roots(Tbr *t, const Block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    switch (s->kind) {
+    case IR_CONST: break;
+    case IR_UNOP:
+      if (s->u.un.op != UN_NEG || !tbr_float(t, s->out)) tbr_mark(t, s->u.un.a);
+      break;
+    case IR_BINOP:
+      if ((s->u.bin.op != BIN_ADD && s->u.bin.op != BIN_SUB) || !tbr_float(t, s->out))
+        tbr_mark(t, s->u.bin.a), tbr_mark(t, s->u.bin.b);
+      break;
+    case IR_CALL: tbr_mark(t, s->u.call.a), tbr_mark(t, s->u.call.b), tbr_mark(t, s->u.call.c); break;
+    case IR_CAST:
+      if (!tbr_float(t, s->out) || !tbr_float(t, s->u.cast.a)) tbr_mark(t, s->u.cast.a);
+      break;
+    case IR_READ: case IR_WRITE: tbr_mark(t, s->u.mem.idx); break;
+    case IR_ACC: case IR_UPDATE: tbr_mark(t, s->u.mem.idx), tbr_mark(t, s->u.mem.v); break;
+    case IR_IF:
+      tbr_mark(t, s->u.ifs.cond);
+      tbr_roots(t, s->u.ifs.then), tbr_roots(t, s->u.ifs.els);
+      break;
+    case IR_LOOP:
+      tbr_mark(t, s->u.loop.lo), tbr_mark(t, s->u.loop.hi);
+      for (int k = 0; k < s->u.loop.ncarry; k++) {
+        t->loopof[s->u.loop.params[k]] = t->loopof[s->u.loop.outs[k]] = s;
+        t->slot[s->u.loop.params[k]] = t->slot[s->u.loop.outs[k]] = k;
+      }
+      tbr_roots(t, s->u.loop.body);
+      break;
+    case IR_EXT: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_COLL: case IR_RETURN: t->unknown = true; break;
+    }
+  }
+}
+
+// Values written to arr in b: they matter once arr's elements do.
+static void tbr_writes(Tbr *t, const Block *b, Val arr) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    if (s->kind == IR_WRITE && s->u.mem.arr == arr) tbr_mark(t, s->u.mem.v);
+    if (s->kind == IR_IF) tbr_writes(t, s->u.ifs.then, arr), tbr_writes(t, s->u.ifs.els, arr);
+    if (s->kind == IR_LOOP) tbr_writes(t, s->u.loop.body, arr);
+  }
+}
+
+// Does the reverse of loop n (in a parallel loop's body) use a value it reads from arr?
+static bool adjoint_reads(Rev *R, const Node *n, Val arr) {
+  if (!reads_array(n->u.loop.body, arr)) return false;
+  int nv = R->pf->nvals;
+  Tbr t = {R, SCRATCH(unsigned char, nv), SCRATCH(unsigned char, nv), SCRATCH(unsigned char, nv),
+           (const Node **)SCRATCH(Node *, nv), SCRATCH(int, nv), SCRATCH(Val, nv), 0, false};
+  loop_inside(n, t.inside);
+  Block self = {(Node **)&n, 1, 1, NULL, 0};
+  tbr_roots(&t, &self);
+  if (t.unknown) return true;
+  for (Val v = 1; v < (Val)nv; v++) // integers: indices, counts, conditions
+    if (t.inside[v] && !tbr_float(&t, v) && R->pf->vals[v].type->kind != TY_PTR) tbr_mark(&t, v);
+  while (t.nwork) {
+    Val v = t.work[--t.nwork];
+    const Node *d = R->def[v];
+    if (t.loopof[v]) { // a carried value or an output: its start and each iteration's value
+      const Node *l = t.loopof[v];
+      tbr_mark(&t, l->u.loop.init[t.slot[v]]);
+      tbr_mark(&t, l->u.loop.body->yields[t.slot[v]]);
+      continue;
+    }
+    if (!d) continue;
+    switch (d->kind) {
+    case IR_UNOP: tbr_mark(&t, d->u.un.a); break;
+    case IR_BINOP: tbr_mark(&t, d->u.bin.a), tbr_mark(&t, d->u.bin.b); break;
+    case IR_CAST: tbr_mark(&t, d->u.cast.a); break;
+    case IR_READ:
+      if (!t.arrneed[d->u.mem.arr]) {
+        t.arrneed[d->u.mem.arr] = 1;
+        tbr_writes(&t, &self, d->u.mem.arr);
+      }
+      break;
+    case IR_IF:
+      for (int k = 0; k < d->u.ifs.nouts; k++)
+        if (d->u.ifs.outs[k] == v)
+          tbr_mark(&t, d->u.ifs.then->yields[k]), tbr_mark(&t, d->u.ifs.els->yields[k]);
+      break;
+    case IR_CONST: case IR_CALL: case IR_EXT: case IR_WRITE: case IR_ACC: case IR_UPDATE:
+    case IR_LOOP: case IR_PAR: case IR_ALLOC: case IR_COPY: case IR_SORT: case IR_FREE:
+    case IR_COLL: case IR_RETURN: break; // (a call's operands are marked already)
+    }
+  }
+  return t.arrneed[arr];
+}
+
 // The regions of loop n, bounds computed at the builder's point (before the loop).
 int regions_of(Rev *R, const Node *n, Region *reg) {
   if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes
@@ -644,9 +765,9 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
     for (int k = 0; k < na; k++) {
       Val arr = arrs[k];
       if (!R->in_par[arr]) continue;
-      // never read in the loop's iterations, nor after its reverse before it is set again:
-      // nothing to save
-      if (!reads_array(n->u.loop.body, arr) && !restored_after(R, n, arr)) continue;
+      // no value the reverse uses read from it in the loop's iterations, nor read after its
+      // reverse before it is set again: nothing to save
+      if (!adjoint_reads(R, n, arr) && !restored_after(R, n, arr)) continue;
       if (writes_at_index(n->u.loop.body, arr, n->u.loop.idx)) { // arr[t]: that element
         reg[nreg++] = (Region){.arr = arr, .vn = b_const_i(&R->b, &ty_long, 1), .moving = true,
                                .at_idx = true};

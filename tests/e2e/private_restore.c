@@ -103,3 +103,90 @@ void malloc_scratch(int n, const double *x, const double *p, double *y) { // F
   free(w);
   free(v);
 }
+
+// The loops below read an array they overwrite; ad/rev_loop.c adjoint_reads decides whether
+// the reverse uses what it read (then the elements are saved per iteration) or only passes it
+// through +, -, selects and carried values into elements nothing else reads (then nothing is
+// saved, and the re-run computes garbage no rule reads).  G: the triangular update of
+// ADBench's Qtimesx, a counter for the packed factor (no save); H: the linear update's
+// result read by a product in the same loop through a carried value (saved); I: through a
+// second array, then a product (saved); J: through a select's arm into a product (saved), and
+// a select's condition only (saved: a comparison reads its operands); K: a linear update
+// whose elements only a later loop reads, in a product (no save in the updating loop).
+#pragma adsoac grad
+void triangle(int n, const double *x, const double *p, double *y) { // G
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double w[4], o[4];
+    for (int k = 0; k < 4; k++) w[k] = x[i] - p[k];
+    for (int k = 0; k < 4; k++) o[k] = p[k] * w[k];
+    int at = 0;
+    for (int a = 0; a < 4; a++)
+      for (int b = a + 1; b < 4; b++) {
+        o[b] = o[b] + p[at % 4] * w[a];
+        at++;
+      }
+    double s = 0;
+    for (int k = 0; k < 4; k++) s += o[k] * o[k];
+    y[i] = s;
+  }
+}
+
+#pragma adsoac grad
+void linear_then_product(int n, const double *x, const double *p, double *y) { // H
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double w[4], c = 1;
+    for (int k = 0; k < 4; k++) w[k] = x[i] + p[k];
+    for (int r = 0; r < 3; r++) {
+      double t = w[r] + w[r + 1];
+      w[r + 1] = t - p[r];
+      c = c * t;
+    }
+    y[i] = c + w[3];
+  }
+}
+
+#pragma adsoac grad
+void through_array(int n, const double *x, const double *p, double *y) { // I
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double w[4], v[4], acc = 0;
+    for (int k = 0; k < 4; k++) w[k] = x[i] * p[k], v[k] = 0;
+    for (int r = 0; r < 3; r++) {
+      v[r] = w[r] + w[r + 1];
+      w[r + 1] = w[r + 1] - p[r];
+      acc += v[r] * v[r];
+    }
+    y[i] = acc;
+  }
+}
+
+#pragma adsoac grad
+void through_select(int n, const double *x, const double *p, double *y) { // J
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double w[4], acc = 0;
+    for (int k = 0; k < 4; k++) w[k] = x[i] * p[k];
+    for (int r = 0; r < 3; r++) {
+      double t = w[r] > p[r] ? w[r] : w[r + 1];
+      w[r + 1] = w[r + 1] + t;
+      acc += t * x[i];
+    }
+    y[i] = acc + w[3];
+  }
+}
+
+#pragma adsoac grad
+void read_later(int n, const double *x, const double *p, double *y) { // K
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double w[4];
+    for (int k = 0; k < 4; k++) w[k] = x[i] * p[k];
+    for (int r = 0; r < 4; r++)
+      for (int k = 0; k < 4; k++) w[k] = w[k] + p[r] * x[i];
+    double s = 1;
+    for (int k = 0; k < 4; k++) s = s * w[k];
+    y[i] = s;
+  }
+}
