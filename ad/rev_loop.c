@@ -756,6 +756,47 @@ static bool adjoint_reads(Rev *R, const Node *n, Val arr) {
   return t.arrneed[arr];
 }
 
+// v without the integer casts that keep every value (to a type as wide, or wider from
+// unsigned): (long)d is d.
+static Val uncast(Rev *R, Val v) {
+  for (const Node *d; v && (d = R->def[v]) && d->kind == IR_CAST;) {
+    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
+    if (!ty_is_int(to) || !ty_is_int(from)) break;
+    IntInfo t = ty_int_info(to), f = ty_int_info(from);
+    if (t.bits < f.bits || (f.sign && !t.sign) || (!f.sign && t.sign && t.bits == f.bits)) break;
+    v = d->u.cast.a;
+  }
+  return v;
+}
+
+// Does every iteration of the loop whose body is b write all of the iteration's array arr
+// (the n elements it was allocated with) before anything reads it?  The first statement that
+// touches arr is a sequential loop from 0 to that n, without a break, that writes arr at its
+// index unconditionally and reads none of it (ADBench's subtract(d, x, y, out) into malloc'd
+// scratch of d elements).  Then the elements at an iteration's start are never read (a read
+// beyond the n elements would be the program's own out-of-bounds read).
+static bool overwritten_whole(Rev *R, const Block *b, Val arr) {
+  const Node *a = R->def[arr];
+  if (!a || a->kind != IR_ALLOC) return false;
+  for (int i = 0; i < b->n; i++) {
+    const Node *s = b->stmts[i];
+    Block one = {(Node **)&b->stmts[i], 1, 1, NULL, 0};
+    if (!reads_array(&one, arr) && !ir_writes(&one, arr)) continue;
+    if (s->kind != IR_LOOP || s->u.loop.exit || reads_array(s->u.loop.body, arr)) return false;
+    const Node *lo = R->def[uncast(R, s->u.loop.lo)];
+    if (!lo || lo->kind != IR_CONST || lo->u.cst.i != 0 ||
+        !index_same(R->def, uncast(R, s->u.loop.hi), uncast(R, a->u.alloc.n)))
+      return false;
+    for (int k = 0; k < s->u.loop.body->n; k++) {
+      const Node *w = s->u.loop.body->stmts[k];
+      if (w->kind == IR_WRITE && w->u.mem.arr == arr && uncast(R, w->u.mem.idx) == s->u.loop.idx)
+        return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 // The regions of loop n, bounds computed at the builder's point (before the loop).
 int regions_of(Rev *R, const Node *n, Region *reg) {
   if (R->par) { // in a parallel loop's reverse: the iteration's arrays it writes
@@ -765,9 +806,12 @@ int regions_of(Rev *R, const Node *n, Region *reg) {
     for (int k = 0; k < na; k++) {
       Val arr = arrs[k];
       if (!R->in_par[arr]) continue;
-      // no value the reverse uses read from it in the loop's iterations, nor read after its
-      // reverse before it is set again: nothing to save
-      if (!adjoint_reads(R, n, arr) && !restored_after(R, n, arr)) continue;
+      // no value the reverse uses read from it in the loop's iterations (or none the
+      // iteration did not write first), nor read after its reverse before it is set again:
+      // nothing to save
+      if ((!adjoint_reads(R, n, arr) || overwritten_whole(R, n->u.loop.body, arr)) &&
+          !restored_after(R, n, arr))
+        continue;
       if (writes_at_index(n->u.loop.body, arr, n->u.loop.idx)) { // arr[t]: that element
         reg[nreg++] = (Region){.arr = arr, .vn = b_const_i(&R->b, &ty_long, 1), .moving = true,
                                .at_idx = true};

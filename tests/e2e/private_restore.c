@@ -190,3 +190,39 @@ void read_later(int n, const double *x, const double *p, double *y) { // K
     y[i] = s;
   }
 }
+
+// L: each iteration of the r loop overwrites all of w (its 4 elements, from 0) before reading
+// it: nothing saved (ad/rev_loop.c overwritten_whole).  M: it overwrites 3 of them, the 4th
+// is carried from the iteration before: saved.
+#pragma adsoac grad
+void whole_overwrite(int n, const double *x, const double *p, double *y) { // L
+  double *w = (double *)malloc(4 * sizeof(double));
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double acc = 0;
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 4; k++) w[k] = x[i] - p[k] * r;
+      for (int k = 1; k < 4; k++) w[k] = w[k] * w[k - 1];
+      acc += w[3] * p[r];
+    }
+    y[i] = acc;
+  }
+  free(w);
+}
+
+#pragma adsoac grad
+void partial_overwrite(int n, const double *x, const double *p, double *y) { // M
+  double *w = (double *)malloc(4 * sizeof(double));
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double acc = 0;
+    for (int k = 0; k < 4; k++) w[k] = x[i] * p[k];
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) w[k] = x[i] - p[k] * r;
+      for (int k = 1; k < 4; k++) w[k] = w[k] * w[k - 1];
+      acc += w[3] * p[r];
+    }
+    y[i] = acc;
+  }
+  free(w);
+}
