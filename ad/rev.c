@@ -375,7 +375,8 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
       continue;
     }
     if (n->kind == IR_FREE) continue; // the reverse sweep reads temporaries: freed at the end
-    if (n->kind == IR_LOOP && !n->u.loop.exit && (!in_par || writes_own_arrays(R, n))) {
+    if (n->kind == IR_LOOP && !n->u.loop.exit &&
+        (!in_par || writes_own_arrays(R, n) || carries_state(R, n))) {
       fwd_seq_loop(R, n, top); // (an exit: a counting run, cloned below)
       if (top) moving_saved(R, n, saves + sw->nsaves - ns, ns);
       continue;

@@ -88,6 +88,10 @@ typedef struct Rev {
   // inside the reverse of a parallel loop
   const Node *par;
   unsigned char *in_par; // primal values defined in par's body
+  // iteration arrays of par whose values the sequential loops being reversed no longer use
+  // (rev_seq_loop): not written again, their elements stale (left out of in_par meanwhile)
+  Val *dead;
+  int ndead;
   Val *hoisted;          // primal value -> host copy of a loop-invariant index
   Val *mul_nz, *mul_p;   // reduce(*) result -> its zero count and nonzero product (lift_mul)
   Val *winner;           // reduce(min/max) result -> the index of its winner, -1: the initial value
@@ -256,6 +260,8 @@ void rev_update(Rev *R, const Node *n);
 const Val *user_arrays(Rev *R, int *n);
 unsigned char *private_arrays(Rev *R);
 bool writes_own_arrays(Rev *R, const Node *n);
+bool carries_state(Rev *R, const Node *n);
+bool block_carries_state(Rev *R, const Block *b);
 void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout);
 void emit_save(Rev *R, Save *s);
 void tape_saves(Rev *R, Node *clone, const Save *s, int ns); // (into the cloned loop)

@@ -41,6 +41,32 @@ static bool running_sum(Rev *R, const Node *n, int k, const int *uses) {
          (d->u.bin.op == BIN_SUB && d->u.bin.a == p);
 }
 
+// Does loop n carry a value its iterations read that is not a running sum?  In a parallel
+// loop's body on the C target, such a loop keeps those values on a tape (fwd_seq_loop, in the
+// thread's scratch) instead of recomputing them from its start for each iteration of its
+// reverse, quadratic in its trip count (a running maximum, a counter through a packed
+// triangle); the CUDA target recomputes them (a tape there is a device malloc per thread).
+// (Or a loop nested in it does: the loops around it keep their tapes, so that its reverse
+// is not run from a recomputation either.)
+static WalkNext stateful_loop(Node *n, void *ctx) {
+  Rev *R = ctx;
+  if (n->kind == IR_PAR) return WALK_SKIP;
+  if (n->kind != IR_LOOP || n->u.loop.exit) return WALK_INTO;
+  int *uses = SCRATCH(int, R->pf->nvals);
+  count_block(n->u.loop.body, uses);
+  for (int k = 0; k < n->u.loop.ncarry; k++)
+    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses)) return WALK_STOP;
+  return WALK_INTO;
+}
+
+bool carries_state(Rev *R, const Node *n) {
+  return !R->cx->cuda && ir_walk_node(n, &(Walker){.pre = stateful_loop, .ctx = R});
+}
+
+bool block_carries_state(Rev *R, const Block *b) {
+  return !R->cx->cuda && ir_walk(b, &(Walker){.pre = stateful_loop, .ctx = R});
+}
+
 // Primal v, defined in a loop (inside[v]), computed again at the builder's point from values
 // outside the loop; refused when it depends on the iteration.  Operands first, by an explicit
 // stack (a chain of n statements recursed n deep).
@@ -1089,6 +1115,25 @@ static void recompute_carried(Rev *R, const Node *n, Val t, const int *uses) {
   b_push(b, r);
 }
 
+// A read of an array that b writes, other than the iteration arrays whose values are stale
+// (R->dead).
+typedef struct {
+  const Rev *R;
+  const Block *b;
+} InPlace;
+
+static WalkNext live_read_of_written(Node *s, void *ctx) {
+  const InPlace *p = ctx;
+  if (s->kind != IR_READ || !ir_writes(p->b, s->u.mem.arr)) return WALK_INTO;
+  for (int k = 0; k < p->R->ndead; k++)
+    if (p->R->dead[k] == s->u.mem.arr) return WALK_INTO;
+  return WALK_STOP;
+}
+
+static bool updates_in_place(const Rev *R, const Block *b) {
+  return ir_walk(b, &(Walker){.pre = live_read_of_written, .ctx = &(InPlace){R, b}});
+}
+
 void rev_seq_loop(Rev *R, const Node *n) {
   LoopAux *x = loop_aux(R, n);
   Val arrs[MAX_REGIONS];
@@ -1098,7 +1143,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     diag_error(n->loc, "move the loop out of the if, to the function's level",
                "reverse mode of a sequential loop that writes arrays inside an if at the "
                "function's level is not supported");
-  if (!x && ir_updates_in_place(n->u.loop.body)) // its iterations are re-run without writes
+  if (!x && updates_in_place(R, n->u.loop.body)) // its iterations are re-run without writes
     diag_error(n->loc, "carry the value in a local variable through the loop and write the "
                "element once after it (double v = y[i]; for (...) v = ...; y[i] = v;)",
                "reverse mode of a sequential loop inside a parallel loop that reads an array "
@@ -1162,9 +1207,23 @@ void rev_seq_loop(Rev *R, const Node *n) {
     R->pv[n->u.loop.idx] = t;
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    // In a parallel loop's reverse, an iteration array none of whose values the reverse uses
+    // (and that nothing reads after it) is not written again: the iterations run again
+    // without those writes (clone_block_keep keeps R->in_par's).
+    Val *outer_dead = R->dead;
+    int outer_ndead = R->ndead;
+    if (R->par) {
+      R->dead = SCRATCH(Val, R->ndead + nw + 1);
+      memcpy(R->dead, outer_dead, sizeof(Val) * (size_t)outer_ndead);
+      for (int k = 0; k < nw; k++)
+        if (R->in_par[arrs[k]] && !adjoint_reads(R, n, arrs[k]) && !restored_after(R, n, arrs[k]))
+          R->in_par[R->dead[R->ndead++] = arrs[k]] = 0;
+    }
     R->seq_depth++; // (an element every iteration reads: no sum that would leave the loop)
     R->sweep(R, body, false);
     R->seq_depth--;
+    for (int k = outer_ndead; k < R->ndead; k++) R->in_par[R->dead[k]] = 1;
+    R->dead = outer_dead, R->ndead = outer_ndead;
     // a moving section back as it was before iteration t (the re-run wrote it again): after
     // the last one, the arrays are as before the loop
     for (int r = 0; r < x->nreg; r++)

@@ -625,7 +625,9 @@ void rev_par(Rev *R, const Node *n) {
   plan_offsets(R, n);
   m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
   m->u.par.body = R->b.blk = block_new(R->a);
-  if (has_own_arrays(n)) { // the iteration's arrays: written again, checkpointed (rev.c)
+  // the iteration's arrays written again, checkpointed, and the sequential loops' carried
+  // values on tapes (rev.c, rev_loop.c)
+  if (has_own_arrays(n) || block_carries_state(R, n->u.par.body)) {
     struct Sweep *sw = R->sweep_begin(R, n->u.par.body);
     red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
     R->sweep_end(R, n->u.par.body, sw);

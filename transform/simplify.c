@@ -93,12 +93,13 @@ static bool prune_reductions(Node *n, int *uses) {
   return true;
 }
 
-// Carried values of a sequential loop that nothing reads (neither the body nor after the
-// loop) are dropped with their initial values and yields.
+// Carried values of a sequential loop that nothing reads (neither the body, but to hand it
+// on unchanged, nor after the loop) are dropped with their initial values and yields.
 static bool prune_carried(Node *n, int *uses) {
   int k = 0;
   for (int j = 0; j < n->u.loop.ncarry; j++) {
-    if (!uses[n->u.loop.params[j]] && !uses[n->u.loop.outs[j]] &&
+    Val p = n->u.loop.params[j];
+    if (uses[p] == (n->u.loop.body->yields[j] == p) && !uses[n->u.loop.outs[j]] &&
         n->u.loop.params[j] != n->u.loop.exit) { // (the loop itself reads its exit flag)
       use_by(uses, -1, n->u.loop.init[j]), use_by(uses, -1, n->u.loop.body->yields[j]);
       continue;

@@ -70,3 +70,31 @@ void outer(int n, int d, const double *u, const double *v, const double *B, doub
     for (int j = 0; j < d; j++)
       O[i * d + j] = u[i] * sin(v[j]) + B[i * d + j] * B[i * d + j];
 }
+
+// A running maximum and a counter through a packed triangle in a map's body: carried values
+// that are not running sums, kept on a tape per iteration of the C target's reverse (ad/
+// rev_loop.c carries_state; the CUDA target recomputes them from the loop's start); and a
+// local that a loop only steps by a constant and nothing reads after it (its tangent handed
+// on unchanged: transform/simplify.c prune_carried drops it; it was left declared and unused,
+// failing -Wall -Werror).
+// e2e: func carried_state
+// e2e: array c[n*d] range(-1,1)
+// e2e: array g[n] range(-1,1)
+#pragma adsoac grad
+void carried_state(int n, int d, const double *c, double *g) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double m = -1e30, s = 0.0, r = g[i], unused = g[i];
+    int at = 0;
+    for (int j = 0; j < d; j++) {
+      if (c[i * d + j] * r > m) m = c[i * d + j] * r;
+      for (int k = j + 1; k < d; k++) {
+        s += c[i * d + k] * c[i * d + at % d];
+        at++;
+      }
+      r += 0.25;
+    }
+    for (int t = 0; t != 3; t += 1) unused += -1.0;
+    g[i] = (d > 0 ? m : 0.0) + s;
+  }
+}
