@@ -83,6 +83,8 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
 // min/max: win[b] = -1 where the initial contents h0[b] are the final value h1[b], else the
 // lowest iteration whose update of bin lo + b is it (LLONG_MAX: none).  Returns win.
 Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, Val h1);
+// the number of update sites of clause h in loop p's body (program order: the keys' u)
+long long hist_sites(const Node *p, int h);
 // the key hist_winners gives update upd (of clause h of loop p) in iteration i (lo: p's first)
 Val hist_win_key(Builder *b, const Node *p, int h, const Node *upd, Val i, Val lo);
 // *: nz[b] = the number of zero updates of bin lo + b, pr[b] = the product of the others.

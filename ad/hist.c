@@ -138,6 +138,12 @@ static bool site_of(const Block *b, int h, const Node *upd, long long *u) {
   return false;
 }
 
+long long hist_sites(const Node *p, int h) {
+  long long u = 0;
+  site_of(p->u.par.body, h, NULL, &u);
+  return u;
+}
+
 Val hist_win_key(Builder *b, const Node *p, int h, const Node *upd, Val i, Val lo) {
   long long u = 0, U = 0;
   site_of(p->u.par.body, h, upd, &u);

@@ -253,6 +253,7 @@ void scan_jacobian(Rev *R, const Scan *s, const Val *x, const Val *y, Val *ja, V
 const HistAux *hist_aux(Rev *R, const Node *par);
 void hist_finish(Rev *R, const Node *n);
 void hist_prepare(Rev *R, const Node *n);
+int hist_winners_only(Rev *R, const Node *n);
 void hist_save(Rev *R, const Node *n, bool after);
 void rev_update(Rev *R, const Node *n);
 

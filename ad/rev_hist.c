@@ -121,6 +121,34 @@ static Val rev_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   return d;
 }
 
+static WalkNext other_write(Node *n, void *ctx) {
+  Rev *R = ctx;
+  Val dst = n->kind == IR_WRITE || n->kind == IR_ACC ? n->u.mem.arr
+            : n->kind == IR_COPY || n->kind == IR_SORT ? n->u.copy.dst
+            : n->kind == IR_COLL ? coll_writes(n) : 0;
+  return dst && !R->in_par[dst] ? WALK_STOP : WALK_INTO;
+}
+
+// Does b (the body of the parallel loop being reversed) write an array other than its
+// iterations' own?
+static bool writes_other_arrays(Rev *R, const Block *b) {
+  return ir_walk(b, &(Walker){.pre = other_write, .ctx = R}) != NULL;
+}
+
+// Does only the winners' reverse matter in loop n?  Its one clause is min or max by the
+// winner rule, updated at one site, and it has no reduction, scan or other histogram and
+// writes no array but its iterations' own: every other iteration's reverse adds zeros.
+// Then the reverse loop runs over the bins, the iteration of each bin's winner alone
+// (rev_par; the winners of different bins are different iterations).  Returns the clause,
+// or -1.
+int hist_winners_only(Rev *R, const Node *n) {
+  const HistAux *x = hist_aux(R, n);
+  if (!x || n->u.par.nhists != 1 || n->u.par.nreds || n->u.par.nscans || !x->win[0] ||
+      hist_sites(n, 0) != 1 || !R->abar[n->u.par.hists[0].arr])
+    return -1;
+  return writes_other_arrays(R, n->u.par.body) ? -1 : 0;
+}
+
 // Forward sweep, top-level loop n: the sections of its histograms before it (after: true,
 // after it), for the reverse rules of hist(*/min/max/declared).
 void hist_save(Rev *R, const Node *n, bool after) {

@@ -10,6 +10,7 @@
 // copies of a small interval (acc_shared), stencil temporaries (plan_offsets) or atomic
 // updates.  A loop's reduce, scan and hist clauses get their own rules (rev_reduce.c,
 // rev_scan.c, rev_hist.c), chosen by analysis/rules.c.
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -623,8 +624,31 @@ void rev_par(Rev *R, const Node *n) {
   m->u.par.pragma = n->u.par.pragma;
   m->u.par.reds = ARENA_ARRAY(R->a, Red, 1);
   plan_offsets(R, n);
-  m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
-  m->u.par.body = R->b.blk = block_new(R->a);
+  int wh = top ? hist_winners_only(R, n) : -1;
+  Node *won = NULL;
+  if (wh < 0) {
+    m->u.par.idx = clone_val(R->f, R->pf, n->u.par.idx, R->pv);
+    m->u.par.body = R->b.blk = block_new(R->a);
+  } else { // over the bins: where one of the iterations won, that iteration's reverse
+    Builder *b = &R->b;
+    const Hist *hc = &n->u.par.hists[wh];
+    m->u.par.lo = b_const_i(b, &ty_long, 0);
+    m->u.par.hi = b_cast(b, &ty_long, P(hc->len));
+    m->u.par.idx = fn_val(R->f, &ty_long, "bin");
+    m->u.par.body = R->b.blk = block_new(R->a);
+    Val w = b_read(b, hist_aux(R, n)->win[wh], m->u.par.idx);
+    won = node_new(R->a, IR_IF, n->loc);
+    won->u.ifs.cond = b_binop(b, BIN_LAND, b_binop(b, BIN_NE, w, b_const_i(b, &ty_long, -1)),
+                              b_binop(b, BIN_NE, w, b_const_i(b, &ty_long, LLONG_MAX)));
+    won->u.ifs.then = block_new(R->a);
+    won->u.ifs.els = block_new(R->a);
+    b_push(b, won);
+    R->b.blk = won->u.ifs.then;
+    R->pv[n->u.par.idx] = b_cast(b, R->pf->vals[n->u.par.idx].type,
+                                 b_add(b, b_cast(b, &ty_long, P(n->u.par.lo)), w));
+    diag_remark(n->loc, "the reverse of %s runs over the bins, the iteration of each bin's winner "
+                "alone (the others' adjoints are zero)", n->u.par.pragma);
+  }
   // the iteration's arrays written again, checkpointed, and the sequential loops' carried
   // values on tapes (rev.c, rev_loop.c)
   if (has_own_arrays(n) || block_carries_state(R, n->u.par.body)) {
@@ -637,6 +661,26 @@ void rev_par(Rev *R, const Node *n) {
     R->block(R, n->u.par.body);
   }
 
+  if (won) { // the winner's adjoints of values from outside the loop leave the if (else 0)
+    int no = 0;
+    for (int v = 1; v < nv; v++) no += R->adj[v] && !R->in_par[v];
+    won->u.ifs.outs = ARENA_ARRAY(R->a, Val, no + R->ninv_acc + 1);
+    R->b.blk = won->u.ifs.els;
+    for (int v = 1; v < nv; v++)
+      if (R->adj[v] && !R->in_par[v]) {
+        Type *t = R->pf->vals[v].type;
+        block_yield(R->a, won->u.ifs.then, R->adj[v]);
+        block_yield(R->a, won->u.ifs.els, zero_of(R, t));
+        R->adj[v] = won->u.ifs.outs[won->u.ifs.nouts++] = fn_val(R->f, t, NULL);
+      }
+    for (int i = 0; i < R->ninv_acc; i++) {
+      Type *t = val_type(R->f, R->inv_acc[i].sum);
+      block_yield(R->a, won->u.ifs.then, R->inv_acc[i].sum);
+      block_yield(R->a, won->u.ifs.els, zero_of(R, t));
+      R->inv_acc[i].sum = won->u.ifs.outs[won->u.ifs.nouts++] = fn_val(R->f, t, NULL);
+    }
+    R->b.blk = m->u.par.body;
+  }
   // adjoints of values from outside the loop: summed over the iterations
   Val *total = SCRATCH(Val, nv);
   for (int v = 1; v < nv; v++)
@@ -647,6 +691,9 @@ void rev_par(Rev *R, const Node *n) {
   R->b.blk = host;
   if (top) {
     finish_shared(R, m);
+    for (int c = 0; wh >= 0 && c < R->ncolored; c++) // (bins far apart: winners perhaps not)
+      color_to_atomic(m->u.par.body, R->colored[c].arr, ACC_COLOR);
+    if (wh >= 0) R->ncolored = 0;
     finish_color(R, m);
     R->shared = NULL;
   }
@@ -656,7 +703,8 @@ void rev_par(Rev *R, const Node *n) {
   R->noffs = outer.noffs;
   if (R->ninv_acc) { // only where the loop ran: with no iteration the element may not exist
     Node *ran = node_new(R->a, IR_IF, n->loc);
-    ran->u.ifs.cond = b_binop(&R->b, BIN_LT, m->u.par.lo, m->u.par.hi);
+    ran->u.ifs.cond = wh < 0 ? b_binop(&R->b, BIN_LT, m->u.par.lo, m->u.par.hi)
+                             : b_binop(&R->b, BIN_LT, P(n->u.par.lo), P(n->u.par.hi));
     ran->u.ifs.then = block_new(R->a);
     ran->u.ifs.els = block_new(R->a);
     Block *around = R->b.blk;

@@ -28,6 +28,7 @@ static void emit_if(Emit *e, const Node *n) {
   line(e, "if (%s) {", ref(e, n->u.ifs.cond));
   const Block *side[2] = {n->u.ifs.then, n->u.ifs.els};
   for (int s = 0; s < 2; s++) {
+    if (s && !side[s]->n && !n->u.ifs.nouts) break; // (no else)
     if (s) line(e, "} else {");
     e->depth++;
     e->if_depth++;

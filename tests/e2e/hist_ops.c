@@ -159,3 +159,27 @@ void hbranch(int n, int k, const int *bin, const double *x, double *h) {
       h[bin[i]] = lse_noinv(h[bin[i]], -x[i]);
   }
 }
+
+// A max whose updates are computed with a free scalar and a local array: the reverse runs
+// over the bins, each winner's iteration alone (ad/rev_hist.c hist_winners_only), and w gets
+// its adjoint from the winners only; ties among the updates in every input.
+// e2e: func hmax_pool
+// e2e: int k = 4
+// e2e: array bin[n] range(-1,5)
+// e2e: array x[n] range(-1,1) fill(i % 5 == 2 ? 0.25 : r)
+// e2e: scalar w range(0.5,1.5)
+// e2e: array h[k] range(-1,1) fill(i == 3 ? 2.0 : r)
+#pragma adsoac grad
+void hmax_pool(int n, int k, double w, const int *bin, const double *x, double *h) {
+#pragma adsoac hist(max: h[0:k])
+  for (int i = 0; i < n; i++) {
+    double t[2];
+    t[0] = sin(x[i]) * w;
+    t[1] = x[i] * x[i] + w;
+    double v = t[0] + 0.5 * t[1];
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < k)
+#endif
+      if (v > h[bin[i]]) h[bin[i]] = v;
+  }
+}
