@@ -1214,7 +1214,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     int outer_ndead = R->ndead;
     if (R->par) {
       R->dead = SCRATCH(Val, R->ndead + nw + 1);
-      memcpy(R->dead, outer_dead, sizeof(Val) * (size_t)outer_ndead);
+      if (outer_ndead) memcpy(R->dead, outer_dead, sizeof(Val) * (size_t)outer_ndead);
       for (int k = 0; k < nw; k++)
         if (R->in_par[arrs[k]] && !adjoint_reads(R, n, arrs[k]) && !restored_after(R, n, arrs[k]))
           R->in_par[R->dead[R->ndead++] = arrs[k]] = 0;
