@@ -82,6 +82,7 @@ static void fold_dce(Fn *f) {
 }
 static void pass_vjp_simplify(const Pipe *p, Unit *u) {
   (void)p;
+  promote_accs(u->m->vjp);
   fold_dce(u->m->vjp);
   ad_check_stale(u->cx, u->m->vjp);
 }
@@ -147,8 +148,9 @@ static const Pass passes[] = {
    "sequential loops strip-mined", pass_stripmine,
    CH_MINED, true},
   {"vjp", "ad/rev*.c", "reverse mode: f -> f_vjp", pass_vjp, CH_VJP, true},
-  {"vjp-simplify", "transform/simplify.c", "fold and dce on f_vjp", pass_vjp_simplify, CH_VJP,
-   true},
+  {"vjp-simplify", "transform/promote.c, simplify.c",
+   "sums into one element across a loop kept in a register; fold and dce on f_vjp",
+   pass_vjp_simplify, CH_VJP, true},
   {"jvp", "ad/fwd*.c", "forward mode: f -> f_jvp", pass_jvp, CH_JVP, true},
   {"jvp-simplify", "transform/simplify.c", "fold and dce on f_jvp", pass_jvp_simplify, CH_JVP,
    true},

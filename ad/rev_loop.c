@@ -690,6 +690,13 @@ static bool tbr_float(const Tbr *t, Val v) {
   return ty_is_float(t->R->pf->vals[v].type);
 }
 
+// x * c, c * x, x / c with c a constant: linear in x, the rule reads c alone.
+static bool tbr_scaled(const Tbr *t, const Node *s) {
+  const Node *a = t->R->def[s->u.bin.a], *b = t->R->def[s->u.bin.b];
+  return (s->u.bin.op == BIN_MUL && ((a && a->kind == IR_CONST) || (b && b->kind == IR_CONST))) ||
+         (s->u.bin.op == BIN_DIV && b && b->kind == IR_CONST);
+}
+
 // The uses whose values a reverse rule reads, in b (and the loops' carried values, to follow).
 static void tbr_roots(Tbr *t, const Block *b) {
   for (int i = 0; i < b->n; i++) {
@@ -700,7 +707,8 @@ static void tbr_roots(Tbr *t, const Block *b) {
       if (s->u.un.op != UN_NEG || !tbr_float(t, s->out)) tbr_mark(t, s->u.un.a);
       break;
     case IR_BINOP:
-      if ((s->u.bin.op != BIN_ADD && s->u.bin.op != BIN_SUB) || !tbr_float(t, s->out))
+      if (!tbr_float(t, s->out) || (s->u.bin.op != BIN_ADD && s->u.bin.op != BIN_SUB &&
+                                    !tbr_scaled(t, s)))
         tbr_mark(t, s->u.bin.a), tbr_mark(t, s->u.bin.b);
       break;
     case IR_CALL: tbr_mark(t, s->u.call.a), tbr_mark(t, s->u.call.b), tbr_mark(t, s->u.call.c); break;

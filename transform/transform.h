@@ -46,6 +46,12 @@ void scan_free(Builder *b, Val arr);
 // common subexpressions in loop bodies (the reverse loop's re-reads of the primal's inputs).
 void fuse_loops(Fn *f);
 
+// ---- promote.c ----
+// f_vjp: a sequential loop's plain accumulations into one element it does not otherwise
+// touch are summed in a carried value and added once after the loop; an element's adjoint
+// taken and given back unchanged (a[j] = a[j] + e) is left alone.
+void promote_accs(Fn *f);
+
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0

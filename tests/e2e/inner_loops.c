@@ -98,3 +98,38 @@ void carried_state(int n, int d, const double *c, double *g) {
     g[i] = (d > 0 ? m : 0.0) + s;
   }
 }
+
+// Elements read in every iteration of a sequential loop (x[0], x[1]: their adjoints summed in
+// a register across the reverse loop and added once after it, where it ran: d = 0 runs none
+// and x has no element; transform/promote.c), an in-place update w[j] = w[j] + e (the
+// adjoint of w[j] taken and given back: left alone), and an element both read and written in
+// every iteration (w[1]: not summed in a register).
+// e2e: func elem_sums
+// e2e: array A[n*d] range(-1,1)
+// e2e: array x[d] range(-1,1)
+// e2e: array y[n] range(-1,1)
+#pragma adsoac grad
+void elem_sums(int n, int d, const double *A, const double *x, double *y) {
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = 0.0, w[3] = {0.0, 0.0, 0.0};
+    int last = d > 1 ? 1 : 0;
+    for (int j = 0; j < d; j++) s += A[i * d + j] * x[0] * x[last];
+    for (int j = 0; j < 3; j++) w[j] = w[j] + s * (j + 1);
+    for (int j = 0; j < d; j++) w[1] = w[1] * 0.5 + x[j] * A[i * d + j];
+    y[i] = w[0] * w[1] + w[2] * s + y[i];
+  }
+}
+
+// The same at the function's level: a time loop whose steps read p[0] (its adjoint summed
+// in a register across the reverse time loop).
+// e2e: func step_sums
+// e2e: array p[2] range(0.5,1)
+// e2e: array y[n] range(-1,1)
+#pragma adsoac grad
+void step_sums(int n, int d, const double *p, double *y) {
+  for (int t = 0; t < d; t++) {
+#pragma adsoac map
+    for (int i = 0; i < n; i++) y[i] = y[i] * p[0] + sin(y[i]) * p[1];
+  }
+}
