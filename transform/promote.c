@@ -64,7 +64,9 @@ static Val *grow(Arena *a, const Val *v, int n) {
 // Is o a sum into an element: += in any mode, or a contribution to a hist(+) clause of par?
 static bool is_sum(const Fn *f, const Node *o, const Node *par) {
   return (o->kind == IR_ACC ||
-          (o->kind == IR_UPDATE && par && par->u.par.hists[o->u.mem.hist].op == RED_ADD)) &&
+          (o->kind == IR_UPDATE && par && o->u.mem.hist < par->u.par.nhists &&
+           par->u.par.hists[o->u.mem.hist].arr == o->u.mem.arr &&
+           par->u.par.hists[o->u.mem.hist].op == RED_ADD)) &&
          ty_is_float(val_type(f, o->u.mem.v));
 }
 
@@ -134,7 +136,8 @@ static void promote_sums(Fn *f, Block *b, int *at, Node *l, Node **accs, int nac
   for (int k = 0; k < post.n; k++) block_insert(f->arena, b, *at + 1 + k, post.stmts[k]);
 }
 
-// Loop l (statement *at of block b, in parallel loop par or none): each array that its body
+// Loop l (statement *at of block b; par: the nearest parallel loop around it with hist
+// clauses, or none): each array that its body
 // only adds into, at the top of the body and at indices the loop does not change, gets its
 // sums per element in carried values.
 static void promote_loop(Fn *f, Block *b, int *at, Node *l, const Node *par) {
@@ -211,7 +214,7 @@ static void promote_block(Fn *f, Block *b, const Node *par) {
     Node *n = b->stmts[i];
     switch (n->kind) {
     case IR_IF: promote_block(f, n->u.ifs.then, par), promote_block(f, n->u.ifs.els, par); break;
-    case IR_PAR: promote_block(f, n->u.par.body, n); break;
+    case IR_PAR: promote_block(f, n->u.par.body, n->u.par.nhists ? n : par); break;
     case IR_LOOP:
       promote_block(f, n->u.loop.body, par);
       promote_loop(f, b, &i, n, par);
