@@ -121,18 +121,24 @@ static Val rev_dop(void *ctx, Builder *b, Val a, Val x, bool left) {
   return d;
 }
 
+typedef struct {
+  Rev *R;
+  Val hist; // the clause's array (its updates are the ones meant)
+} OtherWrite;
+
 static WalkNext other_write(Node *n, void *ctx) {
-  Rev *R = ctx;
+  const OtherWrite *o = ctx;
   Val dst = n->kind == IR_WRITE || n->kind == IR_ACC ? n->u.mem.arr
+            : n->kind == IR_UPDATE && n->u.mem.arr != o->hist ? n->u.mem.arr // (an inner loop's hist)
             : n->kind == IR_COPY || n->kind == IR_SORT ? n->u.copy.dst
             : n->kind == IR_COLL ? coll_writes(n) : 0;
-  return dst && !R->in_par[dst] ? WALK_STOP : WALK_INTO;
+  return dst && !o->R->in_par[dst] ? WALK_STOP : WALK_INTO;
 }
 
-// Does b (the body of the parallel loop being reversed) write an array other than its
-// iterations' own?
-static bool writes_other_arrays(Rev *R, const Block *b) {
-  return ir_walk(b, &(Walker){.pre = other_write, .ctx = R}) != NULL;
+// Does b (the body of the parallel loop being reversed, whose histogram is hist) write an
+// array other than its iterations' own?
+static bool writes_other_arrays(Rev *R, const Block *b, Val hist) {
+  return ir_walk(b, &(Walker){.pre = other_write, .ctx = &(OtherWrite){R, hist}}) != NULL;
 }
 
 // Does only the winners' reverse matter in loop n?  Its one clause is min or max by the
@@ -146,7 +152,7 @@ int hist_winners_only(Rev *R, const Node *n) {
   if (!x || n->u.par.nhists != 1 || n->u.par.nreds || n->u.par.nscans || !x->win[0] ||
       hist_sites(n, 0) != 1 || !R->abar[n->u.par.hists[0].arr])
     return -1;
-  return writes_other_arrays(R, n->u.par.body) ? -1 : 0;
+  return writes_other_arrays(R, n->u.par.body, n->u.par.hists[0].arr) ? -1 : 0;
 }
 
 // Forward sweep, top-level loop n: the sections of its histograms before it (after: true,
