@@ -143,6 +143,7 @@ static void promote_sums(Fn *f, Block *b, int *at, Node *l, Node **accs, int nac
 static void promote_loop(Fn *f, Block *b, int *at, Node *l, const Node *par) {
   enum { MAX = 16 };
   Block *body = l->u.loop.body;
+  if (l->u.loop.exit) return; // (it may run no iteration where lo < hi: the element may not exist)
   unsigned char *inside = ARENA_ARRAY(f->arena, unsigned char, f->nvals);
   ir_inside(&(Block){&l, 1, 1, NULL, 0}, inside);
   for (int s = 0; s < body->n; s++) {
