@@ -41,6 +41,39 @@ static bool running_sum(Rev *R, const Node *n, int k, const int *uses) {
          (d->u.bin.op == BIN_SUB && d->u.bin.a == p);
 }
 
+// Carried value k of loop n is an integer induction: yields[k] = p + c or p - c, c from
+// outside the loop (a counter through a packed triangle, Lparamsidx++).  Its value at
+// iteration t is init + (t - lo) * c (exactly: integers), neither taped nor recomputed.
+static Val induction_step(Rev *R, const Node *n, int k, int *sign) {
+  Val p = n->u.loop.params[k];
+  const Node *d = R->def[n->u.loop.body->yields[k]];
+  if (!ty_is_int(R->pf->vals[p].type) || !d || d->kind != IR_BINOP ||
+      (d->u.bin.op != BIN_ADD && d->u.bin.op != BIN_SUB))
+    return 0;
+  Val c = d->u.bin.a == p ? d->u.bin.b : d->u.bin.op == BIN_ADD && d->u.bin.b == p ? d->u.bin.a : 0;
+  if (!c || c == p) return 0;
+  unsigned char *inside = SCRATCH(unsigned char, R->pf->nvals);
+  ir_inside(&(Block){(Node **)&n, 1, 1, NULL, 0}, inside);
+  const Node *cd = R->def[c];
+  if (inside[c] && !(cd && cd->kind == IR_CONST)) return 0;
+  *sign = d->u.bin.op == BIN_SUB ? -1 : 1;
+  return c;
+}
+
+// The value of induction k of loop n at the start of the iteration whose index is t (at the
+// builder's point), or 0 where k is not one.
+static Val induction_at(Rev *R, const Node *n, int k, Val t) {
+  int sign = 1;
+  Val c = induction_step(R, n, k, &sign);
+  if (!c) return 0;
+  Builder *b = &R->b;
+  Type *ty = R->pf->vals[n->u.loop.params[k]].type;
+  const Node *cd = R->def[c];
+  Val step = cd && cd->kind == IR_CONST ? b_const_i(b, ty, cd->u.cst.i) : P(c);
+  Val cnt = b_cast(b, ty, b_binop(b, BIN_SUB, t, b_cast(b, val_type(R->f, t), P(n->u.loop.lo))));
+  return b_binop(b, sign < 0 ? BIN_SUB : BIN_ADD, P(n->u.loop.init[k]), b_binop(b, BIN_MUL, cnt, step));
+}
+
 // Does loop n carry a value its iterations read that is not a running sum?  In a parallel
 // loop's body on the C target, such a loop keeps those values on a tape (fwd_seq_loop, in the
 // thread's scratch) instead of recomputing them from its start for each iteration of its
@@ -54,8 +87,10 @@ static WalkNext stateful_loop(Node *n, void *ctx) {
   if (n->kind != IR_LOOP || n->u.loop.exit) return WALK_INTO;
   int *uses = SCRATCH(int, R->pf->nvals);
   count_block(n->u.loop.body, uses);
+  int sign;
   for (int k = 0; k < n->u.loop.ncarry; k++)
-    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses)) return WALK_STOP;
+    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses) && !induction_step(R, n, k, &sign))
+      return WALK_STOP;
   return WALK_INTO;
 }
 
@@ -1030,8 +1065,9 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   int *uses = SCRATCH(int, nv);
   count_block(n->u.loop.body, uses);
   x->stape = SCRATCH(Val, nc + 1);
+  int sign;
   for (int k = 0; k < nc; k++)
-    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses))
+    if (uses[n->u.loop.params[k]] && !running_sum(R, n, k, uses) && !induction_step(R, n, k, &sign))
       x->stape[k] = tape_alloc(R, R->pf->vals[n->u.loop.params[k]].type, x->T,
                                R->pf->vals[n->u.loop.params[k]].hint);
   Node *m = node_new(R->a, IR_LOOP, n->loc);
@@ -1086,14 +1122,22 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
 // iteration t, recomputed from the loop's start; running sums' values are never read.
 static void recompute_carried(Rev *R, const Node *n, Val t, const int *uses) {
   Builder *b = &R->b;
-  int nc = n->u.loop.ncarry, nr = 0;
+  int nc = n->u.loop.ncarry, nr = 0, sign;
   int *slot = SCRATCH(int, nc + 1);
+  // inductions from their closed form, unless other values are recomputed (the loop that
+  // does so carries them too)
+  bool closed = true;
+  for (int k = 0; k < nc; k++)
+    closed &= running_sum(R, n, k, uses) || induction_step(R, n, k, &sign);
   for (int k = 0; k < nc; k++) {
-    Val p = n->u.loop.params[k];
+    Val p = n->u.loop.params[k], at;
     if (running_sum(R, n, k, uses)) {
       slot[k] = -1;
       R->pv[p] = ty_is_float(R->pf->vals[p].type) ? b_const_f(b, R->pf->vals[p].type, 0)
                                                    : b_const_i(b, R->pf->vals[p].type, 0);
+    } else if (closed && (at = induction_at(R, n, k, t))) {
+      slot[k] = -1;
+      R->pv[p] = at;
     } else {
       slot[k] = nr++;
     }
@@ -1209,8 +1253,10 @@ void rev_seq_loop(Rev *R, const Node *n) {
     for (int k = 0; k < nc; k++) {
       Val p = n->u.loop.params[k];
       Type *ty = R->pf->vals[p].type;
+      Val at = x->stape[k] ? 0 : induction_at(R, n, k, t);
       R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
-                             : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
+                 : at        ? at
+                 : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
     }
     R->pv[n->u.loop.idx] = t;
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];

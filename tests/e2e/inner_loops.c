@@ -133,3 +133,39 @@ void step_sums(int n, int d, const double *p, double *y) {
     for (int i = 0; i < n; i++) y[i] = y[i] * p[0] + sin(y[i]) * p[1];
   }
 }
+
+// Integer inductions carried by sequential loops (one stepped by a variable, one counting
+// down, one at the function's level indexing the parameters of each step): their values in
+// the reverse computed from the loop's start (ad/rev_loop.c induction_at), neither taped nor
+// recomputed by running the loop again.
+// e2e: func inductions
+// e2e: array c[n*d] range(-1,1)
+// e2e: array g[n] range(-1,1)
+#pragma adsoac grad
+void inductions(int n, int d, const double *c, double *g) {
+  int stride = d > 2 ? 2 : 1;
+#pragma adsoac map
+  for (int i = 0; i < n; i++) {
+    double s = g[i];
+    int up = 0, down = d - 1;
+    for (int j = 0; j < d; j++) {
+      s = s * 0.5 + c[i * d + up % d] * c[i * d + down] * s;
+      up += stride;
+      down -= 1;
+    }
+    g[i] = s;
+  }
+}
+
+// e2e: func step_offsets
+// e2e: array p[2*d+2] range(0.5,1)
+// e2e: array y[n] range(-1,1)
+#pragma adsoac grad
+void step_offsets(int n, int d, const double *p, double *y) {
+  int off = 0;
+  for (int t = 0; t < d; t++) {
+#pragma adsoac map
+    for (int i = 0; i < n; i++) y[i] = y[i] * p[off] + cos(y[i]) * p[off + 1];
+    off += 2;
+  }
+}
