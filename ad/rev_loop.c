@@ -674,12 +674,27 @@ static bool path_to(const Block *b, const Node *n, PathStep *path, int *depth, i
   return false;
 }
 
+static bool adjoint_reads(Rev *R, const Node *n, Val arr);
+
+// Does statement s, before a loop whose reverse leaves arr changed, read arr again in its own
+// reverse (which runs after that loop's)?  A sequential loop where its reverse uses the
+// values (adjoint_reads), an if or a parallel loop where it reads arr at all (their reverses
+// may run their statements again); a read or any other statement no: its value was taken
+// in the forward sweep, before.
+static bool rereads_after(Rev *R, const Node *s, Val arr) {
+  if (s->kind == IR_LOOP) return adjoint_reads(R, s, arr);
+  if (s->kind == IR_IF || s->kind == IR_PAR)
+    return reads_array(&(Block){(Node **)&s, 1, 1, NULL, 0}, arr);
+  return false;
+}
+
 // In a parallel loop's reverse: must sequential loop n, which writes the iteration's array
 // arr, leave it after its reverse as it was before the loop?  Only where something reads it
-// before arr is set again: a statement before n (in n's block, or before the loops and ifs
-// around it), up to the first enclosing sequential loop that reads arr (that one saves it per
-// iteration, and restores it before its iterations before run again).  Inside another
-// parallel loop of the body, or deeper than the walk follows: yes.
+// again before arr is set again: a statement before n (in n's block, or before the loops and
+// ifs around it) whose reverse reads it (rereads_after), up to the first enclosing sequential
+// loop that reads arr (that one saves it per iteration where its reverse needs it, and
+// restores it before its iterations run again).  Inside another parallel loop of the body,
+// or deeper than the walk follows: yes.
 static bool restored_after(Rev *R, const Node *n, Val arr) {
   enum { DEPTH = 32 };
   PathStep path[DEPTH];
@@ -687,7 +702,7 @@ static bool restored_after(Rev *R, const Node *n, Val arr) {
   if (!path_to(R->par->u.par.body, n, path, &depth, DEPTH)) return true;
   for (int d = 0; d < depth; d++) { // path[0]: n's own block; path[depth - 1]: the body
     for (int i = 0; i < path[d].at; i++)
-      if (reads_array(&(Block){(Node **)&path[d].blk->stmts[i], 1, 1, NULL, 0}, arr)) return true;
+      if (rereads_after(R, path[d].blk->stmts[i], arr)) return true;
     if (d + 1 == depth) return false; // (the body: arr is allocated in it)
     const Node *around = path[d + 1].blk->stmts[path[d + 1].at];
     if (around->kind == IR_PAR) return true;
