@@ -14,9 +14,10 @@
 // evaluate it (no per-point temporary array: language.md §6 allows none in a loop body).
 // The log-sum-exp of the alphas and the prior are separate annotated loops.
 // The log-sum-exp could also be written with plain sequential loops over k (the running
-// maximum carried by `if (v > mx) mx = v;`): adsoac accepts that too, but reverses such a
-// carried value by recomputing it from the loop's start (quadratic in K), which made its
-// vjp about 1.5x slower than with the two nested reductions (bench/README.md).
+// maximum carried by `if (v > mx) mx = v;`): adsoac accepts that too; until 2026-11-28 it
+// reversed such a carried value by recomputing it from the loop's start (quadratic in K),
+// which made its vjp about 1.5x slower than with the two nested reductions (bench/README.md;
+// the C target now keeps it on a tape, not measured in this form since).
 // Compiled two ways by bench/run.sh: directly by cc (pragmas ignored, function
 // renamed gmm_seq) and through adsoac (gmm, gmm_vjp, gmm_jvp).
 #include <math.h>
