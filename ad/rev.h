@@ -261,8 +261,6 @@ void rev_update(Rev *R, const Node *n);
 const Val *user_arrays(Rev *R, int *n);
 unsigned char *private_arrays(Rev *R);
 bool writes_own_arrays(Rev *R, const Node *n);
-// Does the integer cast of a to v's type keep every value of a (int to long)?
-bool cast_keeps(Rev *R, Val v, Val a);
 bool carries_state(Rev *R, const Node *n);
 bool block_carries_state(Rev *R, const Block *b);
 void plan_private_saves(Rev *R, const Block *body, int k, Save *out, int *nout);

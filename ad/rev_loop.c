@@ -840,10 +840,16 @@ static bool adjoint_reads(Rev *R, const Node *n, Val arr) {
   return t.arrneed[arr];
 }
 
-// v without the integer casts that keep every value: (long)d is d.
+// v without the integer casts that keep every value (to a type as wide, or wider from
+// unsigned): (long)d is d.
 static Val uncast(Rev *R, Val v) {
-  for (const Node *d; v && (d = R->def[v]) && d->kind == IR_CAST && cast_keeps(R, v, d->u.cast.a);)
+  for (const Node *d; v && (d = R->def[v]) && d->kind == IR_CAST;) {
+    const Type *to = R->pf->vals[v].type, *from = R->pf->vals[d->u.cast.a].type;
+    if (!ty_is_int(to) || !ty_is_int(from)) break;
+    IntInfo t = ty_int_info(to), f = ty_int_info(from);
+    if (t.bits < f.bits || (f.sign && !t.sign) || (!f.sign && t.sign && t.bits == f.bits)) break;
     v = d->u.cast.a;
+  }
   return v;
 }
 

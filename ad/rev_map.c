@@ -67,7 +67,7 @@ bool reads_injective(Rev *R, Val arr) {
 }
 
 // Does the cast of a to v keep every value (to a signed 64-bit type, or the same type)?
-bool cast_keeps(Rev *R, Val v, Val a) {
+static bool cast_keeps(Rev *R, Val v, Val a) {
   const Type *to = R->pf->vals[v].type, *from = R->pf->vals[a].type;
   return to == from || ((!strcmp(to->name, "long") || !strcmp(to->name, "long long")) &&
                         (!strcmp(from->name, "int") || !strcmp(from->name, "long") ||
