@@ -221,6 +221,7 @@ static void fwd_loop(Fwd *F, const Node *n) {
   m->u.loop.lo = P(n->u.loop.lo);
   m->u.loop.hi = P(n->u.loop.hi);
   m->u.loop.stripmine = n->u.loop.stripmine;
+  m->u.loop.strips = n->u.loop.strips;
   m->u.loop.init = ARENA_ARRAY(F->a, Val, 2 * nc + 1);
   m->u.loop.params = ARENA_ARRAY(F->a, Val, 2 * nc + 1);
   m->u.loop.outs = ARENA_ARRAY(F->a, Val, 2 * nc + 1);

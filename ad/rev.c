@@ -353,7 +353,9 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
   sw->nsaves = 0;
   sw->ret = 0;
   // one iteration of a host-level sequential loop's reverse: what need not run again
-  sw->skips = !top && !R->par ? rev_skips(R, body) : NULL;
+  // (not in a store-all loop's forward run: that is the run whose values the reverse reads)
+  sw->skips = !top && !R->par && !R->sweep_all ? rev_skips(R, body) : NULL;
+  R->sweep_all = false;
   Save *saves = sw->saves;
   for (int k = 0; k < body->n; k++) {
     const Node *n = body->stmts[k];

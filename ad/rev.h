@@ -69,6 +69,16 @@ typedef struct LoopAux {
   int nreg;
   Val *stape; // per carried value: its value at the start of each iteration (0: not saved)
   Val lo, T;  // vjp (long): the first index, the number of iterations
+  // Store-all (rev_loop.c keeps_all): the forward run was the forward sweep of the body, and
+  // the reverse of each iteration reads what that sweep computed from tapes instead of
+  // running the iteration again.
+  bool all;
+  struct Sweep *sw; // the forward sweep, whose reverse half each reverse iteration runs
+  Val *pv;          // R->pv after it: the body's values in the forward loop
+  Node *fwd;        // the forward loop, and the block it is in
+  Block *host;
+  Val fs;           // the forward body's iteration number (long, from 0)
+  Val *post;        // per region: its elements at the end of each iteration (vn each)
   struct LoopAux *next;
 } LoopAux;
 
@@ -113,6 +123,7 @@ typedef struct Rev {
   int depth;             // parallel loops being reversed (> 1: nested)
   int seq_depth;         // sequential loops being reversed inside the parallel one
   bool general;          // --general-rule: scan(+) by the general rule too (a cross-check)
+  bool sweep_all;        // the next sweep_begin is a store-all loop's forward run: no skips
   HistAux *haux;         // per top-level statement with such hists: its clauses' aux arrays
   LoopAux *laux;         // per sequential loop run with checkpoints: where they are
   Val region_idx;        // the index of the loop whose regions are being found (0: none)

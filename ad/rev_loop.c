@@ -1006,8 +1006,13 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
       buf_printf(&b, "%s %s", items++ ? "," : "", h ? h : "a carried value");
     }
   if (!items) buf_puts(&b, " nothing");
-  buf_puts(&b, "; one state per iteration of this loop, restored by the reverse sweep "
-               "iteration by iteration");
+  if (x->all)
+    buf_puts(&b, ", the state each iteration leaves and the values it computes (store-all: it "
+                 "calls costly functions); the reverse sweep starts each iteration's reverse "
+                 "from them, without running the iteration again");
+  else
+    buf_puts(&b, "; one state per iteration of this loop, restored by the reverse sweep "
+                 "iteration by iteration");
   for (int r = 0; r < x->nreg; r++)
     if (x->reg[r].once)
       buf_printf(&b, "; %s is overwritten before it is read: saved once, before the loop",
@@ -1015,6 +1020,187 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
   const char *s = arena_strdup(R->a, b.data);
   buf_free(&b);
   return s;
+}
+
+// ---- store-all: a loop's iterations kept instead of run again ----
+//
+// The reverse of a sequential loop restores each iteration's state and runs the iteration
+// again (checkpointing: one state per iteration, or per strip with stripmine(L)).  Where its
+// iterations are costly to run again (a transcendental function, a function of the user's)
+// the forward run is instead the forward sweep of the body: each iteration keeps its
+// intermediates (its scalars on tapes, its arrays, the saves of its statements), the state
+// it leaves is saved as well, and the reverse of iteration t starts from that state with
+// those values: the body runs once forward, not twice (ADBench's LSTM: the time loop and the
+// layer loop of each step).  Memory: the trip count times what one iteration computes, as a
+// taping tool keeps; a loop with stripmine(L) (or under --stripmine) keeps checkpointing at
+// its outer levels and keeps all only within a strip.  Loops whose reverse runs only cheap
+// arithmetic again (stencils, whose maps rev_skip.c mostly skips) keep checkpointing: their
+// intermediates are grid-sized.
+
+static WalkNext costly_visit(Node *n, void *ctx) {
+  (void)ctx;
+  if (n->kind == IR_EXT) return WALK_STOP;
+  if (n->kind != IR_CALL) return WALK_INTO;
+  static const MathFn cheap[] = {M_SQRT, M_FABS, M_FMIN, M_FMAX, M_FMA, M_COPYSIGN,
+                                 M_FLOOR, M_CEIL, M_ROUND, M_TRUNC};
+  for (size_t k = 0; k < sizeof cheap / sizeof cheap[0]; k++)
+    if (n->u.call.fn == cheap[k]) return WALK_INTO;
+  return WALK_STOP;
+}
+
+static bool keeps_all(Rev *R, const Node *n, bool top) {
+  if (R->par || n->u.loop.exit || R->cx->cuda || n->u.loop.strips) return false;
+  if (top && n->u.loop.stripmine) return false; // (stripmine(1): one state per iteration)
+  return ir_walk(n->u.loop.body, &(Walker){.pre = costly_visit}) != NULL;
+}
+
+typedef struct {
+  const unsigned char *def;
+  unsigned char *used;
+} Crossing;
+
+static void crossing_use(Val *v, void *ctx) {
+  Crossing *c = ctx;
+  if (c->def[*v]) c->used[*v] = 1;
+}
+
+static WalkNext crossing_node(Node *n, void *ctx) {
+  ir_node_uses(n, crossing_use, ctx);
+  return WALK_INTO;
+}
+
+static void crossing_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) crossing_use(&b->yields[i], ctx);
+}
+
+typedef struct {
+  Arena *a;
+  Val *v;
+  int n, cap;
+} Defs;
+
+static void collect_def(Val *v, void *ctx) {
+  Defs *d = ctx;
+  if (d->n == d->cap) {
+    Val *bigger = ARENA_ARRAY(d->a, Val, 2 * d->cap + 8);
+    if (d->n) memcpy(bigger, d->v, sizeof(Val) * (size_t)d->n);
+    d->v = bigger, d->cap = 2 * d->cap + 8;
+  }
+  d->v[d->n++] = *v;
+}
+
+// A value statement d defines for its nested blocks alone (a loop's index and carried
+// values, a parallel loop's index and scans' running values).
+static bool inner_def(const Node *d, Val v) {
+  if (d->kind == IR_LOOP) {
+    if (v == d->u.loop.idx) return true;
+    for (int k = 0; k < d->u.loop.ncarry; k++)
+      if (v == d->u.loop.params[k]) return true;
+  }
+  if (d->kind == IR_PAR) {
+    if (v == d->u.par.idx) return true;
+    for (int k = 0; k < d->u.par.nscans; k++)
+      for (int f = 0; f < d->u.par.scans[k].nf; f++)
+        if (v == d->u.par.scans[k].excl[f]) return true;
+  }
+  return false;
+}
+
+
+static void mark_def(Val *v, void *ctx) {
+  ((unsigned char *)ctx)[*v] = 1;
+}
+
+static void rename_use(Val *v, void *ctx) {
+  const Val *to = ctx;
+  if (to[*v]) *v = to[*v];
+}
+
+static WalkNext rename_node(Node *n, void *ctx) {
+  ir_node_uses(n, rename_use, ctx);
+  return WALK_INTO;
+}
+
+static void rename_yields(Block *b, void *ctx) {
+  for (int i = 0; i < b->nyields; i++) rename_use(&b->yields[i], ctx);
+}
+
+static void mark_defs(const Block *b, unsigned char *def) {
+  for (int i = 0; i < b->n; i++) {
+    Node *d = b->stmts[i];
+    ir_node_defs(d, mark_def, def);
+    if (d->kind == IR_IF) mark_defs(d->u.ifs.then, def), mark_defs(d->u.ifs.els, def);
+  }
+}
+
+typedef struct {
+  Rev *R;
+  const LoopAux *x;
+  unsigned char *used;
+  Val *to;  // a kept value's read in the reverse body
+  Builder rd; // the reads, for the start of the reverse body
+  int pos;  // where the next tape's allocation goes in x->host
+  Val s;    // the reverse body's iteration number
+} Keep;
+
+// The values that block blk of the forward body (the body or a branch of one of its ifs)
+// defines and the reverse body uses: each written at the end of blk (where it was computed)
+// and read back, unconditionally, at the start of the reverse body (a branch not taken left
+// its element unwritten, and the reverse reads it only under the same condition).
+static void keep_block(Keep *k, Block *blk) {
+  Rev *R = k->R;
+  Builder fw = {R->f, blk, k->x->fwd->loc};
+  int nb = blk->n;
+  for (int i = 0; i < nb; i++) {
+    Node *d = blk->stmts[i];
+    if (d->kind == IR_IF) keep_block(k, d->u.ifs.then), keep_block(k, d->u.ifs.els);
+    if (d->kind == IR_CONST && d->out && k->used[d->out]) { // (made again)
+      Node *c = node_new(R->a, IR_CONST, d->loc);
+      c->u = d->u;
+      c->out = k->to[d->out] = fn_val(R->f, val_type(R->f, d->out), R->f->vals[d->out].hint);
+      b_push(&k->rd, c);
+      k->used[d->out] = 0;
+      continue;
+    }
+    Defs ds = {R->cx->scratch, NULL, 0, 0};
+    ir_node_defs(d, collect_def, &ds);
+    for (int e = 0; e < ds.n; e++) {
+      Val v = ds.v[e];
+      if (!k->used[v] || inner_def(d, v)) continue;
+      k->used[v] = 0;
+      Type *t = val_type(R->f, v);
+      Node *al = node_new(R->a, IR_ALLOC, k->x->fwd->loc);
+      al->u.alloc.n = k->x->T;
+      al->u.alloc.tape = true;
+      al->out = fn_val(R->f, ty_ptr(R->a, t, false),
+                       arena_printf(R->a, "%s_kept", R->f->vals[v].hint ? R->f->vals[v].hint : "t"));
+      block_insert(R->a, k->x->host, k->pos++, al);
+      b_write(&fw, al->out, k->x->fs, v);
+      k->to[v] = b_read(&k->rd, al->out, k->s);
+      tape_free(R, al->out, k->x->T);
+    }
+  }
+}
+
+// After store-all loop x's reverse loop rv is built: the values of the forward body that its
+// body uses, each on a tape of one element per iteration (keep_block), read back at the
+// start of rv's body (at statement `at`, iteration s); constants made again.  The tapes are
+// allocated before the forward loop and freed at the builder's point.
+static void keep_crossing(Rev *R, const LoopAux *x, Node *rv, int at, Val s) {
+  int nv = R->f->nvals;
+  unsigned char *def = SCRATCH(unsigned char, nv), *used = SCRATCH(unsigned char, nv);
+  Block *fb = x->fwd->u.loop.body;
+  mark_defs(fb, def);
+  Crossing c = {def, used};
+  ir_walk(rv->u.loop.body, &(Walker){.pre = crossing_node, .block = crossing_yields, .ctx = &c});
+  Block reads = {0};
+  Keep k = {R, x, used, SCRATCH(Val, nv), {R->f, &reads, rv->loc}, 0, s};
+  while (x->host->stmts[k.pos] != x->fwd) k.pos++;
+  keep_block(&k, fb);
+  for (int v = 1; v < nv; v++) IR_ASSERT(!used[v]); // (no value of a loop nested in the body)
+  ir_walk(rv->u.loop.body, &(Walker){.pre = rename_node, .block = rename_yields, .ctx = k.to});
+  Block *rb = rv->u.loop.body;
+  for (int i = reads.n - 1; i >= 0; i--) block_insert(R->a, rb, at, reads.stmts[i]);
 }
 
 // The forward run of host-level loop n: each iteration first saves its state.
@@ -1069,6 +1255,8 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   x->lo = b_cast(b, &ty_long, P(n->u.loop.lo));
   Val T = b_binop(b, BIN_SUB, b_cast(b, &ty_long, P(n->u.loop.hi)), x->lo);
   x->T = b_select(b, b_binop(b, BIN_GT, T, b_const_i(b, &ty_long, 0)), T, b_const_i(b, &ty_long, 0));
+  x->all = keeps_all(R, n, top);
+  x->post = x->all ? SCRATCH(Val, x->nreg + 1) : NULL;
   for (int r = 0; r < x->nreg; r++) {
     Region *g = &x->reg[r];
     g->tape = tape_alloc(R, R->pf->vals[g->arr].type->elem,
@@ -1076,6 +1264,9 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
     if (g->once) copy_elems(R, g->tape, 0, P(g->arr), g->vlo, g->vn);
     if (g->moving && !g->at_idx) // (not a checkpoint: the outputs' places, for the end)
       g->itape = scan_alloc(b, &ty_long, x->T, arena_printf(R->a, "%s_at", R->pf->vals[g->arr].hint));
+    if (x->all) // (the state each iteration leaves, which its reverse starts from)
+      x->post[r] = tape_alloc(R, R->pf->vals[g->arr].type->elem, b_binop(b, BIN_MUL, x->T, g->vn),
+                              arena_printf(R->a, "%s_after", R->pf->vals[g->arr].hint));
   }
   int *uses = SCRATCH(int, nv);
   count_block(n->u.loop.body, uses);
@@ -1102,6 +1293,7 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
   Block *outer = b->blk;
   m->u.loop.body = b->blk = block_new(R->a);
   Val s = b_binop(b, BIN_SUB, b_cast(b, &ty_long, m->u.loop.idx), x->lo);
+  Val *vlos = SCRATCH(Val, x->nreg + 1);
   for (int r = 0; r < x->nreg; r++) {
     Region *g = &x->reg[r];
     Val vlo = g->vlo;
@@ -1111,11 +1303,23 @@ void fwd_seq_loop(Rev *R, const Node *n, bool top) {
       vlo = moving_first(R, n, g, m->u.loop.idx);
       b_write(b, g->itape, s, vlo);
     }
+    vlos[r] = vlo;
     if (!g->once) copy_elems(R, g->tape, b_binop(b, BIN_MUL, s, g->vn), P(g->arr), vlo, g->vn);
   }
   for (int k = 0; k < nc; k++)
     if (x->stape[k]) b_write(b, x->stape[k], s, m->u.loop.params[k]);
-  if (R->par) // (in a parallel loop's reverse: only the iteration's arrays are written)
+  if (x->all) { // the forward sweep of the body, and the state it leaves
+    R->sweep_all = true;
+    x->sw = R->sweep_begin(R, n->u.loop.body);
+    for (int r = 0; r < x->nreg; r++)
+      copy_elems(R, x->post[r], b_binop(b, BIN_MUL, s, x->reg[r].vn), P(x->reg[r].arr), vlos[r],
+                 x->reg[r].vn);
+    x->pv = SCRATCH(Val, nv);
+    memcpy(x->pv, R->pv, sizeof(Val) * (size_t)nv);
+    x->fs = s;
+    x->fwd = m;
+    x->host = outer;
+  } else if (R->par) // (in a parallel loop's reverse: only the iteration's arrays are written)
     clone_block_keep(b, R->pf, n->u.loop.body, R->pv, R->in_par);
   else
     clone_block(b, R->pf, n->u.loop.body, R->pv, false);
@@ -1257,7 +1461,35 @@ void rev_seq_loop(Rev *R, const Node *n) {
   Val *outer_adj = R->adj;
   R->adj = SCRATCH(Val, nv);
   Val *moved_at = x ? SCRATCH(Val, x->nreg + 1) : NULL;
-  if (x) { // restore iteration t's state
+  int kept_at = b->blk->n; // (store-all: where the kept values are read back)
+  if (x && x->all) { // the state iteration t left, and the values its forward sweep computed
+    for (int r = 0; r < x->nreg; r++) {
+      Region *g = &x->reg[r];
+      IR_ASSERT(!g->at_idx);
+      Val vlo = g->moving ? (moved_at[r] = b_read(b, g->itape, s)) : g->vlo;
+      copy_elems(R, P(g->arr), vlo, x->post[r], b_binop(b, BIN_MUL, s, g->vn), g->vn);
+    }
+    for (int v = 1; v < nv; v++)
+      if (inside[v]) R->pv[v] = x->pv[v];
+    for (int k = 0; k < nc; k++) {
+      Val p = n->u.loop.params[k];
+      Type *ty = R->pf->vals[p].type;
+      Val at = x->stape[k] ? 0 : induction_at(R, n, k, t);
+      R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
+                 : at        ? at
+                 : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
+    }
+    R->pv[n->u.loop.idx] = t;
+    for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
+    for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
+    R->seq_depth++;
+    R->sweep_end(R, body, x->sw);
+    R->seq_depth--;
+    for (int r = 0; r < x->nreg; r++)
+      if (x->reg[r].moving)
+        copy_elems(R, P(x->reg[r].arr), moved_at[r], x->reg[r].tape,
+                   b_binop(b, BIN_MUL, s, x->reg[r].vn), x->reg[r].vn);
+  } else if (x) { // restore iteration t's state
     for (int r = 0; r < x->nreg; r++) {
       Region *g = &x->reg[r];
       Val vlo = g->at_idx   ? (moved_at[r] = b_cast(b, &ty_long, t))
@@ -1327,6 +1559,8 @@ void rev_seq_loop(Rev *R, const Node *n) {
     }
     for (int k = 0; k < nc; k++)
       if (x->stape[k]) tape_free(R, x->stape[k], T);
+    for (int r = 0; x->all && r < x->nreg; r++) tape_free(R, x->post[r], b_binop(b, BIN_MUL, T, x->reg[r].vn));
+    if (x->all) keep_crossing(R, x, m, kept_at, s);
   }
   for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.outs[a];
   for (int a = 0; a < npa; a++) adj_add(R, n->u.loop.init[kk[a]], m->u.loop.outs[a]);

@@ -207,9 +207,12 @@ static void private_open(Emit *e, const Node *n, int h) {
   line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) %s[adsoac_b] = %s;", len, ph, ne);
 }
 
-// Merges a thread's copy into the histogram (inside the loop's critical section).
-// A thread's copy merged into the histogram, atomically: a thread whose copy could not be
-// allocated, or an update outside any copy, may still be adding atomically.
+// A thread's copy merged into the histogram (inside the loop's critical section),
+// atomically: a thread whose copy could not be allocated, or an update outside any copy, may
+// still be adding atomically.  Only the bins the copy moved from the neutral element: the
+// section of an adjoint's accumulator (rev_map.c acc_shared) is the interval its index
+// expressions span, which under a branch not taken may lie outside the array (st[(l-1)*H+j]
+// read only where l > 0).
 static void private_close(Emit *e, const Node *n, int h) {
   const Hist *hc = &n->u.par.hists[h];
   const char *ph = arena_printf(e->a, "adsoac_ph%d", h), *a = elem_at(e, hc->arr, "adsoac_j");
@@ -217,6 +220,7 @@ static void private_close(Emit *e, const Node *n, int h) {
   line(e, "if (%s) {", ph);
   line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) {", ref(e, hc->len));
   e->depth += 2;
+  line(e, "if (%s[adsoac_b] == %s) continue;", ph, private_neutral(e, hc));
   line(e, "long long adsoac_j = (long long)%s + adsoac_b;", ref(e, hc->lo));
   emit_atomic_c(e, hc, &r, a, arena_printf(e->a, "%s[adsoac_b]", ph),
                 tname(e, e->f->vals[hc->arr].type->elem));

@@ -358,6 +358,7 @@ struct Node {
       Val *init, *params, *outs;
       int ncarry;
       int stripmine; // levels requested with #pragma adsoac stripmine(L); 0: default
+      bool strips;   // an outer level of a strip-mined loop (transform/stripmine.c)
       const char *note; // f_vjp: what the loop checkpoints (a comment in the output)
       const char *hints; // another tool's pragmas before the source loop ("GCC ivdep\n..."):
                          // written before it in the primal f (emit.c), not in derivatives

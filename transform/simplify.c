@@ -185,6 +185,7 @@ static WalkNext array_use(Node *n, void *ctx) {
   switch (n->kind) {
   case IR_ALLOC: u->alloc[n->out] = 1; break;
   case IR_READ: u->read[n->u.mem.arr] = 1; break;
+  case IR_WRITE: u->read[n->u.mem.v] = 1; break; // (an array kept on a tape: read through it)
   case IR_COPY:
     u->read[n->u.copy.src] = 1;
     if (n->u.copy.swap) u->read[n->u.copy.dst] = 1;
@@ -197,7 +198,7 @@ static WalkNext array_use(Node *n, void *ctx) {
   case IR_PAR: // a histogram's section is read back after the loop
     for (int h = 0; h < n->u.par.nhists; h++) u->read[n->u.par.hists[h].arr] = 1;
     break;
-  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_WRITE:
+  case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST:
   case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_FREE: case IR_RETURN: break;
   }
   return WALK_INTO;

@@ -62,6 +62,7 @@ static Node *level_loop(Builder *b, Node *n, int level, int levels, Val a, Val c
   m->u.loop.hi = b_binop(b, BIN_DIV, b_binop(b, BIN_SUB, b_add(b, len, chunk), one), chunk);
   m->u.loop.idx = fn_val(f, &ty_long, "step");
   m->u.loop.stripmine = 1;
+  m->u.loop.strips = true;
   m->u.loop.ncarry = nc;
   m->u.loop.init = ARENA_ARRAY(ar, Val, nc + 1);
   m->u.loop.params = ARENA_ARRAY(ar, Val, nc + 1);

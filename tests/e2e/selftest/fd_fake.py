@@ -179,14 +179,15 @@ def body(f, own64):
     for key, n, _, seed, _ in outs:
         out.append("  double *S_%s = malloc((%s + 1) * sizeof(double));" % (key, n))
         out.append("  for (long i = 0; i < %s; i++) S_%s[i] = %s;" % (n, key, seed))
-    L = ["    L = %s;" % ("ret_bar * r64" if ret else "0")]
-    L += ["    for (long i = 0; i < %s; i++) L += S_%s[i] * %s;" % (n, key, o) for key, n, o, _, _ in outs]
+    # (fd_L, fd_Lp: names no test's parameter has)
+    L = ["    fd_L = %s;" % ("ret_bar * r64" if ret else "0")]
+    L += ["    for (long i = 0; i < %s; i++) fd_L += S_%s[i] * %s;" % (n, key, o) for key, n, o, _, _ in outs]
     for e in elems:
         out += ["  for (long i = 0; i < %s; i++) {" % e.n,
-                "    double v = %s, fd_h = %g * fmax(1.0, fabs(v)), r64, L, Lp;" % (e.lv, H),
-                "    %s = v + fd_h;" % e.lv] + call64("r64") + L + ["    Lp = L;", "    %s = v - fd_h;" % e.lv]
+                "    double v = %s, fd_h = %g * fmax(1.0, fabs(v)), r64, fd_L, fd_Lp;" % (e.lv, H),
+                "    %s = v + fd_h;" % e.lv] + call64("r64") + L + ["    fd_Lp = fd_L;", "    %s = v - fd_h;" % e.lv]
         out += call64("r64") + L + ["    %s = v;" % e.lv]
-        out += ["    %s %s (Lp - L) / (2 * fd_h);" % (e.bar, "=" if e.written else "+="), "  }"]
+        out += ["    %s %s (fd_Lp - fd_L) / (2 * fd_h);" % (e.bar, "=" if e.written else "+="), "  }"]
     out += ["  free(S_%s);" % key for key, _, _, _, _ in outs] + finish()
     # jvp: central differences of every output along the tangent
     out += ["", proto("jvp") + " {"] + setup()
