@@ -1405,6 +1405,21 @@ static bool updates_in_place(const Rev *R, const Block *b) {
   return ir_walk(b, &(Walker){.pre = live_read_of_written, .ctx = &(InPlace){R, b}});
 }
 
+// The carried values of loop n at the start of iteration t (the s-th from its start): from
+// their tapes, computed for inductions, else 0 (running sums: never read); its index, t.
+static void carried_at(Rev *R, const Node *n, const LoopAux *x, Val t, Val s) {
+  Builder *b = &R->b;
+  for (int k = 0; k < n->u.loop.ncarry; k++) {
+    Val p = n->u.loop.params[k];
+    Type *ty = R->pf->vals[p].type;
+    Val at = x->stape[k] ? 0 : induction_at(R, n, k, t);
+    R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
+               : at        ? at
+               : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
+  }
+  R->pv[n->u.loop.idx] = t;
+}
+
 void rev_seq_loop(Rev *R, const Node *n) {
   LoopAux *x = loop_aux(R, n);
   Val arrs[MAX_REGIONS];
@@ -1471,15 +1486,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
     }
     for (int v = 1; v < nv; v++)
       if (inside[v]) R->pv[v] = x->pv[v];
-    for (int k = 0; k < nc; k++) {
-      Val p = n->u.loop.params[k];
-      Type *ty = R->pf->vals[p].type;
-      Val at = x->stape[k] ? 0 : induction_at(R, n, k, t);
-      R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
-                 : at        ? at
-                 : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
-    }
-    R->pv[n->u.loop.idx] = t;
+    carried_at(R, n, x, t, s);
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
     R->seq_depth++;
@@ -1497,15 +1504,7 @@ void rev_seq_loop(Rev *R, const Node *n) {
                             : g->vlo;
       if (!g->once) copy_elems(R, P(g->arr), vlo, g->tape, b_binop(b, BIN_MUL, s, g->vn), g->vn);
     }
-    for (int k = 0; k < nc; k++) {
-      Val p = n->u.loop.params[k];
-      Type *ty = R->pf->vals[p].type;
-      Val at = x->stape[k] ? 0 : induction_at(R, n, k, t);
-      R->pv[p] = x->stape[k] ? b_read(b, x->stape[k], s)
-                 : at        ? at
-                 : ty_is_float(ty) ? b_const_f(b, ty, 0) : b_const_i(b, ty, 0);
-    }
-    R->pv[n->u.loop.idx] = t;
+    carried_at(R, n, x, t, s);
     for (int a = npa; a < na; a++) R->adj[of[a]] = m->u.loop.params[a];
     for (int a = 0; a < npa; a++) adj_add(R, body->yields[kk[a]], m->u.loop.params[a]);
     // In a parallel loop's reverse, an iteration array none of whose values the reverse uses
