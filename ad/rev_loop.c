@@ -1005,11 +1005,11 @@ static const char *checkpoint_note(Rev *R, const Node *n, const LoopAux *x) {
       const char *h = R->pf->vals[n->u.loop.params[k]].hint;
       buf_printf(&b, "%s %s", items++ ? "," : "", h ? h : "a carried value");
     }
-  if (!items) buf_puts(&b, " nothing");
+  if (!items && !x->all) buf_puts(&b, " nothing");
   if (x->all)
-    buf_puts(&b, ", the state each iteration leaves and the values it computes (store-all: it "
+    buf_printf(&b, "%s the state each iteration leaves and the values it computes (store-all: it "
                  "calls costly functions); the reverse sweep starts each iteration's reverse "
-                 "from them, without running the iteration again");
+                 "from them, without running the iteration again", items ? "," : "");
   else
     buf_puts(&b, "; one state per iteration of this loop, restored by the reverse sweep "
                  "iteration by iteration");
@@ -1105,7 +1105,6 @@ static bool inner_def(const Node *d, Val v) {
   }
   return false;
 }
-
 
 static void mark_def(Val *v, void *ctx) {
   ((unsigned char *)ctx)[*v] = 1;
