@@ -409,6 +409,34 @@ static void emit_par_c_blocked(Emit *e, const Node *n) {
   line(e, "}");
 }
 
+// A manual loop's copy for no team (emit_par_c): the iterations in order on this thread, its
+// updates plain, its reductions folded into the totals adsoac_tR.
+static void seq_copy(Emit *e, const Node *n, bool stk) {
+  const Node *outer_private = e->private_par, *outer_win = e->win_par;
+  bool outer_solo = e->solo, outer_no_team = e->no_team;
+  e->private_par = e->win_par = NULL;
+  e->solo = false;
+  e->no_team = true;
+  for (int r = 0; r < n->u.par.nreds; r++)
+    line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
+  if (stk) line(e, "AdsoacStk adsoac_stk = {0}; // scratch for the iterations' arrays");
+  const char *i = ref(e, n->u.par.idx);
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+       ref(e, n->u.par.hi), i);
+  e->depth++;
+  emit_body(e, n);
+  e->depth--;
+  line(e, "}");
+  if (stk) line(e, "adsoac_stk_release(&adsoac_stk);");
+  for (int r = 0; r < n->u.par.nreds; r++) {
+    const char *tot = arena_printf(e->a, "adsoac_t%d", r);
+    line(e, "%s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+  }
+  e->private_par = outer_private, e->win_par = outer_win;
+  e->solo = outer_solo, e->no_team = outer_no_team;
+}
+
 // A parallel loop n; with g, n is the loop after g's scan (or one with no clauses) and runs
 // in the scan's second pass: the iterations in one chunk per thread (scan_chunk).
 static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
@@ -461,9 +489,6 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     line(e, "if (%s < %s) {", ref(e, n->u.par.lo), ref(e, n->u.par.hi));
     e->depth++;
   }
-  for (int k = 0; windows && k < n->u.par.nwins; k++)
-    line(e, "AdsoacWins *adsoac_wv%d = adsoac_wins_new(); // %s's windows, one per thread", k,
-         ref(e, n->u.par.wins[k]));
   if (colored) { // (inside the guard lo < hi: hi - lo in unsigned arithmetic is the trip)
     line(e, "unsigned long long adsoac_trip = (unsigned long long)%s - (unsigned long long)%s;",
          ref(e, n->u.par.hi), ref(e, n->u.par.lo));
@@ -472,24 +497,26 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     if (e->opt->check_sched) line(e, "unsigned long long adsoac_ep = adsoac_sched_epochs();");
   }
   // a scan's second pass: the chunks, one per thread, in order (schedule(static))
-  const char *cond = g || colored ? NULL : team_cond(e, n);
-  const char *team = g ? " if(adsoac_nc > 1)" : colored ? " if(adsoac_nch > 2)"
-                   : cond && manual ? arena_printf(e->a, " if(%s)", cond) : "";
+  const char *cond = g ? NULL : colored ? "adsoac_nch > 2 && !adsoac_one_thread(1)" : team_cond(e, n);
+  const char *team = g ? " if(adsoac_nc > 1)" : "";
   const char *sched = det_g ? " schedule(static) ordered" : g ? " schedule(static)" : "";
   // a plain loop where it opens no team: the same loop twice, with and without the pragma
-  bool split = cond && !manual;
+  // (a team of one thread still meets at barriers, each a system call in libgomp)
+  bool split = cond != NULL;
   // atomic updates, where the team may have one thread: plain then (adsoac_solo)
   bool outer_solo = e->solo;
   if (!g && !split && !e->no_team && !has_hint(n, "num_threads(") &&
       ir_walk(n->u.par.body, &(Walker){.pre = atomic_update, .ctx = &(AtomicWalk){e, colored, false}})) {
-    line(e, "const int adsoac_solo = adsoac_one_thread(%s);",
-         cond ? cond : colored ? "adsoac_nch > 2" : "1");
+    line(e, "const int adsoac_solo = adsoac_one_thread(1);");
     e->solo = true;
   }
   if (split) {
     line(e, "if (%s) {", cond);
     e->depth++;
   }
+  for (int k = 0; windows && k < n->u.par.nwins; k++)
+    line(e, "AdsoacWins *adsoac_wv%d = adsoac_wins_new(); // %s's windows, one per thread", k,
+         ref(e, n->u.par.wins[k]));
   if (manual) { // per-thread partials, combined (the operators are commutative) at the end
     buf_printf(e->out, "#pragma omp parallel%s%s\n", team, g ? scan_hints(e, g) : omp_hints(e, n, false, false));
     line(e, "{");
@@ -556,7 +583,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   } else {
     const char *i = ref(e, n->u.par.idx);
     const Type *it = e->f->vals[n->u.par.idx].type;
-    for (int copy = 0; copy < (split ? 2 : 1); copy++) {
+    for (int copy = 0; copy < (split && !manual ? 2 : 1); copy++) {
       if (copy) {
         e->depth--;
         line(e, "} else { // (a short loop, or one thread: no team%s)",
@@ -575,7 +602,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
       e->depth--;
       line(e, "}");
     }
-    if (split) {
+    if (split && !manual) {
       e->depth--;
       line(e, "}");
     }
@@ -588,21 +615,31 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
            e->f->vals[n->u.par.wins[k]].type->elem->kind == TY_FLOAT ? "f" : "d", k, base, stride);
     }
     if (stk) line(e, "adsoac_stk_release(&adsoac_stk);");
-    buf_puts(e->out, "#pragma omp critical\n");
-    line(e, "{");
-    for (int r = 0; r < n->u.par.nreds; r++) {
-      const char *tot = arena_printf(e->a, "adsoac_t%d", r);
-      line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+    if (n->u.par.nreds || privates) {
+      buf_puts(e->out, "#pragma omp critical\n");
+      line(e, "{");
+      for (int r = 0; r < n->u.par.nreds; r++) {
+        const char *tot = arena_printf(e->a, "adsoac_t%d", r);
+        line(e, "  %s = %s;", tot, combine(e, &n->u.par.reds[r], tot, pname(e, r)));
+      }
+      e->depth++;
+      for (int h = 0; h < n->u.par.nhists; h++)
+        if (private_hist(e, n, h)) private_close(e, n, h);
+      e->depth--;
+      line(e, "}");
     }
-    e->depth++;
-    for (int h = 0; h < n->u.par.nhists; h++)
-      if (private_hist(e, n, h)) private_close(e, n, h);
-    e->depth--;
-    line(e, "}");
     e->depth--;
     line(e, "}");
   }
   for (int k = 0; windows && k < n->u.par.nwins; k++) line(e, "adsoac_wins_free(adsoac_wv%d);", k);
+  if (split && manual) {
+    e->depth--;
+    line(e, "} else { // (a short loop, or one thread: no team, plain updates)");
+    e->depth++;
+    seq_copy(e, n, stk);
+    e->depth--;
+    line(e, "}");
+  }
   if (g) {
     Red r = scan_red(&g->s->u.par.scans[0]);
     if (scan_read(e, &g->s->u.par.scans[0])) scan_total(e, &r, "adsoac_last");
