@@ -88,6 +88,8 @@ Usage:
   --adsoac-flag FLAG     pass FLAG to adsoac too (e.g. --general-rule).
   --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
   --sanitize             build adsoac's output, the references and the driver with ASan and UBSan.
+  --opt -O0|-O1|-O2|-O3  the level for adsoac's output and the driver (default -O2; the suite's
+                         repeated configurations use -O0: gcc -O2 is most of their time).
   --determinism          (with --adsoac-flag=--deterministic) after the checks, the driver's hash
                          mode (E2E_HASH) 3 times at each of 1, 2 and 3 threads, and an MPI
                          program under four pairs of Open MPI allreduce and reduce
@@ -801,7 +803,7 @@ def run_c(args, name):
         strict = [] if args.fake is not None else ["-Wall", "-Werror"]
         # (scans in chunks of one iteration, a team for every loop: the driver's small n
         # reaches the chunked passes and the threads)
-        sh(cc + ["-O2", "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
+        sh(cc + [args.opt, "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
            ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
         # a program with its own main (the driver has one), and static kernels (language.md
@@ -848,7 +850,7 @@ def run_c(args, name):
             objs.append(l64)
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
-    dcmd = cc + ["-O2", "-Wall", "-Werror", "-I", HERE] + san + (["-DE2E_MPI"] if ranks else []) + \
+    dcmd = cc + [args.opt, "-Wall", "-Werror", "-I", HERE] + san + (["-DE2E_MPI"] if ranks else []) + \
         ["-c", o("driver.c"), "-o", o("driver.o")]
     key = repr((dcmd, driver, open(os.path.join(HERE, "e2e_driver.h")).read()))
     if not (os.path.exists(o("driver.o")) and os.path.exists(o("driver.key"))
@@ -1050,6 +1052,9 @@ def main():
                     help="also run every driver 3 times at each of 1, 2, 3 threads in its hash "
                          "mode: every result bitwise identical (with --adsoac-flag=--deterministic)")
     ap.add_argument("--cflags", default="", help="extra flags for compiling adsoac's C output")
+    ap.add_argument("--opt", default="-O2", choices=["-O0", "-O1", "-O2", "-O3"],
+                    help="the optimization level for adsoac's C output and the driver (-O0: the "
+                         "suite's repeated configurations, where gcc -O2 is most of their time)")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
     ap.add_argument("--selftest", action="store_true", help="check the harness itself")
     ap.add_argument("--sanitize", action="store_true", help="ASan+UBSan for output, references and driver")
