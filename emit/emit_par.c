@@ -409,9 +409,10 @@ static void emit_par_c_blocked(Emit *e, const Node *n) {
   line(e, "}");
 }
 
-// A manual loop's copy for no team (emit_par_c): the iterations in order on this thread, its
-// updates plain, its reductions folded into the totals adsoac_tR.
-static void seq_copy(Emit *e, const Node *n, bool stk) {
+// A manual loop's copy for no team (emit_par_c): the iterations on this thread (a two-phase
+// loop's in the team's order of chunks: the same bits, --deterministic), its updates plain,
+// its reductions folded into the totals adsoac_tR.
+static void seq_copy(Emit *e, const Node *n, bool stk, bool colored) {
   const Node *outer_private = e->private_par, *outer_win = e->win_par;
   bool outer_solo = e->solo, outer_no_team = e->no_team;
   e->private_par = e->win_par = NULL;
@@ -422,12 +423,25 @@ static void seq_copy(Emit *e, const Node *n, bool stk) {
   if (stk) line(e, "AdsoacStk adsoac_stk = {0}; // scratch for the iterations' arrays");
   const char *i = ref(e, n->u.par.idx);
   const Type *it = e->f->vals[n->u.par.idx].type;
-  line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
-       ref(e, n->u.par.hi), i);
-  e->depth++;
+  if (colored) { // the chunks in the team's order: each element's updates in the same order
+    line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
+    line(e, "  for (unsigned long long adsoac_ch = adsoac_ph; adsoac_ch < adsoac_nch; adsoac_ch += 2) {");
+    line(e, "    unsigned long long adsoac_q0 = adsoac_ch * adsoac_cw;");
+    line(e, "    unsigned long long adsoac_q1 = adsoac_trip - adsoac_q0 < adsoac_cw ? adsoac_trip : adsoac_q0 + adsoac_cw;");
+    line(e, "    for (unsigned long long adsoac_q = adsoac_q0; adsoac_q < adsoac_q1; adsoac_q++) {");
+    e->depth += 3;
+    line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), i, tname(e, it),
+         ref(e, n->u.par.lo));
+  } else {
+    line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
+         ref(e, n->u.par.hi), i);
+    e->depth++;
+  }
   emit_body(e, n);
-  e->depth--;
-  line(e, "}");
+  for (int d = colored ? 3 : 1; d > 0; d--) {
+    e->depth--;
+    line(e, "}");
+  }
   if (stk) line(e, "adsoac_stk_release(&adsoac_stk);");
   for (int r = 0; r < n->u.par.nreds; r++) {
     const char *tot = arena_printf(e->a, "adsoac_t%d", r);
@@ -636,7 +650,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     e->depth--;
     line(e, "} else { // (a short loop, or one thread: no team, plain updates)");
     e->depth++;
-    seq_copy(e, n, stk);
+    seq_copy(e, n, stk, colored);
     e->depth--;
     line(e, "}");
   }

@@ -803,7 +803,7 @@ def run_c(args, name):
         strict = [] if args.fake is not None else ["-Wall", "-Werror"]
         # (scans in chunks of one iteration, a team for every loop: the driver's small n
         # reaches the chunked passes and the threads)
-        sh(cc + [args.opt, "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
+        sh(cc + [getattr(args, "opt", "-O2"), "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
            ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
         # a program with its own main (the driver has one), and static kernels (language.md
@@ -850,7 +850,7 @@ def run_c(args, name):
             objs.append(l64)
     with open(o("driver.c"), "w") as fh:
         fh.write(driver)
-    dcmd = cc + [args.opt, "-Wall", "-Werror", "-I", HERE] + san + (["-DE2E_MPI"] if ranks else []) + \
+    dcmd = cc + [getattr(args, "opt", "-O2"), "-Wall", "-Werror", "-I", HERE] + san + (["-DE2E_MPI"] if ranks else []) + \
         ["-c", o("driver.c"), "-o", o("driver.o")]
     key = repr((dcmd, driver, open(os.path.join(HERE, "e2e_driver.h")).read()))
     if not (os.path.exists(o("driver.o")) and os.path.exists(o("driver.key"))
