@@ -409,6 +409,28 @@ static void emit_par_c_blocked(Emit *e, const Node *n) {
   line(e, "}");
 }
 
+// A two-phase loop's chunks (ad/rev_map.c's acc_color): the even ones, then the odd ones,
+// each [adsoac_q0, adsoac_q1); with omp_for, a phase's chunks shared by the team.  Leaves
+// two blocks open.
+static void chunks_open(Emit *e, bool omp_for) {
+  line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
+  e->depth++;
+  if (omp_for) buf_printf(e->out, "#pragma omp for schedule(static)\n");
+  line(e, "for (unsigned long long adsoac_ch = adsoac_ph; adsoac_ch < adsoac_nch; adsoac_ch += 2) {");
+  e->depth++;
+  line(e, "unsigned long long adsoac_q0 = adsoac_ch * adsoac_cw;");
+  line(e, "unsigned long long adsoac_q1 = adsoac_trip - adsoac_q0 < adsoac_cw ? adsoac_trip : adsoac_q0 + adsoac_cw;");
+}
+
+// A chunk's iterations (after chunks_open): n's index from adsoac_q.  Leaves a block open.
+static void chunk_iters_open(Emit *e, const Node *n) {
+  const Type *it = e->f->vals[n->u.par.idx].type;
+  line(e, "for (unsigned long long adsoac_q = adsoac_q0; adsoac_q < adsoac_q1; adsoac_q++) {");
+  e->depth++;
+  line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), ref(e, n->u.par.idx),
+       tname(e, it), ref(e, n->u.par.lo));
+}
+
 // A manual loop's copy for no team (emit_par_c): the iterations on this thread (a two-phase
 // loop's in the team's order of chunks: the same bits, --deterministic), its updates plain,
 // its reductions folded into the totals adsoac_tR.
@@ -421,20 +443,13 @@ static void seq_copy(Emit *e, const Node *n, bool stk, bool colored) {
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s %s = %s;", red_ctype(e, &n->u.par.reds[r]), pname(e, r), neutral(e, &n->u.par.reds[r]));
   if (stk) line(e, "AdsoacStk adsoac_stk = {0}; // scratch for the iterations' arrays");
-  const char *i = ref(e, n->u.par.idx);
-  const Type *it = e->f->vals[n->u.par.idx].type;
   if (colored) { // the chunks in the team's order: each element's updates in the same order
-    line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
-    line(e, "  for (unsigned long long adsoac_ch = adsoac_ph; adsoac_ch < adsoac_nch; adsoac_ch += 2) {");
-    line(e, "    unsigned long long adsoac_q0 = adsoac_ch * adsoac_cw;");
-    line(e, "    unsigned long long adsoac_q1 = adsoac_trip - adsoac_q0 < adsoac_cw ? adsoac_trip : adsoac_q0 + adsoac_cw;");
-    line(e, "    for (unsigned long long adsoac_q = adsoac_q0; adsoac_q < adsoac_q1; adsoac_q++) {");
-    e->depth += 3;
-    line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), i, tname(e, it),
-         ref(e, n->u.par.lo));
+    chunks_open(e, false);
+    chunk_iters_open(e, n);
   } else {
-    line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, it), i, ref(e, n->u.par.lo), i,
-         ref(e, n->u.par.hi), i);
+    const char *i = ref(e, n->u.par.idx);
+    line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.par.idx].type), i,
+         ref(e, n->u.par.lo), i, ref(e, n->u.par.hi), i);
     e->depth++;
   }
   emit_body(e, n);
@@ -544,13 +559,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
       line(e, "AdsoacWin *adsoac_w%d = adsoac_win_mine(adsoac_wv%d);", k, k);
     if (stk) line(e, "AdsoacStk adsoac_stk = {0}; // this thread's scratch for the iterations' arrays");
     if (colored) {
-      line(e, "for (int adsoac_ph = 0; adsoac_ph < 2; adsoac_ph++) {");
-      e->depth++;
-      buf_printf(e->out, "#pragma omp for schedule(static)\n");
-      line(e, "for (unsigned long long adsoac_ch = adsoac_ph; adsoac_ch < adsoac_nch; adsoac_ch += 2) {");
-      e->depth++;
-      line(e, "unsigned long long adsoac_q0 = adsoac_ch * adsoac_cw;");
-      line(e, "unsigned long long adsoac_q1 = adsoac_trip - adsoac_q0 < adsoac_cw ? adsoac_trip : adsoac_q0 + adsoac_cw;");
+      chunks_open(e, true);
     } else {
       buf_printf(e->out, "#pragma omp for%s nowait%s\n", sched, g ? "" : omp_hints(e, n, true, false));
     }
@@ -578,12 +587,7 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
     e->depth--;
     line(e, "}");
   } else if (colored) {
-    const char *i = ref(e, n->u.par.idx);
-    const Type *it = e->f->vals[n->u.par.idx].type;
-    line(e, "for (unsigned long long adsoac_q = adsoac_q0; adsoac_q < adsoac_q1; adsoac_q++) {");
-    e->depth++;
-    line(e, "%s %s = (%s)((unsigned long long)%s + adsoac_q);", tname(e, it), i, tname(e, it),
-         ref(e, n->u.par.lo));
+    chunk_iters_open(e, n);
     bool outer_colored = e->colored;
     e->colored = true;
     emit_body(e, n);
