@@ -355,6 +355,9 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
   // one iteration of a host-level sequential loop's reverse: what need not run again
   // (not in a store-all loop's forward run: that is the run whose values the reverse reads)
   sw->skips = !top && !R->par && !R->sweep_all ? rev_skips(R, body) : NULL;
+  // (its parallel loops' costly values on tapes for their reverse: not at the top, where
+  // fusion joins a loop and its reverse; in a store-all forward run, kept per iteration)
+  bool tapes = !top;
   R->sweep_all = false;
   Save *saves = sw->saves;
   for (int k = 0; k < body->n; k++) {
@@ -384,13 +387,14 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
       continue;
     }
     Block one = {(Node **)&body->stmts[k], 1, 1, NULL, 0};
+    Node *clone = NULL; // (of a parallel loop, not in one)
     if (in_par) {
       clone_block_keep(&R->b, pf, &one, R->pv, R->in_par);
     } else {
       hist_save(R, n, false);
       clone_block(&R->b, pf, &one, R->pv, false);
       if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
-        tape_saves(R, R->b.blk->stmts[R->b.blk->n - 1], saves + sw->nsaves - ns, ns);
+        tape_saves(R, clone = R->b.blk->stmts[R->b.blk->n - 1], saves + sw->nsaves - ns, ns);
       hist_save(R, n, true);
     }
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed
@@ -406,6 +410,7 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
         if (red->op == RED_MIN || red->op == RED_MAX) // the winner found in the same loop
           R->winner[red->out[0]] = lift_argext(&R->b, c, r);
       }
+    if (clone && tapes) tape_values(R, n, clone, sw);
   }
 }
 
@@ -434,6 +439,7 @@ static Val sweep_rev(Rev *R, const Block *body, bool top, Sweep *sw) {
   // epilogue: outputs as f leaves them (in a loop's body the next restore does it)
   for (int s = 0; top && s < nsaves; s++) emit_swap(R, &saves[s], true);
   for (int s = 0; s < nsaves; s++) free_save(R, &saves[s]);
+  free_value_tapes(R, sw);
   for (int k = 0; k < body->n; k++) { // temporaries and their adjoints
     const Node *n = body->stmts[k];
     if (n->kind != IR_FREE) continue;

@@ -143,6 +143,7 @@ typedef struct Rev {
   struct Sweep *(*sweep_begin)(struct Rev *R, const Block *body); // the forward half of sweep
   void (*sweep_end)(struct Rev *R, const Block *body, struct Sweep *sw); // the reverse half
   unsigned char *priv; // arrays allocated in a parallel loop's body (each iteration's own)
+  struct ValTape *vtapes; // the value tapes of the loops the open sweeps ran (rev_map.c)
   // --remarks: the (loop, array, way) triples already told, once each
   struct Remarked { const Node *par; Val arr; const char *how; } remarked[MAX_REMARKED];
   int nremarked;
@@ -239,6 +240,9 @@ bool acc_color(Rev *R, Val arr, Val idx, Val g);
 bool acc_window(Rev *R, Val arr, Val idx, Val g);
 bool reads_injective(Rev *R, Val arr); // (of the loop being reversed)
 void rev_par(Rev *R, const Node *n);
+// (a sweep's forward half: clone c of parallel loop n keeps its costly values for n's reverse)
+void tape_values(Rev *R, const Node *n, Node *c, const void *owner);
+void free_value_tapes(Rev *R, const void *owner);
 
 // ---- rev_reduce.c ----
 void check_reductions(Rev *R, const Node *n);

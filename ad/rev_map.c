@@ -591,6 +591,131 @@ static bool has_own_arrays(const Node *n) {
   return ir_walk(n->u.par.body, &(Walker){.pre = alloc_in}) != NULL;
 }
 
+// ---- value tapes: the costly values of a loop body, kept by its forward run ----
+// In one iteration of a host-level sequential loop's reverse, the sweep runs the loop's body
+// forward (rev.c's sweep_fwd), then reverses it, statement by statement; the reverse loop of
+// a parallel loop there evaluates its body again (clone_block below), transcendental calls
+// included: 4 of the 5 of an LSTM cell, a third of its gradient's time.  The forward run's
+// clone of the loop writes the values of those calls into arrays of one element per
+// iteration, and the reverse loop reads them instead: the same values, since the reverse
+// loop sees the arrays as the forward run saw them (the sweep restores what later statements
+// overwrote).  Calls at the top of the body (not in an if or a nested loop), whose values
+// vary; a tape no reverse reads goes with its writes (simplify_dead_arrays).
+
+#define MAX_TAPED 16
+
+typedef struct ValTape {
+  const Node *par;     // the primal loop
+  const void *owner;   // the sweep whose forward run ran it (rev.c's Sweep)
+  Val lo;              // its lower bound in f, where the forward run ran it
+  Val vals[MAX_TAPED]; // its body's values kept (primal)
+  Val off[MAX_TAPED];  // where each one's elements start in the tape (long; 0: at 0)
+  Val tape;            // the tape in f: per value, one element per iteration from lo
+  int n;
+  struct ValTape *next;
+} ValTape;
+
+static bool costly(MathFn fn) {
+  switch (fn) {
+  case M_EXP: case M_LOG: case M_LOG1P: case M_EXPM1: case M_SIN: case M_COS: case M_TAN:
+  case M_ASIN: case M_ACOS: case M_ATAN: case M_ATAN2: case M_SINH: case M_COSH: case M_TANH:
+  case M_POW: case M_ERF: case M_ERFC: case M_LGAMMA: case M_TGAMMA: case M_CBRT: case M_HYPOT:
+  case M_EXP2: case M_LOG2: case M_LOG10: return true;
+  case M_SQRT: case M_FABS: case M_FMIN: case M_FMAX: case M_FMA: case M_COPYSIGN: case M_FLOOR:
+  case M_CEIL: case M_ROUND: case M_TRUNC: case M_DIGAMMA: case M_COUNT: return false;
+  }
+  return false;
+}
+
+// The iteration number (long, from 0) of index idx of a loop from lo.
+static Val iter_of(Builder *b, Val idx, Val lo) {
+  Val i = val_type(b->fn, idx) == &ty_long ? idx : b_cast(b, &ty_long, idx);
+  const Node *d = b->fn->defs[lo];
+  if (d && d->kind == IR_CONST && d->u.cst.i == 0) return i;
+  return b_binop(b, BIN_SUB, i, val_type(b->fn, lo) == &ty_long ? lo : b_cast(b, &ty_long, lo));
+}
+
+// c, the forward run's clone of host-level parallel loop n (in the builder's block, perhaps
+// followed by what lift_mul and lift_argext put there), keeps n's costly values.
+void tape_values(Rev *R, const Node *n, Node *c, const void *owner) {
+  if (R->par || n->u.par.nscans || n->u.par.nhists) return; // (hist_save's copies around c)
+  const Block *body = n->u.par.body;
+  ValTape *t = ARENA_NEW(R->a, ValTape);
+  for (int k = 0; k < body->n && t->n < MAX_TAPED; k++) {
+    const Node *s = body->stmts[k];
+    if (s->kind == IR_CALL && costly(s->u.call.fn) && R->varied[s->out] &&
+        ty_is_float(R->pf->vals[s->out].type))
+      t->vals[t->n++] = s->out;
+  }
+  if (!t->n) return;
+  Block *host = R->b.blk;
+  int pos = host->n - 1;
+  while (pos >= 0 && host->stmts[pos] != c) pos--;
+  IR_ASSERT(pos >= 0);
+  Type *ty = R->pf->vals[t->vals[0]].type;
+  int n0 = t->n;
+  t->n = 0; // (one tape, of the first value's type)
+  for (int j = 0; j < n0; j++)
+    if (R->pf->vals[t->vals[j]].type == ty) t->vals[t->n++] = t->vals[j];
+  Val len = b_trip(&R->b, c->u.par.lo, c->u.par.hi);
+  for (int j = 1; j < t->n; j++) t->off[j] = b_binop(&R->b, BIN_MUL, len, b_const_i(&R->b, &ty_long, j));
+  t->tape = scan_alloc(&R->b, ty, t->off[t->n - 1] ? b_add(&R->b, t->off[t->n - 1], len) : len, "tape");
+  memmove(&host->stmts[pos], &host->stmts[pos + 1], sizeof(Node *) * (size_t)(host->n - pos - 1));
+  host->stmts[host->n - 1] = c; // (after the allocations)
+  R->b.blk = c->u.par.body;
+  Val i = iter_of(&R->b, c->u.par.idx, c->u.par.lo);
+  for (int j = 0; j < t->n; j++) b_write(&R->b, t->tape, b_add(&R->b, i, t->off[j]), P(t->vals[j]));
+  R->b.blk = host;
+  t->par = n;
+  t->owner = owner;
+  t->lo = c->u.par.lo;
+  t->next = R->vtapes;
+  R->vtapes = t;
+}
+
+// The tapes of sweep owner, freed (its end; a nested loop's sweep may end after a later
+// statement's tapes were made, and before the outer sweep's end frees them).
+void free_value_tapes(Rev *R, const void *owner) {
+  for (ValTape **p = &R->vtapes; *p;) {
+    if ((*p)->owner != owner) {
+      p = &(*p)->next;
+      continue;
+    }
+    scan_free(&R->b, (*p)->tape);
+    *p = (*p)->next;
+  }
+}
+
+static ValTape *tape_of(Rev *R, const Node *n) {
+  for (ValTape *t = R->vtapes; t; t = t->next)
+    if (t->par == n) return t;
+  return NULL;
+}
+
+// Where t's values of the iteration of index idx are in its tape, at the builder's point.
+static Val *tape_index(Rev *R, const ValTape *t, Val idx) {
+  Val i = iter_of(&R->b, idx, t->lo), *at = SCRATCH(Val, t->n);
+  for (int j = 0; j < t->n; j++) at[j] = b_add(&R->b, i, t->off[j]);
+  return at;
+}
+
+// In body, the re-execution of t's loop in its reverse: its taped calls become reads of the
+// tape at at[] (tape_index; their operands, now unused, go as dead code).
+static void read_tapes(Rev *R, const ValTape *t, Block *body, const Val *at) {
+  for (int j = 0; j < t->n; j++) {
+    Val cv = P(t->vals[j]);
+    for (int k = 0; k < body->n; k++) {
+      Node *d = body->stmts[k];
+      if (d->out != cv || d->kind != IR_CALL) continue;
+      d->kind = IR_READ;
+      d->u.mem.arr = t->tape;
+      d->u.mem.idx = at[j];
+      d->u.mem.v = 0;
+      break;
+    }
+  }
+}
+
 // The reverse of parallel loop n: a scan by its rule, anything else by map's, its reduce and
 // hist clauses by theirs (rev_reduce.c, rev_hist.c).
 void rev_par(Rev *R, const Node *n) {
@@ -656,7 +781,10 @@ void rev_par(Rev *R, const Node *n) {
     red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
     R->sweep_end(R, n->u.par.body, sw);
   } else {
+    ValTape *vt = top && wh < 0 ? tape_of(R, n) : NULL; // the forward run's values
+    Val *at = vt ? tape_index(R, vt, m->u.par.idx) : NULL;
     clone_block(&R->b, R->pf, n->u.par.body, R->pv, true); // re-execution, no writes
+    if (vt) read_tapes(R, vt, m->u.par.body, at);
     red_operands(R, n, host_adj, &rr, m->u.par.idx); // the contributions' adjoints
     R->block(R, n->u.par.body);
   }

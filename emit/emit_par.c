@@ -1705,6 +1705,30 @@ static void emit_private(Emit *e, const Node *n) {
   diag_error(n->loc, NULL, "this construct cannot be emitted in a parallel loop's body");
 }
 
+// for k < cnt: d = s, or d and s swapped (d, s: the elements at adsoac_k), by a team where
+// the count asks for one (adsoac_team), else by the calling thread: a team of one costs a
+// system call (a sequential loop's reverse restores a few elements per step).
+static void elem_loop(Emit *e, const char *cnt, bool swap, const char *t, const char *d,
+                      const char *s) {
+  line(e, "if (adsoac_team((unsigned long long)%s)) {", cnt);
+  e->depth++;
+  for (int team = 1; team >= 0; team--) {
+    if (team) line(e, "#pragma omp parallel for");
+    line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);
+    if (swap) {
+      line(e, "  %s adsoac_t = %s;", t, s);
+      line(e, "  %s = %s;", s, d);
+      line(e, "  %s = adsoac_t;", d);
+    } else {
+      line(e, "  %s = %s;", d, s);
+    }
+    line(e, "}");
+    e->depth--;
+    line(e, team ? "} else {" : "}");
+    e->depth += team;
+  }
+}
+
 // IR_COPY where an array is a field of an array of structs, whose elements are a struct's
 // size apart: dst[doff + k] = src[off + k] (or the two swapped) for k < n, element by element.
 static void strided_copy(Emit *e, const Node *n) {
@@ -1719,17 +1743,10 @@ static void strided_copy(Emit *e, const Node *n) {
   }
   const char *d = elem_at(e, dst, arena_printf(e->a, "%s + adsoac_k", doff));
   const char *s = elem_at(e, src, arena_printf(e->a, "%s + adsoac_k", off));
-  line(e, "#pragma omp parallel for");
-  line(e, "for (long adsoac_k = 0; adsoac_k < (long)%s; adsoac_k++) {", ref(e, n->u.copy.n));
-  if (n->u.copy.swap) {
-    line(e, "  %s adsoac_t = %s;", tname(e, e->f->vals[src].type->elem), s);
-    line(e, "  %s = %s;", s, d);
-    line(e, "  %s = adsoac_t;", d);
-  } else {
-    line(e, "  %s = %s;", d, s);
-  }
-  line(e, "}");
+  const char *t = tname(e, e->f->vals[src].type->elem);
+  elem_loop(e, arena_printf(e->a, "(long)%s", ref(e, n->u.copy.n)), n->u.copy.swap, t, d, s);
 }
+
 
 void emit_memory(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
@@ -1776,12 +1793,8 @@ void emit_memory(Emit *e, const Node *n) {
       // (memmove: where a length is computed, GCC may not see that the copies cannot overlap)
       line(e, "memmove(%s, %s + %s, %s * sizeof *(%s));", save, arr, off, count(e, n->u.copy.n), save);
     } else {
-      line(e, "#pragma omp parallel for");
-      line(e, "for (long adsoac_k = 0; adsoac_k < %s; adsoac_k++) {", cnt);
-      line(e, "  %s adsoac_t = %s[%s + adsoac_k];", tname(e, e->f->vals[n->u.copy.dst].type->elem), arr, off);
-      line(e, "  %s[%s + adsoac_k] = (%s)[adsoac_k];", arr, off, save);
-      line(e, "  (%s)[adsoac_k] = adsoac_t;", save);
-      line(e, "}");
+      elem_loop(e, cnt, true, tname(e, e->f->vals[n->u.copy.dst].type->elem),
+                arena_printf(e->a, "(%s)[adsoac_k]", save), arena_printf(e->a, "%s[%s + adsoac_k]", arr, off));
     }
     return;
   }

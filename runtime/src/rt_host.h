@@ -323,10 +323,34 @@ static inline void adsoac_zero_(void *p, size_t n) {
   }
 }
 
+// Small blocks (at most ADSOAC_SMALL_MAX = 4 KiB) come from a scratch stack of the calling
+// thread's (AdsoacStk, at most ADSOAC_SMALL_STACK bytes, 64 MiB; what does not fit is
+// calloc'd): a store-all loop allocates its iterations' arrays at every step and frees them
+// in the reverse order (calloc and free were most of the LSTM's reverse sweep).  A generated
+// function allocates and frees its temporaries on the thread that calls it.
+#define ADSOAC_SMALL_MAX ((size_t)4096)
+#ifndef ADSOAC_SMALL_STACK
+#define ADSOAC_SMALL_STACK ((size_t)64 << 20)
+#endif
+
+static ADSOAC_TLS AdsoacStk adsoac_small_;
+
 // Zeroed memory of bytes bytes; 0 on success (*p NULL and the error recorded on failure).
 static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
   size_t need = bytes ? bytes : 1;
   char *raw = NULL;
+  if (need <= ADSOAC_SMALL_MAX) { // (the header says so: its second word)
+    AdsoacStk *st = &adsoac_small_;
+    if (st->peak > ADSOAC_SMALL_STACK) st->peak = ADSOAC_SMALL_STACK; // (its growth bounded)
+    if (!(raw = (char *)adsoac_stk_calloc(st, need + ADSOAC_HEADER, 1))) {
+      *p = NULL;
+      return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
+    }
+    ((size_t *)raw)[0] = need;
+    ((size_t *)raw)[1] = 1;
+    *p = raw + ADSOAC_HEADER;
+    return 0;
+  }
   if (need >= ADSOAC_POOL_MIN) {
 #pragma omp critical(adsoac_pool)
     {
@@ -356,13 +380,17 @@ static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t byt
   return 0;
 }
 
-// Releases memory of adsoac_host_alloc (NULL: nothing), into the cache if it is large and
-// there is room.
+// Releases memory of adsoac_host_alloc (NULL: nothing): a small block to its thread's stack,
+// a large one into the cache if there is room.
 static inline __attribute__((unused)) void adsoac_host_free(void *p) {
   if (!p) return;
   char *raw = (char *)p - ADSOAC_HEADER;
   size_t bytes = *(size_t *)raw;
   int kept = 0;
+  if (((size_t *)raw)[1]) {
+    adsoac_stk_free(&adsoac_small_, raw);
+    return;
+  }
   if (bytes >= ADSOAC_POOL_MIN) {
 #pragma omp critical(adsoac_pool)
     for (int i = 0; i < ADSOAC_POOL && !kept; i++)
