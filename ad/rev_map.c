@@ -610,7 +610,7 @@ typedef struct ValTape {
   Val lo;              // its lower bound in f, where the forward run ran it
   Val vals[MAX_TAPED]; // its body's values kept (primal)
   Val off[MAX_TAPED];  // where each one's elements start in the tape (long; 0: at 0)
-  Val tape;            // the tape in f: per value, one element per iteration from lo
+  Val tape, len;       // the tape in f: per value, one element per iteration from lo
   int n;
   struct ValTape *next;
 } ValTape;
@@ -659,7 +659,12 @@ void tape_values(Rev *R, const Node *n, Node *c, const void *owner) {
     if (R->pf->vals[t->vals[j]].type == ty) t->vals[t->n++] = t->vals[j];
   Val len = b_trip(&R->b, c->u.par.lo, c->u.par.hi);
   for (int j = 1; j < t->n; j++) t->off[j] = b_binop(&R->b, BIN_MUL, len, b_const_i(&R->b, &ty_long, j));
-  t->tape = scan_alloc(&R->b, ty, t->off[t->n - 1] ? b_add(&R->b, t->off[t->n - 1], len) : len, "tape");
+  t->len = t->off[t->n - 1] ? b_add(&R->b, t->off[t->n - 1], len) : len;
+  Node *al = node_new(R->a, IR_ALLOC, R->b.loc); // (counted as saved state: adsoac.h)
+  al->u.alloc.n = t->len;
+  al->u.alloc.tape = true;
+  al->out = t->tape = fn_val(R->f, ty_ptr(R->a, ty, false), "tape");
+  b_push(&R->b, al);
   memmove(&host->stmts[pos], &host->stmts[pos + 1], sizeof(Node *) * (size_t)(host->n - pos - 1));
   host->stmts[host->n - 1] = c; // (after the allocations)
   R->b.blk = c->u.par.body;
@@ -681,7 +686,11 @@ void free_value_tapes(Rev *R, const void *owner) {
       p = &(*p)->next;
       continue;
     }
-    scan_free(&R->b, (*p)->tape);
+    Node *fr = node_new(R->a, IR_FREE, R->b.loc);
+    fr->u.copy.dst = (*p)->tape;
+    fr->u.copy.n = (*p)->len;
+    fr->u.copy.tape = true;
+    b_push(&R->b, fr);
     *p = (*p)->next;
   }
 }
