@@ -1747,7 +1747,6 @@ static void strided_copy(Emit *e, const Node *n) {
   elem_loop(e, arena_printf(e->a, "(long)%s", ref(e, n->u.copy.n)), n->u.copy.swap, t, d, s);
 }
 
-
 void emit_memory(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
   const char *fn = e->f->name;
