@@ -106,8 +106,11 @@ static void emit_ext(Emit *e, const Node *n) {
   if (x->global && e->f->vals[n->out].type->kind == TY_PTR) { // a file-scope array
     const Type *t = e->f->vals[n->out].type;
     if (e->opt->target == TARGET_CUDA) // (its device copy, refreshed: emit_globals)
-      line(e, "ADSOAC_CHECK(adsoac_dev_global((void **)&%s, adsoac_g_%s, %s, sizeof %s, \"%s\"));",
-           names_get(e->nm, n->out), x->name, x->name, x->name, e->f->name);
+    {
+      note_sync(e, arena_printf(e->a, "copies the file-scope array %s to the device", x->name));
+      line(e, "ADSOAC_CHECK(adsoac_dev_global((void **)&%s, adsoac_g_%s, %s, sizeof %s, %s));",
+           names_get(e->nm, n->out), x->name, x->name, x->name, where(e));
+    }
     else
       assign(e, n->out, arena_printf(e->a, "(%s)%s", tname(e, t), x->name));
     return;
@@ -144,17 +147,13 @@ static const char *elem_ref(Emit *e, const Node *n) {
 }
 
 
-// Before the function returns: an iteration that could not allocate its arrays fails it; on
-// CUDA, its kernels have finished (the call is synchronous).
+// Before the function returns: an iteration that could not allocate its arrays fails it.
+// (On CUDA the synchronous wrappers then wait for the stream: emit_cuda_wrappers.)
 static void emit_exit_checks(Emit *e) {
   if (e->uses_priv) {
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_priv_check(\"%s\"));", e->f->name);
-  }
-  if (e->opt->target == TARGET_CUDA) {
-    e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_cuda_(cudaStreamSynchronize(0), \"%s\", \"cudaStreamSynchronize\"));",
-         e->f->name);
+    if (e->opt->target == TARGET_CUDA) note_sync(e, "reads whether the iterations' arrays could be allocated");
+    line(e, "ADSOAC_CHECK(adsoac_priv_check(%s));", where(e));
   }
 }
 // ---- MPI collectives (language.md §10; runtime/src/rt_mpi.h) ----
@@ -166,7 +165,7 @@ static const char *mpi_type(const Type *t) {
 }
 
 static void emit_coll(Emit *e, const Node *n) {
-  const char *fn = e->f->name, *comm = ref(e, n->u.coll.comm);
+  const char *fn = where(e), *comm = ref(e, n->u.coll.comm);
   CollKind k = n->u.coll.kind;
   e->uses_fail = true;
   line(e, "// %s%s (%s:%u)", coll_name(k), n->u.coll.mode == COLL_VJP ? ": its adjoint"
@@ -174,8 +173,8 @@ static void emit_coll(Emit *e, const Node *n) {
        e->opt->input_name, n->loc.line);
   if (k == COLL_RANK || k == COLL_SIZE) {
     assign(e, n->out, "0");
-    line(e, "ADSOAC_CHECK(adsoac_comm_%s(%s, &%s, \"%s\"));", k == COLL_RANK ? "rank" : "size",
-         comm, names_get(e->nm, n->out), fn);
+    line(e, "ADSOAC_CHECK(adsoac_comm_%s(%s, &%s, %s));", k == COLL_RANK ? "rank" : "size",
+         comm, names_get(e->nm, n->out), where(e));
     return;
   }
   static const char *const kinds[] = {"ADSOAC_ALLREDUCE", "ADSOAC_REDUCE", "ADSOAC_BCAST",
@@ -204,16 +203,17 @@ static void emit_coll(Emit *e, const Node *n) {
   }
   Buf call = {.arena = e->a};
   if (m == COLL_CALL)
-    buf_printf(&call, "adsoac_mpi(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\")", kinds[k], op, a[0],
+    buf_printf(&call, "adsoac_mpi(%s, %s, %s, %s, %s, %s, %s, %s, %s)", kinds[k], op, a[0],
                a[1], cnt, mpi_type(t), root, comm, fn);
   else
-    buf_printf(&call, "adsoac_mpi_%s_%s(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\")",
+    buf_printf(&call, "adsoac_mpi_%s_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                m == COLL_VJP ? "vjp" : "jvp", t->kind == TY_FLOAT ? "f" : "d", kinds[k], op, a[0],
                m == COLL_VJP ? a[2] : a[1], m == COLL_VJP ? a[1] : a[2], cnt, root, comm, fn);
   if (!cuda) {
     line(e, "ADSOAC_CHECK(%s);", call.data);
     return;
   }
+  note_sync(e, arena_printf(e->a, "calls %s (MPI reads what the stream wrote)", coll_name(k)));
   // CUDA: the device arrays themselves where MPI takes them and the rule only calls MPI
   // (rt_mpi.h adsoac_mpi_on_device_; never where min, max or product factors are computed on
   // the host), else through host copies of them (the one it writes copied back)
@@ -222,10 +222,10 @@ static void emit_coll(Emit *e, const Node *n) {
     static const char *const modes[] = {"ADSOAC_MPI_CALL", "ADSOAC_MPI_VJP", "ADSOAC_MPI_JVP"};
     line(e, "if (adsoac_mpi_on_device_(%s, %s, %s, %s)) { // (a CUDA-aware MPI)", kinds[k], op, modes[m], mpi_type(t));
     if (m == COLL_VJP)
-      line(e, "  ADSOAC_CHECK(adsoac_mpi_vjp_dev(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\"));", kinds[k], op,
+      line(e, "  ADSOAC_CHECK(adsoac_mpi_vjp_dev(%s, %s, %s, %s, %s, %s, %s, %s, %s));", kinds[k], op,
            ref(e, arrs[2]), ref(e, arrs[1]), cnt, mpi_type(t), root, comm, fn);
     else
-      line(e, "  ADSOAC_CHECK(adsoac_mpi_dev(%s, %s, %s, %s, %s, %s, %s, %s, \"%s\"));", kinds[k], op,
+      line(e, "  ADSOAC_CHECK(adsoac_mpi_dev(%s, %s, %s, %s, %s, %s, %s, %s, %s));", kinds[k], op,
            ref(e, arrs[m == COLL_JVP ? 1 : 0]), ref(e, arrs[m == COLL_JVP ? 2 : 1]), cnt, mpi_type(t), root,
            comm, fn);
     line(e, "} else {");
@@ -235,11 +235,11 @@ static void emit_coll(Emit *e, const Node *n) {
   line(e, "  AdsoacStage adsoac_s = {{NULL, NULL, NULL}};");
   line(e, "  int adsoac_bad = 0;");
   for (int i = 0; i < na; i++)
-    line(e, "  adsoac_bad = adsoac_bad || adsoac_stage_(&adsoac_s, %d, %s, %s * sizeof(%s), %s, \"%s\");",
+    line(e, "  adsoac_bad = adsoac_bad || adsoac_stage_(&adsoac_s, %d, %s, %s * sizeof(%s), %s, %s);",
          i, ref(e, arrs[i]), len[i], tname(e, t),
          i == na - 1 && n->u.coll.mode != COLL_VJP ? "false" : "true", fn);
   line(e, "  adsoac_bad = adsoac_bad || %s;", call.data);
-  line(e, "  adsoac_bad = adsoac_bad || adsoac_unstage_(%s, adsoac_s.h[%d], %s * sizeof(%s), \"%s\");",
+  line(e, "  adsoac_bad = adsoac_bad || adsoac_unstage_(%s, adsoac_s.h[%d], %s * sizeof(%s), %s);",
        ref(e, arrs[na - 1]), na - 1, len[na - 1], tname(e, t), fn);
   line(e, "  adsoac_stage_free_(&adsoac_s);");
   line(e, "  ADSOAC_CHECK(adsoac_bad);");
@@ -271,8 +271,10 @@ static void emit_stmt(Emit *e, const Node *n) {
     }
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_load(&%s, &%s, sizeof %s, \"%s\"));", names_get(e->nm, n->out),
-           elem_ref(e, n), names_get(e->nm, n->out), e->f->name);
+      note_sync(e, arena_printf(e->a, "reads an element of %s on the host (line %u)",
+                                names_get(e->nm, n->u.mem.arr), n->loc.line));
+      line(e, "ADSOAC_CHECK(adsoac_load(&%s, &%s, sizeof %s, %s));", names_get(e->nm, n->out),
+           elem_ref(e, n), names_get(e->nm, n->out), where(e));
       return;
     }
     assign(e, n->out, elem_ref(e, n));
@@ -285,11 +287,8 @@ static void emit_stmt(Emit *e, const Node *n) {
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       const Type *t = e->f->vals[n->u.mem.v].type;
-      line(e, "{");
-      line(e, "  %s adsoac_t = %s;", tname(e, t), ref(e, n->u.mem.v));
-      line(e, "  ADSOAC_CHECK(adsoac_store(&%s, &adsoac_t, sizeof adsoac_t, \"%s\"));", elem_ref(e, n),
-           e->f->name);
-      line(e, "}");
+      line(e, "ADSOAC_CHECK(adsoac_put(&%s, (%s)%s, %s));", elem_ref(e, n), tname(e, t), ref(e, n->u.mem.v),
+           where(e));
       return;
     }
     line(e, "%s = %s;", elem_ref(e, n), ref(e, n->u.mem.v));
@@ -303,10 +302,18 @@ static void emit_stmt(Emit *e, const Node *n) {
     emit_exit_checks(e);
     for (int k = 0; k < n->u.ret.ng; k++) // (file-scope integers the function assigned)
       line(e, "%s = %s;", n->u.ret.gname[k], ref(e, n->u.ret.gv[k]));
-    if (n->u.ret.v)
+    if (e->opt->target == TARGET_CUDA) { // (adsoac_run_f: to the wrapper's host or device result)
+      if (n->u.ret.v) {
+        e->uses_fail = true;
+        line(e, "ADSOAC_CHECK(adsoac_result(adsoac_ret_dev, adsoac_ret_host, (%s)%s, adsoac_cx));",
+             tname(e, e->f->ret), ref(e, n->u.ret.v));
+      }
+      line(e, "return 0;");
+    } else if (n->u.ret.v) {
       line(e, "return %s;", ref(e, n->u.ret.v));
-    else
+    } else {
       line(e, "return;");
+    }
     return;
   case IR_UPDATE: emit_update(e, n); return;
   case IR_LOOP: emit_loop(e, n); return;
@@ -326,14 +333,9 @@ static void emit_block(Emit *e, const Block *b) {
 
 // ---- functions ----
 
-// f's prototype (without the ';'): static as the marked function is; extern "C" on CUDA
-// (a host function a C program calls) unless static; an array of arrays as C declares it.
-static const char *signature(Emit *e, const Fn *f) {
-  Buf b = {.arena = e->a};
-  const char *link = f->is_static                    ? "static ADSOAC_MAYBE_UNUSED "
-                     : e->opt->target == TARGET_CUDA ? "extern \"C\" "
-                                                     : "";
-  buf_printf(&b, "%s%s %s(", link, tname(e, f->ret), f->name);
+// f's parameters as its prototype declares them (decl), and their names, to pass them on
+// (args): an array of arrays as C declares it; a struct parameter once.
+static void sig_params(Emit *e, const Fn *f, Buf *decl, Buf *args) {
   unsigned char *done = ARENA_ARRAY(e->a, unsigned char, f->nvals);
   for (int i = 0; i < f->nparams; i++) {
     Val v = f->params[i].val;
@@ -342,30 +344,103 @@ static const char *signature(Emit *e, const Fn *f) {
       done[v] = 1;
     }
     const Type *t = f->vals[v].type;
+    const char *sep = decl->len ? ", " : "";
     const char *adecl = e->header && f->vals[v].adecl_num ? f->vals[v].adecl_num : f->vals[v].adecl;
     if (f->vals[v].arows && f->vals[v].avla && e->opt->target == TARGET_CUDA) {
       // C++ has no variable-length arrays: a pointer to the elements, which any array
       // converts to (the C declarator as a comment)
-      buf_printf(&b, "%s%svoid *%s /* ", i ? ", " : "", t->elem_const ? "const " : "",
-                 f->params[i].name);
-      buf_printf(&b, adecl, "");
-      buf_puts(&b, " */");
+      buf_printf(decl, "%s%svoid *%s /* ", sep, t->elem_const ? "const " : "", f->params[i].name);
+      buf_printf(decl, adecl, "");
+      buf_puts(decl, " */");
+      buf_printf(args, "%s%s", sep, f->params[i].name);
       continue;
     }
     if (adecl && (f->vals[v].arows || e->opt->target == TARGET_C)) {
       // (C++ takes double x[n] for a pointer: CUDA declares one)
-      buf_printf(&b, "%s%s%s ", i ? ", " : "", t->elem_const ? "const " : "", tname(e, t->elem));
-      buf_printf(&b, adecl, f->params[i].name);
+      buf_printf(decl, "%s%s%s ", sep, t->elem_const ? "const " : "", tname(e, t->elem));
+      buf_printf(decl, adecl, f->params[i].name);
+      buf_printf(args, "%s%s", sep, f->params[i].name);
       continue;
     }
-    buf_printf(&b, "%s%s%s%s", i ? ", " : "", tname(e, t), t->kind == TY_PTR ? "" : " ",
-               names_get(e->nm, v));
+    buf_printf(decl, "%s%s%s%s", sep, tname(e, t), t->kind == TY_PTR ? "" : " ", names_get(e->nm, v));
+    buf_printf(args, "%s%s", sep, names_get(e->nm, v));
   }
-  if (!f->nparams) buf_puts(&b, "void");
-  buf_puts(&b, ")");
+}
+
+// f's prototype (without the ';'): static as the marked function is; extern "C" on CUDA
+// (a host function a C program calls) unless static.  kind 0: f itself; 1 (CUDA): f_async,
+// f on the caller's stream, its result to a device pointer; 2 (CUDA): the body they share,
+// adsoac_run_f, which takes the call's context first.
+static const char *fn_signature(Emit *e, const Fn *f, int kind) {
+  Buf b = {.arena = e->a}, p = {.arena = e->a}, args = {.arena = e->a};
+  sig_params(e, f, &p, &args);
+  const char *link = f->is_static || kind == 2         ? "static ADSOAC_MAYBE_UNUSED "
+                     : e->opt->target == TARGET_CUDA ? "extern \"C\" "
+                                                     : "";
+  bool ret = f->ret->kind != TY_VOID;
+  const char *rt = tname(e, f->ret), *sep = p.len ? ", " : "";
+  if (kind == 0)
+    buf_printf(&b, "%s%s %s(%s)", link, rt, f->name, p.len ? p.data : "void");
+  else if (kind == 1)
+    buf_printf(&b, "%sint %s_async(%s%s%s%sAdsoacWorkspace *adsoac_ws, %s adsoac_stream)", link, f->name,
+               p.len ? p.data : "", sep, ret ? arena_printf(e->a, "%s *adsoac_ret", rt) : "", ret ? ", " : "",
+               e->header ? "struct CUstream_st *" : "cudaStream_t");
+  else
+    buf_printf(&b, "%sint adsoac_run_%s(AdsoacCx *adsoac_cx%s%s%s)", link, f->name, sep,
+               p.len ? p.data : "", ret ? arena_printf(e->a, ", %s *adsoac_ret_dev, %s *adsoac_ret_host", rt, rt) : "");
   const char *s = arena_strdup(e->a, b.data);
   buf_free(&b);
+  buf_free(&p);
+  buf_free(&args);
   return s;
+}
+
+static const char *signature(Emit *e, const Fn *f) {
+  return fn_signature(e, f, 0);
+}
+
+// The names of f's parameters, to pass them on after the context (", " before each), and
+// ", " before the result's pointers that follow them where there are.
+static const char *fn_args(Emit *e, const Fn *f, bool more) {
+  Buf p = {.arena = e->a}, args = {.arena = e->a};
+  sig_params(e, f, &p, &args);
+  const char *s = arena_printf(e->a, "%s%s%s", args.len ? ", " : "", args.len ? args.data : "", more ? ", " : "");
+  buf_free(&p);
+  buf_free(&args);
+  return s;
+}
+
+// CUDA: f and f_async, over adsoac_run_f.  f, as language.md §2.3 says, runs on the legacy
+// default stream and returns when its work is done, its temporaries from the calling
+// thread's workspace (kept between calls); f_async issues its work to the caller's stream
+// and returns, its result to the device pointer adsoac_ret.
+static void emit_cuda_wrappers(Emit *e, const Fn *f, Buf *out) {
+  bool ret = f->ret->kind != TY_VOID;
+  const char *rt = tname(e, f->ret), *args = fn_args(e, f, ret);
+  buf_printf(out, "\n// %s: its work on the legacy default stream; returns when it is done\n%s {\n", f->name,
+             signature(e, f));
+  if (ret) buf_printf(out, "  %s adsoac_v = (%s)0;\n", rt, rt);
+  buf_printf(out, "  AdsoacCx adsoac_cx;\n  adsoac_sync_begin_(&adsoac_cx, \"%s\");\n", f->name);
+  buf_printf(out, "  int adsoac_bad = adsoac_run_%s(&adsoac_cx%s%s);\n", f->name, args,
+             ret ? "NULL, &adsoac_v" : "");
+  if (ret)
+    buf_printf(out, "  if (adsoac_sync_end_(&adsoac_cx, adsoac_bad))\n    return (%s)0;\n  return adsoac_v;\n", rt);
+  else
+    buf_puts(out, "  (void)adsoac_sync_end_(&adsoac_cx, adsoac_bad);\n");
+  buf_puts(out, "}\n");
+  buf_printf(out, "\n// %s_async: %s on the stream adsoac_stream, its temporaries from adsoac_ws (NULL:\n"
+                  "// stream-ordered allocations)%s; 0, or 1 after recording an error.\n",
+             f->name, f->name, ret ? ", its result to the device pointer adsoac_ret" : "");
+  if (e->nsyncs)
+    buf_printf(out, "// The host waits for the stream in %d place%s; the first %s.\n", e->nsyncs,
+               e->nsyncs > 1 ? "s" : "", e->sync_why);
+  else
+    buf_puts(out, "// The host waits for nothing.\n");
+  buf_printf(out, "%s {\n", fn_signature(e, f, 1));
+  buf_printf(out, "  AdsoacCx adsoac_cx;\n  adsoac_begin_(&adsoac_cx, \"%s_async\", adsoac_ws, adsoac_stream);\n",
+             f->name);
+  buf_printf(out, "  return adsoac_run_%s(&adsoac_cx%s%s);\n}\n", f->name, args,
+             ret ? "adsoac_ret, NULL" : "");
 }
 
 static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
@@ -378,6 +453,7 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   plan_scans(e);
   e->uses_fail = false;
   e->uses_priv = false;
+  e->nsyncs = 0;
   e->ntemps = 0;
   Buf body = {.arena = e->a};
   e->out = &body;
@@ -385,12 +461,15 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->host = true;
   e->if_depth = 0;
   emit_block(e, f->body);
-  if (!f->body->n || f->body->stmts[f->body->n - 1]->kind != IR_RETURN)
+  bool cuda = e->opt->target == TARGET_CUDA;
+  if (!f->body->n || f->body->stmts[f->body->n - 1]->kind != IR_RETURN) {
     emit_exit_checks(e); // (the body falls off its end)
+    if (cuda) line(e, "return 0;");
+  }
 
   e->out = out;
   buf_printf(out, "\n// %s\n", what);
-  buf_printf(out, "%s {\n", signature(e, f));
+  buf_printf(out, "%s {\n", fn_signature(e, f, cuda ? 2 : 0));
   e->depth = 1;
   for (int i = 0; i < f->nparams; i++) { // the flat aliases of arrays of arrays
     Val v = f->params[i].val;
@@ -406,14 +485,19 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   if (e->uses_fail) {
     buf_puts(out, "adsoac_fail:\n");
     for (int i = 0; i < e->ntemps; i++)
-      line(e, "%s(%s);", e->opt->target == TARGET_CUDA ? "adsoac_dev_free" : "adsoac_host_free",
-           strchr(e->temps[i], '*') + 1);
-    if (f->ret->kind == TY_VOID)
+      if (cuda)
+        line(e, "adsoac_dev_free(%s, adsoac_cx);", strchr(e->temps[i], '*') + 1);
+      else
+        line(e, "adsoac_host_free(%s);", strchr(e->temps[i], '*') + 1);
+    if (cuda)
+      line(e, "return 1;");
+    else if (f->ret->kind == TY_VOID)
       line(e, "return;");
     else
       line(e, "return (%s)0;", tname(e, f->ret));
   }
   buf_puts(out, "}\n");
+  if (cuda) emit_cuda_wrappers(e, f, out);
 }
 
 static WalkNext calls_digamma(Node *n, void *ctx) {
@@ -470,6 +554,11 @@ static void emit_prototypes(Emit *e, const Marked *m, Buf *out) {
     e->f = fs[k];
     e->nm = names_new(e->a, fs[k], e->prog, e->opt->target == TARGET_CUDA);
     buf_printf(out, "%s;\n", signature(e, fs[k]));
+  }
+  for (int k = 0; e->opt->target == TARGET_CUDA && k < 3; k++) {
+    e->f = fs[k];
+    e->nm = names_new(e->a, fs[k], e->prog, true);
+    buf_printf(out, "%s;\n", fn_signature(e, fs[k], 1));
   }
 }
 
@@ -647,7 +736,20 @@ void emit_header(const Prog *prog, const EmitOptions *opt, Buf *out) {
     }
     buf_puts(out, "#endif\n");
   }
+  if (cuda)
+    buf_puts(out, "\n// f_async, f_vjp_async, f_jvp_async: f, f_vjp, f_jvp on the caller's stream, their\n"
+                  "// temporaries from a workspace of device memory (NULL: stream-ordered allocations;\n"
+                  "// need: the bytes that a call with no allocation takes; one stream at a time per\n"
+                  "// workspace), a result to a device pointer; 0, or 1 after recording an error.\n"
+                  "#ifndef ADSOAC_WORKSPACE_DEFINED\n#define ADSOAC_WORKSPACE_DEFINED\n"
+                  "typedef struct AdsoacWorkspace {\n  void *base;   // device memory for temporaries, or NULL\n"
+                  "  size_t bytes; // its size\n"
+                  "  size_t need;  // the most bytes of temporaries that a call with this workspace held at once\n"
+                  "} AdsoacWorkspace;\n#endif\nstruct CUstream_st; // (cudaStream_t)\n");
   buf_puts(out, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+  if (cuda)
+    buf_puts(out, "\n// Frees the device memory that the calling thread's calls of f, f_vjp, f_jvp keep between\n"
+                  "// calls (their workspace).\nvoid adsoac_release_memory(void);\n");
   for (int i = 0; i < prog->nmarked; i++) {
     const Marked *m = &prog->marked[i];
     if (m->primal->is_static) {
@@ -662,6 +764,13 @@ void emit_header(const Prog *prog, const EmitOptions *opt, Buf *out) {
       e->f = fs[k];
       e->nm = names_new(e->a, fs[k], prog, cuda);
       const char *sig = signature(e, fs[k]);
+      if (!strncmp(sig, "extern \"C\" ", 11)) sig += 11;
+      buf_printf(out, "%s;\n", sig);
+    }
+    for (int k = 0; cuda && k < 3; k++) {
+      e->f = fs[k];
+      e->nm = names_new(e->a, fs[k], prog, cuda);
+      const char *sig = fn_signature(e, fs[k], 1);
       if (!strncmp(sig, "extern \"C\" ", 11)) sig += 11;
       buf_printf(out, "%s;\n", sig);
     }

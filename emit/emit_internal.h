@@ -58,6 +58,8 @@ typedef struct Emit {
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;
   bool uses_priv; // the function allocates arrays in parallel loops' bodies (adsoac_priv_check)
+  int nsyncs;          // CUDA: the places where the host waits for the stream (a value it reads)
+  const char *sync_why; // the first of them, in words
   ScanGroup *groups; // C: the function's scans and the loops that run in their passes
   int ngroups;
   const char **redirect; // redirect[arr]: the scalar standing for the element of arr that the
@@ -76,6 +78,8 @@ typedef struct Emit {
 void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tname(Emit *e, const Type *t);
 const char *ref(Emit *e, Val v);
+const char *where(Emit *e); // the runtime's last argument: the call's context or the name
+void note_sync(Emit *e, const char *why); // CUDA: the host waits for the stream here
 const char *elem_at(Emit *e, Val arr, const char *idx); // arr[idx], or p[idx].f
 const char *elem_addr(Emit *e, Val arr, const char *off, const char **stride);
 void note_defs(Emit *e, const Block *b); // e->def[v] for the values b defines (ref)

@@ -1477,7 +1477,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   emit_hist_ops(e, n);
   emit_kernel(e, n, kname, args, nargs);
 
-  const char *fn = e->f->name;
+  const char *fn = where(e);
   e->uses_fail = true;
   pragma_comment(e, n);
   line(e, "{");
@@ -1501,20 +1501,21 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   else
     line(e, "int adsoac_g = adsoac_grid(adsoac_n);");
   for (int r = 0; r < n->u.par.nreds; r++)
-    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, \"%s\"));",
+    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, %s));",
          part[r], part[r], fn);
   Buf call = {.arena = e->a};
-  buf_printf(&call, "%s<<<adsoac_g, %s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
+  buf_printf(&call, "%s<<<adsoac_g, %s, 0, adsoac_cx->s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
              ref(e, n->u.par.lo));
   for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
   line(e, "%s);", call.data);
   buf_free(&call);
-  line(e, "ADSOAC_CHECK(adsoac_launched(\"%s\"));", fn);
+  line(e, "ADSOAC_CHECK(adsoac_launched(%s));", fn);
   for (int r = 0; r < n->u.par.nreds; r++) {
-    line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), \"%s\"));", part[r], r,
+    if (!r) note_sync(e, arena_printf(e->a, "reads the result of the reduction at line %u", n->loc.line));
+    line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), %s));", part[r], r,
          cub_op(e, &n->u.par.reds[r]), fn);
-    line(e, "adsoac_dev_free(%s);", part[r]);
+    line(e, "adsoac_dev_free(%s, %s);", part[r], fn);
     line(e, "%s = NULL;", part[r]);
   }
   e->depth--;
@@ -1586,12 +1587,7 @@ void emit_acc(Emit *e, const Node *n) {
   if (e->host && e->opt->target == TARGET_CUDA) {
     const Type *t = e->f->vals[n->u.mem.arr].type->elem;
     e->uses_fail = true;
-    line(e, "{");
-    line(e, "  %s adsoac_t;", tname(e, t));
-    line(e, "  ADSOAC_CHECK(adsoac_load(&adsoac_t, &%s, sizeof adsoac_t, \"%s\"));", el, e->f->name);
-    line(e, "  adsoac_t += %s;", v);
-    line(e, "  ADSOAC_CHECK(adsoac_store(&%s, &adsoac_t, sizeof adsoac_t, \"%s\"));", el, e->f->name);
-    line(e, "}");
+    line(e, "ADSOAC_CHECK(adsoac_add(&%s, (%s)%s, %s));", el, tname(e, t), v, where(e));
     return;
   }
   if (n->u.mem.mode == ACC_WINDOW && e->win_par && !e->no_team) {
@@ -1737,8 +1733,8 @@ static void strided_copy(Emit *e, const Node *n) {
   if (e->opt->target == TARGET_CUDA) {
     const char *ds, *ss, *da = elem_addr(e, dst, doff, &ds), *sa = elem_addr(e, src, off, &ss);
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_dev_strided(%s, %s, %s, %s, (long long)%s, %s, \"%s\"));", da, ds,
-         sa, ss, ref(e, n->u.copy.n), n->u.copy.swap ? "true" : "false", e->f->name);
+    line(e, "ADSOAC_CHECK(adsoac_dev_strided(%s, %s, %s, %s, (long long)%s, %s, %s));", da, ds,
+         sa, ss, ref(e, n->u.copy.n), n->u.copy.swap ? "true" : "false", where(e));
     return;
   }
   const char *d = elem_at(e, dst, arena_printf(e->a, "%s + adsoac_k", doff));
@@ -1749,7 +1745,7 @@ static void strided_copy(Emit *e, const Node *n) {
 
 void emit_memory(Emit *e, const Node *n) {
   bool cuda = e->opt->target == TARGET_CUDA;
-  const char *fn = e->f->name;
+  const char *fn = where(e);
   if (!e->host && n->kind != IR_SORT) {
     emit_private(e, n);
     return;
@@ -1762,7 +1758,7 @@ void emit_memory(Emit *e, const Node *n) {
     const char *name = ref(e, n->out);
     add_temp(e, arena_printf(e->a, "%s%s", tname(e, t), name));
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(%s((void **)&%s, %s * sizeof *%s, \"%s\"));",
+    line(e, "ADSOAC_CHECK(%s((void **)&%s, %s * sizeof *%s, %s));",
          cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, count(e, n->u.alloc.n), name, fn);
     if (n->u.alloc.tape)
       line(e, "adsoac_checkpoint_add_(%s * sizeof *%s, 1);", count(e, n->u.alloc.n), name);
@@ -1770,7 +1766,7 @@ void emit_memory(Emit *e, const Node *n) {
   }
   case IR_SORT:
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_sort_by_key(%s, %s, (long)%s, (long)%s, \"%s\"));",
+    line(e, "ADSOAC_CHECK(adsoac_sort_by_key(%s, %s, (long)%s, (long)%s, %s));",
          ref(e, n->u.copy.src), ref(e, n->u.copy.dst), ref(e, n->u.copy.n), ref(e, n->u.copy.off), fn);
     return;
   case IR_COPY: {
@@ -1783,11 +1779,11 @@ void emit_memory(Emit *e, const Node *n) {
     const char *off = ref(e, n->u.copy.off), *cnt = ref(e, n->u.copy.n);
     if (cuda && !n->u.copy.swap) {
       e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, %s * sizeof *(%s), \"%s\"));", save, arr,
+      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s + %s, %s * sizeof *(%s), %s));", save, arr,
            off, count(e, n->u.copy.n), save, fn);
     } else if (cuda) {
       e->uses_fail = true;
-      line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, \"%s\"));", arr, off, save, cnt, fn);
+      line(e, "ADSOAC_CHECK(adsoac_dev_swap(%s + %s, %s, %s, %s));", arr, off, save, cnt, fn);
     } else if (!n->u.copy.swap) {
       // (memmove: where a length is computed, GCC may not see that the copies cannot overlap)
       line(e, "memmove(%s, %s + %s, %s * sizeof *(%s));", save, arr, off, count(e, n->u.copy.n), save);
@@ -1801,7 +1797,10 @@ void emit_memory(Emit *e, const Node *n) {
     if (n->u.copy.tape)
       line(e, "if (%s) adsoac_checkpoint_add_(%s * sizeof *%s, -1);", ref(e, n->u.copy.dst),
            count(e, n->u.copy.n), ref(e, n->u.copy.dst));
-    line(e, "%s(%s);", cuda ? "adsoac_dev_free" : "adsoac_host_free", ref(e, n->u.copy.dst));
+    if (cuda)
+      line(e, "adsoac_dev_free(%s, %s);", ref(e, n->u.copy.dst), fn);
+    else
+      line(e, "adsoac_host_free(%s);", ref(e, n->u.copy.dst));
     line(e, "%s = NULL;", ref(e, n->u.copy.dst));
     return;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST: case IR_READ:

@@ -41,14 +41,12 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   pragma_comment(e, n);
   if (s->nf == 1) {
     const char *ty = tname(e, e->f->vals[s->out[0]].type);
-    bool read = e->uses[s->out[0]]; // an unread total is not declared: a local receives it
-    if (!read) line(e, "{");
-    if (!read) line(e, "  %s adsoac_total;", ty);
-    line(e, "%sADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, &%s, %s, %s(), \"%s\"));",
-         read ? "" : "  ", ref(e, src[0]), dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", ty),
-         ref(e, n->u.par.hi), ref(e, s->init[0]), read ? ref(e, s->out[0]) : "adsoac_total",
-         s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
-    if (!read) line(e, "}");
+    bool read = e->uses[s->out[0]]; // an unread total: not copied to the host
+    if (read) note_sync(e, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
+    line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, %s%s, %s, %s(), %s));",
+         ref(e, src[0]), dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", ty),
+         ref(e, n->u.par.hi), ref(e, s->init[0]), read ? "&" : "", read ? ref(e, s->out[0]) : arena_printf(e->a, "(%s *)NULL", ty),
+         s->reverse ? "true" : "false", cub_op(e, &r), where(e));
     return;
   }
   // the functors that gather and scatter the fields
@@ -80,13 +78,15 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
     if (dst[f]) buf_printf(&b, "%s%s", b.len ? ", " : "", ref(e, dst[f]));
   line(e, "%sStore adsoac_st = {%s};", fx, b.data);
   buf_free(&b);
-  line(e, "%s adsoac_total;", t);
-  bool keep = false;
-  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0;
-  line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, %s, (long long)%s, %s, &adsoac_total, %s, %s(), \"%s\"));",
+  bool keep = false, read = false;
+  for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0, read |= e->uses[s->out[f]] != 0;
+  if (read) line(e, "%s adsoac_total;", t);
+  if (read) note_sync(e, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
+  line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, %s, (long long)%s, %s, %s, %s, %s(), %s));",
        keep ? "true" : "false", ref(e, n->u.par.hi), tuple(e, &r, s->init),
-       s->reverse ? "true" : "false", cub_op(e, &r), e->f->name);
-  scan_total(e, &r, "adsoac_total");
+       read ? "&adsoac_total" : arena_printf(e->a, "(%s *)NULL", t), s->reverse ? "true" : "false",
+       cub_op(e, &r), where(e));
+  if (read) scan_total(e, &r, "adsoac_total");
   e->depth--;
   line(e, "}");
 }

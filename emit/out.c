@@ -39,6 +39,17 @@ const char *ref(Emit *e, Val v) {
   return names_get(e->nm, v);
 }
 
+// What the runtime's functions take last: on CUDA the call's context (AdsoacCx: its name,
+// stream and workspace), on C the function's name.
+const char *where(Emit *e) {
+  if (e->opt->target == TARGET_CUDA) return "adsoac_cx";
+  return arena_printf(e->a, "\"%s\"", e->f->name);
+}
+
+void note_sync(Emit *e, const char *why) {
+  if (!e->nsyncs++) e->sync_why = why;
+}
+
 // Element idx of array arr, an lvalue: arr[idx], or p[idx].f for the array of field f of
 // an array of structs p (a struct parameter: ValInfo.parent).
 const char *elem_at(Emit *e, Val arr, const char *idx) {

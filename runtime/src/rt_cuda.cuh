@@ -12,9 +12,88 @@
 #define ADSOAC_MAX_BLOCKS 1024
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
-static inline __attribute__((unused)) int adsoac_cuda_(cudaError_t e, const char *fn, const char *what) {
+// The device memory that f_async, f_vjp_async and f_jvp_async take their temporaries from
+// (adsoac.h, the generated header): base/bytes given by the caller, need set by the calls.
+#ifndef ADSOAC_WORKSPACE_DEFINED
+#define ADSOAC_WORKSPACE_DEFINED
+typedef struct AdsoacWorkspace {
+  void *base;   // device memory for temporaries, or NULL
+  size_t bytes; // its size
+  size_t need;  // the most bytes of temporaries that a call with this workspace held at once
+} AdsoacWorkspace;
+#endif
+
+// What a generated function's calls of the runtime share: its name (in errors), the stream
+// that all its work goes to, and the workspace its temporaries come from, as a stack of
+// blocks (a block freed below the top is reused once those above it are freed too).
+#define ADSOAC_SLOTS 64
+#define ADSOAC_ALIGN ((size_t)256)
+typedef struct {
+  void *p;
+  size_t off;     // where in the workspace (as if every block below had fit)
+  bool dead, own; // freed; allocated apart (it did not fit)
+} AdsoacBlock;
+typedef struct {
+  const char *fn;
+  cudaStream_t s;
+  AdsoacWorkspace *ws; // NULL: every temporary from cudaMallocAsync on s
+  size_t top;
+  int n;
+  AdsoacBlock b[ADSOAC_SLOTS];
+} AdsoacCx;
+
+static inline __attribute__((unused)) int adsoac_cuda_(cudaError_t e, AdsoacCx *cx, const char *what) {
   if (e == cudaSuccess) return 0;
-  return adsoac_fail_(fn, "%s: %s", what, cudaGetErrorString(e));
+  return adsoac_fail_(cx->fn, "%s: %s", what, cudaGetErrorString(e));
+}
+
+static inline __attribute__((unused)) void adsoac_begin_(AdsoacCx *cx, const char *fn,
+                                                         AdsoacWorkspace *ws, cudaStream_t s) {
+  cx->fn = fn, cx->s = s, cx->ws = ws, cx->top = 0, cx->n = 0;
+}
+
+// The workspace of the calling thread's synchronous calls (f, f_vjp, f_jvp), kept between
+// calls on the device where it was made; before each call it grows to what the calls so far
+// needed at once, so that a repeated call allocates nothing.
+typedef struct {
+  AdsoacWorkspace ws;
+  int dev;
+} AdsoacThreadWs;
+ADSOAC_EXTERN_C ADSOAC_WEAK AdsoacThreadWs *adsoac_thread_ws_(void) {
+  static ADSOAC_TLS AdsoacThreadWs t = {{NULL, 0, 0}, -1};
+  return &t;
+}
+
+// Frees the device memory that the calling thread's synchronous calls keep (adsoac.h).
+ADSOAC_EXTERN_C ADSOAC_WEAK void adsoac_release_memory(void) {
+  AdsoacThreadWs *t = adsoac_thread_ws_();
+  if (t->ws.base) cudaFree(t->ws.base);
+  t->ws.base = NULL, t->ws.bytes = t->ws.need = 0, t->dev = -1;
+}
+
+// A synchronous call: the legacy default stream and the thread's workspace (without one when
+// it cannot be had: the temporaries are then allocated apart).
+static inline __attribute__((unused)) void adsoac_sync_begin_(AdsoacCx *cx, const char *fn) {
+  AdsoacThreadWs *t = adsoac_thread_ws_();
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) dev = -2;
+  if (t->dev != dev) adsoac_release_memory();
+  if (t->ws.need > t->ws.bytes) {
+    size_t need = t->ws.need;
+    if (t->ws.base) cudaFree(t->ws.base);
+    t->ws.base = NULL, t->ws.bytes = 0;
+    cudaError_t pending = cudaPeekAtLastError();
+    if (cudaMalloc(&t->ws.base, need) == cudaSuccess) t->ws.bytes = need;
+    else if (t->ws.base = NULL, pending == cudaSuccess) (void)cudaGetLastError(); // (ours, not the caller's)
+  }
+  t->dev = dev;
+  adsoac_begin_(cx, fn, &t->ws, 0);
+}
+
+// The end of a synchronous call: its work finished (language.md: the functions return when
+// their results are complete).  Returns 1 if the call or its work failed.
+static inline __attribute__((unused)) int adsoac_sync_end_(AdsoacCx *cx, int bad) {
+  return adsoac_cuda_(cudaStreamSynchronize(cx->s), cx, "cudaStreamSynchronize") || bad;
 }
 
 static inline __attribute__((unused)) int adsoac_grid(long long n) {
@@ -25,39 +104,94 @@ static inline __attribute__((unused)) int adsoac_grid(long long n) {
 // After a kernel launch: the launch's error, read without clearing it (cudaPeekAtLastError):
 // the caller's CUDA state is the caller's.  An error still pending from the caller's own
 // work fails the generated function too (it is reported, never taken away).
-static inline __attribute__((unused)) int adsoac_launched(const char *fn) {
-  return adsoac_cuda_(cudaPeekAtLastError(), fn, "kernel launch");
+static inline __attribute__((unused)) int adsoac_launched(AdsoacCx *cx) {
+  return adsoac_cuda_(cudaPeekAtLastError(), cx, "kernel launch");
 }
 
-static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, const char *fn) {
+// *p = bytes of zeroed device memory: the next block of the workspace where it fits, else
+// cudaMallocAsync (stream-ordered, as is everything of the call).
+static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, AdsoacCx *cx) {
+  size_t n = bytes ? bytes : 1;
   *p = NULL;
-  if (adsoac_cuda_(cudaMallocAsync(p, bytes ? bytes : 1, 0), fn, "cudaMallocAsync")) return 1;
-  return adsoac_cuda_(cudaMemsetAsync(*p, 0, bytes ? bytes : 1, 0), fn, "cudaMemsetAsync");
+  AdsoacWorkspace *ws = cx->ws;
+  if (ws && cx->n < ADSOAC_SLOTS) {
+    AdsoacBlock *b = &cx->b[cx->n++];
+    b->off = cx->top, b->dead = false;
+    cx->top += (n + ADSOAC_ALIGN - 1) / ADSOAC_ALIGN * ADSOAC_ALIGN;
+    if (cx->top > ws->need) ws->need = cx->top;
+    b->own = !ws->base || cx->top > ws->bytes;
+    if (!b->own) *p = (char *)ws->base + b->off;
+    else if (adsoac_cuda_(cudaMallocAsync(p, n, cx->s), cx, "cudaMallocAsync")) {
+      cx->top = b->off, cx->n--;
+      return 1;
+    }
+    b->p = *p;
+  } else if (adsoac_cuda_(cudaMallocAsync(p, n, cx->s), cx, "cudaMallocAsync")) {
+    return 1;
+  }
+  return adsoac_cuda_(cudaMemsetAsync(*p, 0, n, cx->s), cx, "cudaMemsetAsync");
 }
 
-static inline __attribute__((unused)) void adsoac_dev_free(void *p) {
-  if (p) cudaFreeAsync(p, 0);
+static inline __attribute__((unused)) void adsoac_dev_free(void *p, AdsoacCx *cx) {
+  if (!p) return;
+  int k = cx->n - 1;
+  while (k >= 0 && cx->b[k].p != p) k--;
+  if (k < 0 || cx->b[k].own) cudaFreeAsync(p, cx->s);
+  if (k < 0) return;
+  cx->b[k].dead = true;
+  while (cx->n && cx->b[cx->n - 1].dead) cx->top = cx->b[--cx->n].off;
 }
 
-static inline __attribute__((unused)) int adsoac_load(void *host, const void *dev, size_t bytes, const char *fn) {
-  return adsoac_cuda_(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), fn, "cudaMemcpy");
+// A value the host needs: copied on the call's stream, which the host then waits for.
+static inline __attribute__((unused)) int adsoac_load(void *host, const void *dev, size_t bytes, AdsoacCx *cx) {
+  return adsoac_cuda_(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, cx->s), cx, "cudaMemcpyAsync") ||
+         adsoac_cuda_(cudaStreamSynchronize(cx->s), cx, "cudaStreamSynchronize");
 }
 
-static inline __attribute__((unused)) int adsoac_store(void *dev, const void *host, size_t bytes, const char *fn) {
-  return adsoac_cuda_(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), fn, "cudaMemcpy");
+// Host memory copied to the device (MPI's staging), finished before the host memory is reused.
+static inline __attribute__((unused)) int adsoac_store(void *dev, const void *host, size_t bytes, AdsoacCx *cx) {
+  return adsoac_cuda_(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cx->s), cx, "cudaMemcpyAsync") ||
+         adsoac_cuda_(cudaStreamSynchronize(cx->s), cx, "cudaStreamSynchronize");
+}
+
+// One value written to (or added to) a device element by a kernel of one thread: the value
+// travels as the launch's argument, so the host waits for nothing.
+template <typename T> static __global__ void adsoac_put_kernel(T *dst, T v, bool add) {
+  if (add) *dst += v;
+  else *dst = v;
+}
+template <typename T>
+static inline __attribute__((unused)) int adsoac_put(T *dst, T v, AdsoacCx *cx) {
+  adsoac_put_kernel<T><<<1, 1, 0, cx->s>>>(dst, v, false);
+  return adsoac_launched(cx);
+}
+template <typename T>
+static inline __attribute__((unused)) int adsoac_add(T *dst, T v, AdsoacCx *cx) {
+  adsoac_put_kernel<T><<<1, 1, 0, cx->s>>>(dst, v, true);
+  return adsoac_launched(cx);
+}
+
+// A generated function's result: into the caller's device pointer (the _async variants) or
+// host variable (the synchronous ones).
+template <typename T>
+static inline __attribute__((unused)) int adsoac_result(T *dev, T *host, T v, AdsoacCx *cx) {
+  if (host) *host = v;
+  return dev ? adsoac_put(dev, v, cx) : 0;
 }
 
 // A file-scope array that kernels read: its host contents copied to its device copy sym, and
-// *p set to the copy's address.
+// *p set to the copy's address.  (From pageable host memory: the stream is waited for.)
 template <typename T>
 static inline __attribute__((unused)) int adsoac_dev_global(void **p, T &sym, const void *host,
-                                                            size_t bytes, const char *fn) {
-  if (adsoac_cuda_(cudaMemcpyToSymbol(sym, host, bytes), fn, "cudaMemcpyToSymbol")) return 1;
-  return adsoac_cuda_(cudaGetSymbolAddress(p, sym), fn, "cudaGetSymbolAddress");
+                                                            size_t bytes, AdsoacCx *cx) {
+  if (adsoac_cuda_(cudaMemcpyToSymbolAsync(sym, host, bytes, 0, cudaMemcpyHostToDevice, cx->s), cx,
+                   "cudaMemcpyToSymbolAsync"))
+    return 1;
+  return adsoac_cuda_(cudaGetSymbolAddress(p, sym), cx, "cudaGetSymbolAddress");
 }
-static inline __attribute__((unused)) int adsoac_dev_copy(void *dst, const void *src, size_t bytes, const char *fn) {
+static inline __attribute__((unused)) int adsoac_dev_copy(void *dst, const void *src, size_t bytes, AdsoacCx *cx) {
   if (!bytes) return 0;
-  return adsoac_cuda_(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0), fn,
+  return adsoac_cuda_(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cx->s), cx,
                       "cudaMemcpyAsync");
 }
 
@@ -70,10 +204,10 @@ template <typename T> static __global__ void adsoac_swap_kernel(T *a, T *b, long
   }
 }
 
-template <typename T> static inline __attribute__((unused)) int adsoac_dev_swap(T *a, T *b, long long n, const char *fn) {
+template <typename T> static inline __attribute__((unused)) int adsoac_dev_swap(T *a, T *b, long long n, AdsoacCx *cx) {
   if (n <= 0) return 0;
-  adsoac_swap_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(a, b, n);
-  return adsoac_launched(fn);
+  adsoac_swap_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(a, b, n);
+  return adsoac_launched(cx);
 }
 
 // A thread that could not allocate its iteration's arrays (device malloc) sets this and skips
@@ -86,12 +220,15 @@ static __device__ __attribute__((unused)) void *adsoac_dev_calloc(size_t n, size
   return p;
 }
 
-static inline __attribute__((unused)) int adsoac_priv_check(const char *fn) {
+// (The host reads the flag: the stream is waited for.)
+static inline __attribute__((unused)) int adsoac_priv_check(AdsoacCx *cx) {
   int oom = 0;
-  if (cudaMemcpyFromSymbol(&oom, adsoac_priv_oom_, sizeof oom) != cudaSuccess || !oom) return 0;
+  if (cudaMemcpyFromSymbolAsync(&oom, adsoac_priv_oom_, sizeof oom, 0, cudaMemcpyDeviceToHost, cx->s) != cudaSuccess ||
+      cudaStreamSynchronize(cx->s) != cudaSuccess || !oom)
+    return 0;
   oom = 0;
-  cudaMemcpyToSymbol(adsoac_priv_oom_, &oom, sizeof oom);
-  return adsoac_fail_(fn, "out of memory for the arrays of a parallel loop's iterations "
+  cudaMemcpyToSymbolAsync(adsoac_priv_oom_, &oom, sizeof oom, 0, cudaMemcpyHostToDevice, cx->s);
+  return adsoac_fail_(cx->fn, "out of memory for the arrays of a parallel loop's iterations "
                           "(device malloc: raise cudaLimitMallocHeapSize)");
 }
 
@@ -113,10 +250,10 @@ static __global__ void adsoac_strided_kernel(T *a, size_t sa, T *b, size_t sb, l
 template <typename T>
 static inline __attribute__((unused)) int adsoac_dev_strided(T *dst, size_t sd, const T *src,
                                                              size_t ss, long long n, bool swap,
-                                                             const char *fn) {
+                                                             AdsoacCx *cx) {
   if (n <= 0) return 0;
-  adsoac_strided_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK>>>(dst, sd, (T *)src, ss, n, swap);
-  return adsoac_launched(fn);
+  adsoac_strided_kernel<T><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(dst, sd, (T *)src, ss, n, swap);
+  return adsoac_launched(cx);
 }
 
 // The operators of reductions (a tie of min/max keeps the first operand).
@@ -163,13 +300,13 @@ static __global__ void adsoac_reduce_kernel(const T *part, int n, T *out, Op op)
 }
 
 // host_out = part[0] OP ... OP part[n-1]; part must have room for n + 1 elements (the last is
-// scratch).  n >= 1.
+// scratch).  n >= 1.  (The host reads it: the stream is waited for.)
 template <typename T, typename Op>
 static inline __attribute__((unused)) int adsoac_reduce(T *part, int n, T *host_out, Op op,
-                                                        const char *fn) {
-  adsoac_reduce_kernel<T, Op><<<1, ADSOAC_BLOCK>>>(part, n, part + n, op);
-  if (adsoac_launched(fn)) return 1;
-  return adsoac_load(host_out, part + n, sizeof(T), fn);
+                                                        AdsoacCx *cx) {
+  adsoac_reduce_kernel<T, Op><<<1, ADSOAC_BLOCK, 0, cx->s>>>(part, n, part + n, op);
+  if (adsoac_launched(cx)) return 1;
+  return adsoac_load(host_out, part + n, sizeof(T), cx);
 }
 
 // Block-level reduction of a thread's partial; thread 0 stores it at part[blockIdx.x].

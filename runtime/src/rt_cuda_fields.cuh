@@ -21,22 +21,22 @@ static __global__ void adsoac_unpack_kernel(Store st, const T *buf, long long n)
 template <typename T, typename Load, typename Store, typename Op>
 static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, bool keep, long long n, T init,
                                                              T *host_total, bool reverse, Op op,
-                                                             const char *fn) {
-  *host_total = init;
+                                                             AdsoacCx *cx) {
+  if (host_total) *host_total = init;
   if (n <= 0) return 0;
   T *src = NULL, *dst = NULL;
-  int bad = adsoac_dev_alloc((void **)&src, sizeof(T) * (size_t)n, fn) ||
-            adsoac_dev_alloc((void **)&dst, sizeof(T) * (size_t)n, fn);
+  int bad = adsoac_dev_alloc((void **)&src, sizeof(T) * (size_t)n, cx) ||
+            adsoac_dev_alloc((void **)&dst, sizeof(T) * (size_t)n, cx);
   if (!bad) {
-    adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK>>>(ld, src, n);
-    bad = adsoac_launched(fn) ||
-          adsoac_scan(src, dst, n, init, host_total, reverse, op, fn);
+    adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(ld, src, n);
+    bad = adsoac_launched(cx) ||
+          adsoac_scan(src, dst, n, init, host_total, reverse, op, cx);
   }
   if (!bad && keep) {
-    adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK>>>(st, dst, n);
-    bad = adsoac_launched(fn);
+    adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(st, dst, n);
+    bad = adsoac_launched(cx);
   }
-  adsoac_dev_free(src);
-  adsoac_dev_free(dst);
+  adsoac_dev_free(src, cx);
+  adsoac_dev_free(dst, cx);
   return bad;
 }

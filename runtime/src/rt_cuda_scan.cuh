@@ -13,20 +13,21 @@ template <typename Op> struct AdsoacFlip {
 
 // dst[k] = init OP src[0] OP ... OP src[k-1] (reverse: src[k+1] OP ... OP src[n-1] OP init)
 // by CUB's device-wide scan, in order (the operator need not commute); *host_total receives
-// the whole scan.  src and dst are device arrays of n elements; dst NULL: only the total is
+// the whole scan (NULL: not wanted; then the host waits for nothing).  src and dst are device arrays of n elements; dst NULL: only the total is
 // wanted (the prefixes go to a temporary).
 template <typename T, typename Op>
 static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
                                                       T *host_total, bool reverse, Op op,
-                                                      const char *fn) {
-  *host_total = init;
+                                                      AdsoacCx *cx) {
+  if (host_total) *host_total = init;
   if (n <= 0) return 0;
-  if (n > 2147483647LL) return adsoac_fail_(fn, "scan of %lld elements: CUB counts in int", n);
+  if (n > 2147483647LL) return adsoac_fail_(cx->fn, "scan of %lld elements: CUB counts in int", n);
+  if (!dst && !host_total) return 0;
   if (!dst) {
     T *buf = NULL;
-    if (adsoac_dev_alloc((void **)&buf, sizeof(T) * (size_t)n, fn)) return 1;
-    int bad = adsoac_scan(src, buf, n, init, host_total, reverse, op, fn);
-    adsoac_dev_free(buf);
+    if (adsoac_dev_alloc((void **)&buf, sizeof(T) * (size_t)n, cx)) return 1;
+    int bad = adsoac_scan(src, buf, n, init, host_total, reverse, op, cx);
+    adsoac_dev_free(buf, cx);
     return bad;
   }
   void *tmp = NULL;
@@ -36,20 +37,21 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
   thrust::reverse_iterator<T *> rdst(dst + n);
   AdsoacFlip<Op> flip = {op};
   if (reverse)
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n, cx->s);
   else
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
-  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
-  if (adsoac_dev_alloc(&tmp, bytes, fn)) return 1;
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n, cx->s);
+  if (adsoac_cuda_(e, cx, "cub::DeviceScan::ExclusiveScan")) return 1;
+  if (adsoac_dev_alloc(&tmp, bytes, cx)) return 1;
   if (reverse)
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n);
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, rsrc, rdst, flip, init, (int)n, cx->s);
   else
-    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n);
-  adsoac_dev_free(tmp);
-  if (adsoac_cuda_(e, fn, "cub::DeviceScan::ExclusiveScan")) return 1;
+    e = cub::DeviceScan::ExclusiveScan(tmp, bytes, src, dst, op, init, (int)n, cx->s);
+  adsoac_dev_free(tmp, cx);
+  if (adsoac_cuda_(e, cx, "cub::DeviceScan::ExclusiveScan")) return 1;
+  if (!host_total) return 0;
   long long last = reverse ? 0 : n - 1; // the total: the last prefix combined with its element
   T ex, y;
-  if (adsoac_load(&ex, dst + last, sizeof ex, fn) || adsoac_load(&y, src + last, sizeof y, fn)) return 1;
+  if (adsoac_load(&ex, dst + last, sizeof ex, cx) || adsoac_load(&y, src + last, sizeof y, cx)) return 1;
   *host_total = reverse ? op(y, ex) : op(ex, y);
   return 0;
 }

@@ -10,7 +10,7 @@
 // ones per thread folded in order, the threads' folds scanned across the block by a
 // Hillis-Steele tree (the same steps every time, operands kept in order: the operator need not
 // commute); the tiles' folds scanned by one block the same way; then each tile again from its
-// prefix.  *host_total receives the whole scan; dst NULL: only the total is wanted.
+// prefix.  *host_total receives the whole scan (NULL: not wanted); dst NULL: only the total is wanted.
 #define ADSOAC_SCAN_ITEMS 8
 #define ADSOAC_SCAN_TILE (ADSOAC_BLOCK * ADSOAC_SCAN_ITEMS)
 
@@ -104,26 +104,26 @@ adsoac_scan_tops_kernel(const T *agg, long long g, T init, AdsoacComb<Op> comb, 
 template <typename T, typename Op>
 static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
                                                       T *host_total, bool reverse, Op op,
-                                                      const char *fn) {
-  *host_total = init;
+                                                      AdsoacCx *cx) {
+  if (host_total) *host_total = init;
   if (n <= 0) return 0;
   long long g = (n + ADSOAC_SCAN_TILE - 1) / ADSOAC_SCAN_TILE;
-  if (g > 2147483647LL) return adsoac_fail_(fn, "scan of %lld elements: more tiles than blocks", n);
+  if (g > 2147483647LL) return adsoac_fail_(cx->fn, "scan of %lld elements: more tiles than blocks", n);
   T *agg = NULL; // agg[g], pre[g], the total
-  if (adsoac_dev_alloc((void **)&agg, sizeof(T) * (size_t)(2 * g + 1), fn)) return 1;
+  if (adsoac_dev_alloc((void **)&agg, sizeof(T) * (size_t)(2 * g + 1), cx)) return 1;
   AdsoacSrc<T> q = {src, n, reverse};
   AdsoacComb<Op> comb = {op, reverse};
-  adsoac_scan_tile_kernel<T, Op><<<(unsigned)g, ADSOAC_BLOCK>>>(q, comb, agg, (const T *)NULL, dst);
-  int bad = adsoac_launched(fn);
+  adsoac_scan_tile_kernel<T, Op><<<(unsigned)g, ADSOAC_BLOCK, 0, cx->s>>>(q, comb, agg, (const T *)NULL, dst);
+  int bad = adsoac_launched(cx);
   if (!bad) {
-    adsoac_scan_tops_kernel<T, Op><<<1, ADSOAC_BLOCK>>>(agg, g, init, comb, agg + g, agg + 2 * g);
-    bad = adsoac_launched(fn);
+    adsoac_scan_tops_kernel<T, Op><<<1, ADSOAC_BLOCK, 0, cx->s>>>(agg, g, init, comb, agg + g, agg + 2 * g);
+    bad = adsoac_launched(cx);
   }
   if (!bad && dst) {
-    adsoac_scan_tile_kernel<T, Op><<<(unsigned)g, ADSOAC_BLOCK>>>(q, comb, (T *)NULL, agg + g, dst);
-    bad = adsoac_launched(fn);
+    adsoac_scan_tile_kernel<T, Op><<<(unsigned)g, ADSOAC_BLOCK, 0, cx->s>>>(q, comb, (T *)NULL, agg + g, dst);
+    bad = adsoac_launched(cx);
   }
-  if (!bad) bad = adsoac_load(host_total, agg + 2 * g, sizeof(T), fn);
-  adsoac_dev_free(agg);
+  if (!bad && host_total) bad = adsoac_load(host_total, agg + 2 * g, sizeof(T), cx);
+  adsoac_dev_free(agg, cx);
   return bad;
 }

@@ -10,28 +10,28 @@ static __global__ void adsoac_iota_kernel(long *a, long n) {
 }
 
 static inline __attribute__((unused)) int adsoac_sort_by_key(const long *key, long *perm, long n,
-                                                             long nkeys, const char *fn) {
+                                                             long nkeys, AdsoacCx *cx) {
   if (n <= 0) return 0;
-  if (n > 2147483647L) return adsoac_fail_(fn, "sort of %ld elements: CUB counts in int", n);
+  if (n > 2147483647L) return adsoac_fail_(cx->fn, "sort of %ld elements: CUB counts in int", n);
   int bits = 1;
   while (bits < 63 && (1L << bits) <= nkeys) bits++;
   long *iota = NULL, *keys = NULL;
   void *tmp = NULL;
   size_t bytes = 0;
-  int bad = adsoac_dev_alloc((void **)&iota, sizeof(long) * (size_t)n, fn) ||
-            adsoac_dev_alloc((void **)&keys, sizeof(long) * (size_t)n, fn);
+  int bad = adsoac_dev_alloc((void **)&iota, sizeof(long) * (size_t)n, cx) ||
+            adsoac_dev_alloc((void **)&keys, sizeof(long) * (size_t)n, cx);
   if (!bad) {
-    adsoac_iota_kernel<<<adsoac_grid(n), ADSOAC_BLOCK>>>(iota, n);
-    bad = adsoac_launched(fn) ||
-          adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits),
-                       fn, "cub::DeviceRadixSort::SortPairs");
+    adsoac_iota_kernel<<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(iota, n);
+    bad = adsoac_launched(cx) ||
+          adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits, cx->s),
+                       cx, "cub::DeviceRadixSort::SortPairs");
   }
-  if (!bad) bad = adsoac_dev_alloc(&tmp, bytes, fn);
+  if (!bad) bad = adsoac_dev_alloc(&tmp, bytes, cx);
   if (!bad)
-    bad = adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits),
-                       fn, "cub::DeviceRadixSort::SortPairs");
-  adsoac_dev_free(tmp);
-  adsoac_dev_free(iota);
-  adsoac_dev_free(keys);
+    bad = adsoac_cuda_(cub::DeviceRadixSort::SortPairs(tmp, bytes, key, keys, iota, perm, (int)n, 0, bits, cx->s),
+                       cx, "cub::DeviceRadixSort::SortPairs");
+  adsoac_dev_free(tmp, cx);
+  adsoac_dev_free(iota, cx);
+  adsoac_dev_free(keys, cx);
   return bad;
 }

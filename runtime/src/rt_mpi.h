@@ -25,18 +25,28 @@
 // CUDA-aware and the rule only calls MPI (adsoac_mpi_on_device_), host copies otherwise.
 #include <mpi.h>
 
+// Where an error is reported: the function's name (C target) or its call's context (CUDA:
+// AdsoacCx, whose stream MPI's device buffers are read and written on).
+#ifdef __CUDACC__
+typedef AdsoacCx *AdsoacWhere;
+#define ADSOAC_FN(w) ((w)->fn)
+#else
+typedef const char *AdsoacWhere;
+#define ADSOAC_FN(w) (w)
+#endif
+
 typedef enum { ADSOAC_MPI_SUM, ADSOAC_MPI_PROD, ADSOAC_MPI_MIN, ADSOAC_MPI_MAX } AdsoacMpiOp;
 
-static inline __attribute__((unused)) int adsoac_mpi_(int rc, const char *fn, const char *what) {
+static inline __attribute__((unused)) int adsoac_mpi_(int rc, AdsoacWhere fn, const char *what) {
   if (rc == MPI_SUCCESS) return 0;
   char s[MPI_MAX_ERROR_STRING];
   int len = 0;
   if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS) snprintf(s, sizeof s, "error %d", rc);
-  return adsoac_fail_(fn, "%s failed: %s", what, s);
+  return adsoac_fail_(ADSOAC_FN(fn), "%s failed: %s", what, s);
 }
 
-static inline __attribute__((unused)) int adsoac_mpi_count_(long n, const char *fn) {
-  if (n < 0 || n > INT_MAX) return adsoac_fail_(fn, "an MPI collective of %ld elements", n);
+static inline __attribute__((unused)) int adsoac_mpi_count_(long n, AdsoacWhere fn) {
+  if (n < 0 || n > INT_MAX) return adsoac_fail_(ADSOAC_FN(fn), "an MPI collective of %ld elements", n);
   return 0;
 }
 
@@ -45,11 +55,11 @@ static inline __attribute__((unused)) MPI_Op adsoac_mpi_op_(AdsoacMpiOp op) {
          : op == ADSOAC_MPI_MIN ? MPI_MIN : MPI_MAX;
 }
 
-static inline __attribute__((unused)) int adsoac_comm_rank(MPI_Comm comm, int *r, const char *fn) {
+static inline __attribute__((unused)) int adsoac_comm_rank(MPI_Comm comm, int *r, AdsoacWhere fn) {
   return adsoac_mpi_(MPI_Comm_rank(comm, r), fn, "MPI_Comm_rank");
 }
 
-static inline __attribute__((unused)) int adsoac_comm_size(MPI_Comm comm, int *p, const char *fn) {
+static inline __attribute__((unused)) int adsoac_comm_size(MPI_Comm comm, int *p, AdsoacWhere fn) {
   return adsoac_mpi_(MPI_Comm_size(comm, p), fn, "MPI_Comm_size");
 }
 
@@ -82,10 +92,10 @@ typedef enum {
 static __attribute__((unused, noinline)) int adsoac_mpi_ordered_(AdsoacMpiOp op, const void *in,
                                                               void *out, long n, MPI_Datatype t,
                                                               int p, MPI_Comm comm,
-                                                              const char *fn) {
+                                                              AdsoacWhere fn) {
   size_t es = adsoac_mpi_size_(t);
   void *all = malloc((size_t)(n > 0 ? n : 1) * (size_t)p * es);
-  if (!all) return adsoac_fail_(fn, "out of memory in an MPI reduction in rank order");
+  if (!all) return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI reduction in rank order");
   int bad = adsoac_mpi_(MPI_Allgather(in, (int)n, t, all, (int)n, t, comm), fn, "MPI_Allgather");
   if (!bad && t == MPI_DOUBLE) ADSOAC_MPI_FOLD(double)
   else if (!bad) ADSOAC_MPI_FOLD(float)
@@ -98,12 +108,12 @@ static __attribute__((unused, noinline)) int adsoac_mpi_ordered_(AdsoacMpiOp op,
 // Zeros or a copy of `bytes` bytes of a collective's buffer: on the device where dev (the
 // CUDA target's arrays given to a CUDA-aware MPI), else in host memory.
 static inline __attribute__((unused)) int adsoac_mpi_fill_(void *dst, const void *src, size_t bytes,
-                                                           int dev, const char *fn) {
+                                                           int dev, AdsoacWhere fn) {
   if (!bytes) return 0;
 #ifdef __CUDACC__
   if (dev)
     return src ? adsoac_dev_copy(dst, src, bytes, fn)
-               : adsoac_cuda_(cudaMemsetAsync(dst, 0, bytes, 0), fn, "cudaMemsetAsync");
+               : adsoac_cuda_(cudaMemsetAsync(dst, 0, bytes, fn->s), fn, "cudaMemsetAsync");
 #endif
   (void)dev, (void)fn;
   if (src) memcpy(dst, src, bytes);
@@ -113,9 +123,9 @@ static inline __attribute__((unused)) int adsoac_mpi_fill_(void *dst, const void
 
 // Before MPI reads or writes device arrays: the kernels that wrote them have finished (MPI
 // does not wait for the caller's stream).
-static inline __attribute__((unused)) int adsoac_mpi_sync_(int dev, const char *fn) {
+static inline __attribute__((unused)) int adsoac_mpi_sync_(int dev, AdsoacWhere fn) {
 #ifdef __CUDACC__
-  if (dev) return adsoac_cuda_(cudaStreamSynchronize(0), fn, "cudaStreamSynchronize");
+  if (dev) return adsoac_cuda_(cudaStreamSynchronize(fn->s), fn, "cudaStreamSynchronize");
 #endif
   (void)dev, (void)fn;
   return 0;
@@ -129,7 +139,7 @@ static inline __attribute__((unused)) int adsoac_mpi_sync_(int dev, const char *
 static inline __attribute__((unused)) int adsoac_mpi_at_(int dev, AdsoacColl k, AdsoacMpiOp op,
                                                          const void *in, void *out, long n,
                                                          MPI_Datatype t, int root, MPI_Comm comm,
-                                                         const char *fn) {
+                                                         AdsoacWhere fn) {
   int me = 0, p = 1;
   if (adsoac_mpi_count_(n, fn) || adsoac_comm_rank(comm, &me, fn) ||
       adsoac_comm_size(comm, &p, fn) || adsoac_mpi_sync_(dev, fn))
@@ -138,7 +148,7 @@ static inline __attribute__((unused)) int adsoac_mpi_at_(int dev, AdsoacColl k, 
   int c = (int)n, rc = MPI_SUCCESS, bad = 0;
 #ifdef ADSOAC_DETERMINISTIC
   if ((k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && (t == MPI_DOUBLE || t == MPI_FLOAT)) {
-    if (dev) return adsoac_fail_(fn, "internal error: a rank-order fold of device arrays");
+    if (dev) return adsoac_fail_(ADSOAC_FN(fn), "internal error: a rank-order fold of device arrays");
     if (adsoac_mpi_ordered_(op, in, out, n, t, p, comm, fn)) return 1;
     if (k == ADSOAC_REDUCE && me != root && n) memset(out, 0, (size_t)n * es);
     return 0;
@@ -168,7 +178,7 @@ static inline __attribute__((unused)) int adsoac_mpi_at_(int dev, AdsoacColl k, 
 
 static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp op, const void *in,
                                                      void *out, long n, MPI_Datatype t, int root,
-                                                     MPI_Comm comm, const char *fn) {
+                                                     MPI_Comm comm, AdsoacWhere fn) {
   return adsoac_mpi_at_(0, k, op, in, out, n, t, root, comm, fn);
 }
 
@@ -176,13 +186,13 @@ static inline __attribute__((unused)) int adsoac_mpi(AdsoacColl k, AdsoacMpiOp o
 // allgather): MPI_Reduce_scatter_block, or (--deterministic) the sum in rank order.
 static inline __attribute__((unused)) int adsoac_mpi_sum_block_(const void *in, void *out, long n,
                                                                 MPI_Datatype t, MPI_Comm comm,
-                                                                const char *fn) {
+                                                                AdsoacWhere fn) {
 #ifdef ADSOAC_DETERMINISTIC
   int me = 0, p = 1;
   if (adsoac_comm_rank(comm, &me, fn) || adsoac_comm_size(comm, &p, fn)) return 1;
   size_t es = adsoac_mpi_size_(t);
   void *sum = malloc((size_t)(n > 0 ? n : 1) * (size_t)p * es);
-  if (!sum) return adsoac_fail_(fn, "out of memory in an MPI derivative");
+  if (!sum) return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI derivative");
   int bad = adsoac_mpi(ADSOAC_ALLREDUCE, ADSOAC_MPI_SUM, in, sum, n * p, t, 0, comm, fn);
   if (!bad && n) memcpy(out, (char *)sum + (size_t)me * (size_t)n * es, (size_t)n * es);
   free(sum);
@@ -201,7 +211,7 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
                                                               const void *out_bar, void *g, long n,
                                                               MPI_Datatype t, int root,
                                                               MPI_Comm comm, int *mine,
-                                                              const char *fn) {
+                                                              AdsoacWhere fn) {
   int me = 0;
   if (adsoac_comm_rank(comm, &me, fn) || adsoac_mpi_sync_(dev, fn)) return 1; // (out_bar, g written)
   *mine = 1;
@@ -234,13 +244,13 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
     int r;                                                                                       \
   } AdsoacMpiPair_##SFX;                                                                         \
   static inline __attribute__((unused)) int adsoac_mpi_factors_##SFX(                           \
-      AdsoacMpiOp op, const T *in, T *fac, long n, MPI_Comm comm, const char *fn) {             \
+      AdsoacMpiOp op, const T *in, T *fac, long n, MPI_Comm comm, AdsoacWhere fn) {             \
     int me = 0;                                                                                  \
     if (adsoac_comm_rank(comm, &me, fn)) return 1;                                               \
     if (op == ADSOAC_MPI_MIN || op == ADSOAC_MPI_MAX) { /* the lowest rank of a tie wins */      \
       AdsoacMpiPair_##SFX *p = (AdsoacMpiPair_##SFX *)malloc(2 * (size_t)(n > 0 ? n : 1) *          \
                                                              sizeof *p);                         \
-      if (!p) return adsoac_fail_(fn, "out of memory in an MPI derivative");                     \
+      if (!p) return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI derivative");                     \
       for (long k = 0; k < n; k++) p[k].v = in[k], p[k].r = me;                                  \
       int bad = adsoac_mpi_(MPI_Allreduce(p, p + n, (int)n, PAIR_T,                             \
                                           op == ADSOAC_MPI_MIN ? MPI_MINLOC : MPI_MAXLOC, comm), \
@@ -254,7 +264,7 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
     int *z = (int *)malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *z);                                 \
     if (!nz || !z) {                                                                             \
       free(nz), free(z);                                                                         \
-      return adsoac_fail_(fn, "out of memory in an MPI derivative");                             \
+      return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI derivative");                             \
     }                                                                                            \
     for (long k = 0; k < n; k++) nz[k] = in[k] != 0 ? in[k] : (T)1, z[k] = in[k] == 0;           \
     int bad = adsoac_mpi(ADSOAC_ALLREDUCE, ADSOAC_MPI_PROD, nz, nz + n, n, MPIT, 0, comm, fn) ||  \
@@ -273,14 +283,14 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
      holds n per rank) */                                                                        \
   static inline __attribute__((unused)) int adsoac_mpi_vjp_##SFX(                               \
       AdsoacColl k, AdsoacMpiOp op, const T *in, T *in_bar, const T *out_bar, long n, int root, \
-      MPI_Comm comm, const char *fn) {                                                           \
+      MPI_Comm comm, AdsoacWhere fn) {                                                           \
     int me = 0, p = 1;                                                                           \
     if (adsoac_mpi_count_(n, fn) || adsoac_comm_rank(comm, &me, fn) ||                           \
         adsoac_comm_size(comm, &p, fn))                                                          \
       return 1;                                                                                  \
     long m = k == ADSOAC_SCATTER ? n * p : n; /* the elements of in */                           \
     T *g = (T *)malloc(2 * (size_t)(m > 0 ? m : 1) * sizeof *g), *fac = g + m;                      \
-    if (!g) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
+    if (!g) return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI derivative");                       \
     int mine = 1;                                                                                \
     int bad = adsoac_mpi_adjoint_(0, k, op, out_bar, g, n, MPIT, root, comm, &mine, fn);         \
     int factors = (k == ADSOAC_ALLREDUCE || k == ADSOAC_REDUCE) && op != ADSOAC_MPI_SUM;        \
@@ -293,12 +303,12 @@ static inline __attribute__((unused)) int adsoac_mpi_adjoint_(int dev, AdsoacCol
   /* out_dot = the tangent of out, from in_dot */                                                \
   static inline __attribute__((unused)) int adsoac_mpi_jvp_##SFX(                               \
       AdsoacColl k, AdsoacMpiOp op, const T *in, const T *in_dot, T *out_dot, long n, int root, \
-      MPI_Comm comm, const char *fn) {                                                           \
+      MPI_Comm comm, AdsoacWhere fn) {                                                           \
     if ((k != ADSOAC_ALLREDUCE && k != ADSOAC_REDUCE) || op == ADSOAC_MPI_SUM) /* linear */      \
       return adsoac_mpi(k, op, in_dot, out_dot, n, MPIT, root, comm, fn);                        \
     if (adsoac_mpi_count_(n, fn)) return 1;                                                      \
     T *c = (T *)malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *c), *fac = c + n;                      \
-    if (!c) return adsoac_fail_(fn, "out of memory in an MPI derivative");                       \
+    if (!c) return adsoac_fail_(ADSOAC_FN(fn), "out of memory in an MPI derivative");                       \
     int bad = adsoac_mpi_factors_##SFX(op, in, fac, n, comm, fn);                                \
     for (long j = 0; !bad && j < n; j++) c[j] = in_dot[j] * fac[j];                              \
     bad = bad || adsoac_mpi(k, ADSOAC_MPI_SUM, c, out_dot, n, MPIT, root, comm, fn);             \
@@ -366,7 +376,7 @@ static inline __attribute__((unused)) int adsoac_mpi_on_device_(AdsoacColl k, Ad
 // device arrays (where adsoac_mpi_on_device_).
 static inline __attribute__((unused)) int adsoac_mpi_dev(AdsoacColl k, AdsoacMpiOp op, const void *in,
                                                          void *out, long n, MPI_Datatype t, int root,
-                                                         MPI_Comm comm, const char *fn) {
+                                                         MPI_Comm comm, AdsoacWhere fn) {
   return adsoac_mpi_at_(1, k, op, in, out, n, t, root, comm, fn);
 }
 
@@ -382,7 +392,7 @@ template <typename T>
 static inline __attribute__((unused)) int adsoac_mpi_vjp_dev(AdsoacColl k, AdsoacMpiOp op,
                                                              T *in_bar, const T *out_bar, long n,
                                                              MPI_Datatype t, int root,
-                                                             MPI_Comm comm, const char *fn) {
+                                                             MPI_Comm comm, AdsoacWhere fn) {
   int p = 1, mine = 1;
   if (adsoac_mpi_count_(n, fn) || adsoac_comm_size(comm, &p, fn)) return 1;
   long m = k == ADSOAC_SCATTER ? n * p : n; // the elements of in
@@ -390,10 +400,10 @@ static inline __attribute__((unused)) int adsoac_mpi_vjp_dev(AdsoacColl k, Adsoa
   if (adsoac_dev_alloc((void **)&g, sizeof(T) * (size_t)(m > 0 ? m : 1), fn)) return 1;
   int bad = adsoac_mpi_adjoint_(1, k, op, out_bar, g, n, t, root, comm, &mine, fn);
   if (!bad && mine && m > 0) {
-    adsoac_mpi_add_kernel<T><<<adsoac_grid(m), ADSOAC_BLOCK>>>(in_bar, g, m);
+    adsoac_mpi_add_kernel<T><<<adsoac_grid(m), ADSOAC_BLOCK, 0, fn->s>>>(in_bar, g, m);
     bad = adsoac_launched(fn);
   }
-  adsoac_dev_free(g);
+  adsoac_dev_free(g, fn);
   return bad;
 }
 
@@ -404,14 +414,14 @@ typedef struct {
 } AdsoacStage;
 
 static inline __attribute__((unused)) int adsoac_stage_(AdsoacStage *s, int k, const void *dev,
-                                                        size_t bytes, bool in, const char *fn) {
+                                                        size_t bytes, bool in, AdsoacWhere fn) {
   s->h[k] = malloc(bytes ? bytes : 1);
-  if (!s->h[k]) return adsoac_fail_(fn, "out of memory staging an MPI buffer");
+  if (!s->h[k]) return adsoac_fail_(ADSOAC_FN(fn), "out of memory staging an MPI buffer");
   return in && bytes ? adsoac_load(s->h[k], dev, bytes, fn) : 0;
 }
 
 static inline __attribute__((unused)) int adsoac_unstage_(void *dev, const void *host, size_t bytes,
-                                                          const char *fn) {
+                                                          AdsoacWhere fn) {
   return bytes ? adsoac_store(dev, host, bytes, fn) : 0;
 }
 

@@ -62,9 +62,27 @@ struct AdsoacEmuPool {
 };
 inline AdsoacEmuPool &adsoac_emu_pool = *new AdsoacEmuPool; // (never destroyed: its threads wait on it at exit)
 
+// What the emulated CUDA calls did, for the tests that a call of the generated code issues no
+// host synchronization, allocates nothing with a workspace, and uses only the caller's stream:
+// syncs (the host waited for the device: cudaStreamSynchronize, cudaDeviceSynchronize, a
+// synchronous cudaMemcpy), allocs (cudaMalloc, cudaMallocAsync), default (launches and
+// stream-ordered calls on the legacy default stream, 0), launches.
+struct AdsoacEmuStats {
+  long syncs, allocs, default_stream, launches;
+};
+inline AdsoacEmuStats adsoac_emu_stats;
+
+struct CUstream_st;
+typedef CUstream_st *cudaStream_t;
+inline void adsoac_emu_on_(cudaStream_t s) {
+  if (!s) adsoac_emu_stats.default_stream++;
+}
+
 // g blocks of b threads: each of the b threads runs the kernel for block 0, 1, ..., g-1, the
 // block's threads meeting at the end of each (a block's shared memory is the next one's).
 template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, F f) {
+  adsoac_emu_stats.launches++;
+  adsoac_emu_stats.default_stream++;
   gridDim = {g, 1, 1};
   blockDim = {b, 1, 1};
   std::barrier<> bar((std::ptrdiff_t)b);
@@ -78,46 +96,66 @@ template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, F f) {
     }
   });
 }
+// (a launch on a stream: k<<<g, b, shared bytes, stream>>>)
+template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, size_t, cudaStream_t s, F f) {
+  adsoac_emu_launch(g, b, f);
+  adsoac_emu_stats.default_stream -= s != 0;
+}
 
 typedef enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 } cudaError_t;
 typedef enum {
   cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3
 } cudaMemcpyKind;
-typedef void *cudaStream_t;
 inline const char *cudaGetErrorString(cudaError_t e) { return e ? "out of memory" : "no error"; }
 inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(int) { return cudaSuccess; }
-inline cudaError_t cudaMallocAsync(void **p, size_t n, int) {
+inline cudaError_t cudaGetDevice(int *d) { return *d = 0, cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return adsoac_emu_stats.syncs++, cudaSuccess; }
+inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  adsoac_emu_on_(s);
+  adsoac_emu_stats.allocs++;
   *p = malloc(n);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, int) { return memset(p, v, n), cudaSuccess; }
-inline cudaError_t cudaFreeAsync(void *p, int) { return free(p), cudaSuccess; }
-inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) {
-  return memcpy(d, s, n), cudaSuccess;
+inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  return adsoac_emu_on_(s), memset(p, v, n), cudaSuccess;
 }
-inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, int) {
-  return memcpy(d, s, n), cudaSuccess;
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return adsoac_emu_on_(s), free(p), cudaSuccess; }
+inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) {
+  return adsoac_emu_stats.syncs++, memcpy(d, s, n), cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t st) {
+  return adsoac_emu_on_(st), memcpy(d, s, n), cudaSuccess;
 }
 template <typename T> cudaError_t cudaMemcpyToSymbol(T &sym, const void *s, size_t n) {
-  return memcpy((void *)&sym, s, n), cudaSuccess;
+  return adsoac_emu_stats.syncs++, memcpy((void *)&sym, s, n), cudaSuccess;
 }
 template <typename T> cudaError_t cudaMemcpyFromSymbol(void *d, const T &sym, size_t n) {
-  return memcpy(d, (const void *)&sym, n), cudaSuccess;
+  return adsoac_emu_stats.syncs++, memcpy(d, (const void *)&sym, n), cudaSuccess;
+}
+template <typename T>
+cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *s, size_t n, size_t off, cudaMemcpyKind, cudaStream_t st) {
+  return adsoac_emu_on_(st), memcpy((char *)&sym + off, s, n), cudaSuccess;
+}
+template <typename T>
+cudaError_t cudaMemcpyFromSymbolAsync(void *d, const T &sym, size_t n, size_t off, cudaMemcpyKind, cudaStream_t st) {
+  return adsoac_emu_on_(st), memcpy(d, (const char *)&sym + off, n), cudaSuccess;
 }
 template <typename T> cudaError_t cudaGetSymbolAddress(void **p, T &sym) {
   return *p = (void *)&sym, cudaSuccess;
 }
 inline cudaError_t cudaMalloc(void **p, size_t n) {
+  adsoac_emu_stats.allocs++;
   *p = malloc(n ? n : 1);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-inline cudaError_t cudaFree(void *p) { return free(p), cudaSuccess; }
+inline cudaError_t cudaFree(void *p) { return adsoac_emu_stats.syncs++, free(p), cudaSuccess; }
 typedef enum { cudaLimitMallocHeapSize = 2 } cudaLimit;
 inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
 inline cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit) { return *v = (size_t)1 << 30, cudaSuccess; }
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() { return adsoac_emu_stats.syncs++, cudaSuccess; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) { return *s = (cudaStream_t) new char, cudaSuccess; }
+inline cudaError_t cudaStreamDestroy(cudaStream_t s) { return delete (char *)s, cudaSuccess; }
 
 // atomicAdd on any arithmetic type: a compare-and-swap loop on its bits (integers: fetch-add)
 template <typename T, typename V> T atomicAdd(T *p, V val) {

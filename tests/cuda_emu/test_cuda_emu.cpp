@@ -2,7 +2,8 @@
 // (cuda_emu.h; this machine has no GPU): --deterministic's scans (rt_cuda_scan_det.cuh)
 // against sequential scans, forward and reverse, an operator that does not commute, the
 // total alone; and the reductions' block trees (rt_cuda.cuh) as the generated kernels use
-// them.  Built and run by run-cuda-emu.sh.
+// them; the workspace's stack of temporaries (rt_cuda.cuh adsoac_dev_alloc).  Built and run
+// by run-cuda-emu.sh.
 #include "cuda_emu.h"
 #include "runtime.inc" // (the runtime, its launches rewritten)
 
@@ -30,6 +31,14 @@ struct AffOp {
 };
 static bool same(Aff x, Aff y) { return x.a == y.a && x.b == y.b; }
 
+// The context of the runtime's calls: the errors' name, no workspace, a stream of its own.
+static AdsoacCx *cx() {
+  static AdsoacCx c;
+  static bool made = (adsoac_begin_(&c, "t", NULL, (cudaStream_t)&c), true);
+  (void)made;
+  return &c;
+}
+
 static const long long sizes[] = {0, 1, 2, 7, 8, 9, 255, 256, 257, 2047, 2048, 2049, 4096, 10001, 70000};
 
 // The sequential exclusive scan that adsoac_scan's contract states.
@@ -53,14 +62,14 @@ static void test_affine(long long n, bool reverse) {
   }
   Aff init{3, 5}, total, wtotal;
   seq_scan(src.data(), want.data(), n, init, &wtotal, reverse, AffOp());
-  CHECK(!adsoac_scan(src.data(), got.data(), n, init, &total, reverse, AffOp(), "t"), "scan failed");
+  CHECK(!adsoac_scan(src.data(), got.data(), n, init, &total, reverse, AffOp(), cx()), "scan failed");
   long long bad = -1;
   for (long long k = 0; k < n && bad < 0; k++)
     if (!same(got[(size_t)k], want[(size_t)k])) bad = k;
   CHECK(bad < 0, "affine scan n=%lld reverse=%d: prefix %lld differs", n, reverse, bad);
   CHECK(same(total, wtotal), "affine scan n=%lld reverse=%d: total differs", n, reverse);
   Aff t2;
-  CHECK(!adsoac_scan(src.data(), (Aff *)NULL, n, init, &t2, reverse, AffOp(), "t"), "scan failed");
+  CHECK(!adsoac_scan(src.data(), (Aff *)NULL, n, init, &t2, reverse, AffOp(), cx()), "scan failed");
   CHECK(same(t2, wtotal), "affine total alone n=%lld reverse=%d differs", n, reverse);
 }
 
@@ -69,8 +78,8 @@ static void test_double(long long n, bool reverse) {
   for (long long k = 0; k < n; k++) src[(size_t)k] = 0.25 + std::sin(0.37 * (double)k) * 0.2;
   double total, t2, wtotal;
   seq_scan(src.data(), want.data(), n, 1.5, &wtotal, reverse, AdsoacSum());
-  CHECK(!adsoac_scan(src.data(), got.data(), n, 1.5, &total, reverse, AdsoacSum(), "t"), "scan failed");
-  CHECK(!adsoac_scan(src.data(), again.data(), n, 1.5, &t2, reverse, AdsoacSum(), "t"), "scan failed");
+  CHECK(!adsoac_scan(src.data(), got.data(), n, 1.5, &total, reverse, AdsoacSum(), cx()), "scan failed");
+  CHECK(!adsoac_scan(src.data(), again.data(), n, 1.5, &t2, reverse, AdsoacSum(), cx()), "scan failed");
   double worst = 0;
   for (long long k = 0; k < n; k++)
     worst = std::fmax(worst, std::fabs(got[(size_t)k] - want[(size_t)k]) / std::fabs(want[(size_t)k]));
@@ -95,10 +104,10 @@ template <typename T, typename Op> static T reduce(const std::vector<T> &x, T ne
   long long n = (long long)x.size();
   int g = adsoac_grid(n);
   T *part = NULL, out = ne;
-  CHECK(!adsoac_dev_alloc((void **)&part, (size_t)(g + 1) * sizeof(T), "t"), "alloc");
+  CHECK(!adsoac_dev_alloc((void **)&part, (size_t)(g + 1) * sizeof(T), cx()), "alloc");
   adsoac_emu_launch(g, ADSOAC_BLOCK, [&] { fold_kernel<T, Op>(n, x.data(), part, ne, op); });
-  CHECK(!adsoac_reduce(part, g, &out, op, "t"), "reduce failed");
-  adsoac_dev_free(part);
+  CHECK(!adsoac_reduce(part, g, &out, op, cx()), "reduce failed");
+  adsoac_dev_free(part, cx());
   return out;
 }
 
@@ -120,8 +129,42 @@ static void test_reduce(long long n) {
   CHECK(std::fabs(d - sd) <= 1e-13 * sd, "double sum n=%lld: %.17g, want %.17g", n, d, sd);
 }
 
+// The workspace: blocks freed out of order, a block too big for what is left (allocated
+// apart), more blocks than the stack holds; need is what a call held at once, and a second
+// call with a workspace of need bytes allocates nothing, each block where the first put it.
+static void test_workspace() {
+  AdsoacWorkspace ws = {NULL, 0, 0};
+  std::vector<char> mem;
+  for (int round = 0; round < 3; round++) {
+    if (round == 2) mem.assign(ws.need, 0), ws.base = mem.data(), ws.bytes = mem.size();
+    AdsoacCx c;
+    adsoac_begin_(&c, "t", &ws, (cudaStream_t)&c);
+    long before = adsoac_emu_stats.allocs;
+    void *a, *b, *d, *big, *many[ADSOAC_SLOTS + 2];
+    CHECK(!adsoac_dev_alloc(&a, 100, &c) && !adsoac_dev_alloc(&b, 300, &c), "alloc");
+    adsoac_dev_free(a, &c); // (below b: kept until b goes)
+    CHECK(c.top == 256 + 512, "top %zu after freeing under the top", c.top);
+    CHECK(!adsoac_dev_alloc(&d, 10, &c), "alloc");
+    adsoac_dev_free(b, &c);
+    adsoac_dev_free(d, &c);
+    CHECK(c.top == 0 && c.n == 0, "top %zu, %d blocks: the stack empties", c.top, c.n);
+    CHECK(!adsoac_dev_alloc(&big, 5000, &c), "alloc");
+    for (int k = 0; k < ADSOAC_SLOTS + 2; k++) CHECK(!adsoac_dev_alloc(&many[k], 8, &c), "alloc");
+    for (int k = ADSOAC_SLOTS + 1; k >= 0; k--) adsoac_dev_free(many[k], &c);
+    adsoac_dev_free(big, &c);
+    CHECK(c.top == 0 && c.n == 0, "top %zu, %d blocks: the stack empties", c.top, c.n);
+    size_t want = 5120 + (ADSOAC_SLOTS - 1) * 256; // (the last 3 blocks: apart, the stack full)
+    CHECK(ws.need == want, "need %zu, want %zu", ws.need, want);
+    long allocs = adsoac_emu_stats.allocs - before;
+    CHECK(round < 2 ? allocs == ADSOAC_SLOTS + 6 : allocs == 3, "round %d: %ld allocations", round, allocs);
+    if (round == 2) CHECK((char *)big == mem.data() + 0 && (char *)many[0] == mem.data() + 5120, "placement");
+  }
+}
+
 int main() {
   int checks = 0;
+  test_workspace();
+  checks++;
   for (long long n : sizes)
     for (int rev = 0; rev < 2; rev++) {
       test_affine(n, rev);

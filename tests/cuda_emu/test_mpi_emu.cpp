@@ -8,6 +8,13 @@
 #include "cuda_emu.h"
 #include "runtime_mpi.inc"
 
+static AdsoacCx *cx() { // (the context of the runtime's calls: a stream of its own)
+  static AdsoacCx c;
+  static bool made = (adsoac_begin_(&c, "t", NULL, (cudaStream_t)&c), true);
+  (void)made;
+  return &c;
+}
+
 static int failures, checks;
 static void check(bool ok, const char *what, int k, int me) {
   checks++;
@@ -29,12 +36,12 @@ int main(int argc, char **argv) {
         std::vector<double> ib_h(nin + 1), ib_d(nin + 1);
         for (long j = 0; j < nin; j++) in[j] = (double)(3 * me + j % 4 + 1), ib_h[j] = ib_d[j] = (double)j;
         for (long j = 0; j < nout; j++) ob[j] = (double)((me + 2 * j) % 5 + 1);
-        int bh = adsoac_mpi(k, ADSOAC_MPI_SUM, in.data(), out_h.data(), n, MPI_DOUBLE, root, MPI_COMM_WORLD, "t");
-        int bd = adsoac_mpi_dev(k, ADSOAC_MPI_SUM, in.data(), out_d.data(), n, MPI_DOUBLE, root, MPI_COMM_WORLD, "t");
+        int bh = adsoac_mpi(k, ADSOAC_MPI_SUM, in.data(), out_h.data(), n, MPI_DOUBLE, root, MPI_COMM_WORLD, cx());
+        int bd = adsoac_mpi_dev(k, ADSOAC_MPI_SUM, in.data(), out_d.data(), n, MPI_DOUBLE, root, MPI_COMM_WORLD, cx());
         check(!bh && !bd && out_h == out_d, "the collective", k, me);
-        bh = adsoac_mpi_vjp_d(k, ADSOAC_MPI_SUM, in.data(), ib_h.data(), ob.data(), n, root, MPI_COMM_WORLD, "t");
+        bh = adsoac_mpi_vjp_d(k, ADSOAC_MPI_SUM, in.data(), ib_h.data(), ob.data(), n, root, MPI_COMM_WORLD, cx());
         bd = adsoac_mpi_vjp_dev(k, ADSOAC_MPI_SUM, ib_d.data(), (const double *)ob.data(), n, MPI_DOUBLE, root,
-                                MPI_COMM_WORLD, "t");
+                                MPI_COMM_WORLD, cx());
         check(!bh && !bd && ib_h == ib_d, "its adjoint", k, me);
         bool moved = false; // (the adjoint reached in_bar somewhere: not a test of nothing)
         for (long j = 0; j < nin; j++) moved |= ib_h[j] != (double)j;
