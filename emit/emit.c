@@ -24,6 +24,105 @@ static const char *binop_expr(Emit *e, const Node *n) {
   return arena_printf(e->a, "%s %s %s", ref(e, n->u.bin.a), binop_c(n->u.bin.op), ref(e, n->u.bin.b));
 }
 
+// ---- the scalars kept on the device (emit_dev.c) ----
+
+// Before the function returns: the cells of its scalars kept on the device.
+static void free_cells(Emit *e) {
+  if (!e->ncells) return;
+  line(e, "adsoac_dev_free(adsoac_cells, adsoac_cx);");
+  line(e, "adsoac_cells = NULL;");
+}
+
+// dst = src at host level where dst is kept on the device: a copy between cells, or src's
+// host value put there.
+static void dev_assign(Emit *e, Val dst, Val src) {
+  e->uses_fail = true;
+  if (on_dev(e, src))
+    line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, %s, sizeof *%s, adsoac_cx));", dev_ref(e, dst), dev_ref(e, src),
+         dev_ref(e, dst));
+  else
+    line(e, "ADSOAC_CHECK(adsoac_put(%s, (%s)%s, adsoac_cx));", dev_ref(e, dst),
+         tname(e, e->f->vals[dst].type), ref(e, src));
+}
+
+typedef struct {
+  Emit *e;
+  unsigned char *defd, *seen;
+  Val *in;
+  int nin;
+  int *inside; // uses within the run
+} DevRun;
+
+static void dev_run_operand(Val *v, void *ctx) {
+  DevRun *r = ctx;
+  r->inside[*v]++;
+  Val a = r->e->f->vals[*v].parent ? r->e->f->vals[*v].parent : *v; // (a field: the struct)
+  if (r->defd[a] || r->seen[a] || (r->e->def[a] && r->e->def[a]->kind == IR_CONST)) return;
+  r->seen[a] = 1;
+  r->in[r->nin++] = a;
+}
+
+static void emit_stmt(Emit *e, const Node *n);
+
+// Host-level arithmetic on values kept on the device, b->stmts[i] and those after it while it
+// lasts: one kernel of one thread, which reads its operands from their cells (host values
+// come as its arguments) and writes to theirs the results used after it.  Returns the
+// statements written.
+static int emit_dev_run(Emit *e, const Block *b, int i) {
+  int j = i;
+  while (j < b->n && (dev_pure(e, b->stmts[j]) || b->stmts[j]->kind == IR_CONST)) j++;
+  int nv = e->f->nvals;
+  DevRun r = {e, ARENA_ARRAY(e->a, unsigned char, nv), ARENA_ARRAY(e->a, unsigned char, nv),
+              ARENA_ARRAY(e->a, Val, nv), 0, ARENA_ARRAY(e->a, int, nv)};
+  for (int k = i; k < j; k++) {
+    ir_node_uses(b->stmts[k], dev_run_operand, &r);
+    r.defd[b->stmts[k]->out] = 1;
+  }
+  const char *kname = arena_printf(e->a, "adsoac_k%d_%s", ++e->nkernels, e->f->name);
+  Buf sig = {.arena = e->a}, call = {.arena = e->a};
+  for (int k = 0; k < r.nin; k++) {
+    Val v = r.in[k];
+    const char *t = tname(e, e->f->vals[v].type);
+    buf_printf(&sig, "%s%s%s %s%s", k ? ", " : "", on_dev(e, v) ? "const " : "", t, on_dev(e, v) ? "*" : "",
+               on_dev(e, v) ? dev_ref(e, v) : ref(e, v));
+    buf_printf(&call, "%s%s", k ? ", " : "", on_dev(e, v) ? dev_ref(e, v) : ref(e, v));
+  }
+  for (int k = i; k < j; k++) {
+    Val v = b->stmts[k]->out;
+    if (b->stmts[k]->kind == IR_CONST || e->uses[v] <= r.inside[v]) continue; // (used in the run only)
+    buf_printf(&sig, "%s%s *%s", sig.len ? ", " : "", tname(e, e->f->vals[v].type), dev_ref(e, v));
+    buf_printf(&call, "%s%s", call.len ? ", " : "", dev_ref(e, v));
+  }
+  Buf *host_out = e->out;
+  int depth = e->depth, ifd = e->if_depth;
+  e->out = &e->kernels;
+  e->depth = 0;
+  buf_printf(e->out, "\n// arithmetic on scalars kept on the device (%s:%u)\nstatic __global__ void %s(%s) {\n",
+             e->opt->input_name, b->stmts[i]->loc.line, kname, sig.len ? sig.data : "void");
+  e->depth = 1;
+  e->host = false;
+  e->if_depth = 0;
+  for (int k = 0; k < r.nin; k++)
+    if (on_dev(e, r.in[k]))
+      line(e, "%s %s = *%s;", tname(e, e->f->vals[r.in[k]].type), ref(e, r.in[k]), dev_ref(e, r.in[k]));
+  for (int k = i; k < j; k++) emit_stmt(e, b->stmts[k]);
+  for (int k = i; k < j; k++) {
+    Val v = b->stmts[k]->out;
+    if (b->stmts[k]->kind != IR_CONST && e->uses[v] > r.inside[v]) line(e, "*%s = %s;", dev_ref(e, v), ref(e, v));
+  }
+  buf_puts(e->out, "}\n");
+  e->out = host_out;
+  e->depth = depth;
+  e->if_depth = ifd;
+  e->host = true;
+  e->uses_fail = true;
+  line(e, "%s<<<1, 1, 0, adsoac_cx->s>>>(%s); // (scalars kept on the device)", kname, call.len ? call.data : "");
+  line(e, "ADSOAC_CHECK(adsoac_launched(adsoac_cx));");
+  buf_free(&sig);
+  buf_free(&call);
+  return j - i;
+}
+
 static void emit_if(Emit *e, const Node *n) {
   line(e, "if (%s) {", ref(e, n->u.ifs.cond));
   const Block *side[2] = {n->u.ifs.then, n->u.ifs.els};
@@ -70,8 +169,11 @@ static void emit_loop(Emit *e, const Node *n) {
   line(e, "// sequential loop (%s:%u)", e->opt->input_name, n->loc.line);
   if (n->u.loop.note) line(e, "// %s", n->u.loop.note);
   for (int k = 0; k < nc; k++)
-    line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
-         names_get(e->nm, par[k]), ref(e, n->u.loop.init[k]));
+    if (on_dev(e, par[k]))
+      dev_assign(e, par[k], n->u.loop.init[k]);
+    else
+      line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
+           names_get(e->nm, par[k]), ref(e, n->u.loop.init[k]));
   const char *i = ref(e, n->u.loop.idx);
   bool pop = emit_hints(e, n);
   line(e, "for (%s %s = %s; %s < %s; %s++) {", tname(e, e->f->vals[n->u.loop.idx].type), i,
@@ -85,14 +187,18 @@ static void emit_loop(Emit *e, const Node *n) {
   for (int k = 0; temps && k < nc; k++)
     line(e, "%s adsoac_c%d = %s;", tname(e, e->f->vals[par[k]].type), k, ref(e, y[k]));
   for (int k = 0; k < nc; k++)
-    if (temps || y[k] != par[k])
+    if (on_dev(e, par[k]) && y[k] != par[k]) // (never exchanged: emit_dev.c)
+      dev_assign(e, par[k], y[k]);
+    else if (temps || y[k] != par[k])
       line(e, "%s = %s;", names_get(e->nm, par[k]),
            temps ? arena_printf(e->a, "adsoac_c%d", k) : ref(e, y[k]));
   e->depth--;
   line(e, "}");
   if (pop) line(e, "#pragma GCC diagnostic pop");
   for (int k = 0; k < nc; k++)
-    if (e->uses[n->u.loop.outs[k]])
+    if (e->uses[n->u.loop.outs[k]] && on_dev(e, par[k]))
+      dev_assign(e, n->u.loop.outs[k], par[k]);
+    else if (e->uses[n->u.loop.outs[k]])
       line(e, "%s%s = %s;", decl ? arena_printf(e->a, "%s ", tname(e, e->f->vals[par[k]].type)) : "",
            names_get(e->nm, n->u.loop.outs[k]), names_get(e->nm, par[k]));
 }
@@ -269,6 +375,12 @@ static void emit_stmt(Emit *e, const Node *n) {
       assign(e, n->out, e->redirect[n->u.mem.arr]);
       return;
     }
+    if (e->host && on_dev(e, n->out)) { // (an element copied to a cell: emit_dev.c)
+      e->uses_fail = true;
+      line(e, "ADSOAC_CHECK(adsoac_dev_copy(%s, &%s, sizeof *%s, %s));", dev_ref(e, n->out), elem_ref(e, n),
+           dev_ref(e, n->out), where(e));
+      return;
+    }
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       note_sync(e, arena_printf(e->a, "reads an element of %s on the host (line %u)",
@@ -287,8 +399,12 @@ static void emit_stmt(Emit *e, const Node *n) {
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
       const Type *t = e->f->vals[n->u.mem.v].type;
-      line(e, "ADSOAC_CHECK(adsoac_put(&%s, (%s)%s, %s));", elem_ref(e, n), tname(e, t), ref(e, n->u.mem.v),
-           where(e));
+      if (on_dev(e, n->u.mem.v))
+        line(e, "ADSOAC_CHECK(adsoac_dev_copy(&%s, %s, sizeof *%s, %s));", elem_ref(e, n),
+             dev_ref(e, n->u.mem.v), dev_ref(e, n->u.mem.v), where(e));
+      else
+        line(e, "ADSOAC_CHECK(adsoac_put(&%s, (%s)%s, %s));", elem_ref(e, n), tname(e, t), ref(e, n->u.mem.v),
+             where(e));
       return;
     }
     line(e, "%s = %s;", elem_ref(e, n), ref(e, n->u.mem.v));
@@ -303,11 +419,14 @@ static void emit_stmt(Emit *e, const Node *n) {
     for (int k = 0; k < n->u.ret.ng; k++) // (file-scope integers the function assigned)
       line(e, "%s = %s;", n->u.ret.gname[k], ref(e, n->u.ret.gv[k]));
     if (e->opt->target == TARGET_CUDA) { // (adsoac_run_f: to the wrapper's host or device result)
-      if (n->u.ret.v) {
-        e->uses_fail = true;
+      e->uses_fail |= n->u.ret.v != 0;
+      if (on_dev(e, n->u.ret.v))
+        line(e, "ADSOAC_CHECK(adsoac_result_at(adsoac_ret_dev, adsoac_ret_host, %s, adsoac_cx));",
+             dev_ref(e, n->u.ret.v));
+      else if (n->u.ret.v)
         line(e, "ADSOAC_CHECK(adsoac_result(adsoac_ret_dev, adsoac_ret_host, (%s)%s, adsoac_cx));",
              tname(e, e->f->ret), ref(e, n->u.ret.v));
-      }
+      free_cells(e);
       line(e, "return 0;");
     } else if (n->u.ret.v) {
       line(e, "return %s;", ref(e, n->u.ret.v));
@@ -324,6 +443,7 @@ static void emit_stmt(Emit *e, const Node *n) {
 static void emit_block(Emit *e, const Block *b) {
   for (int i = 0; i < b->n; i++) {
     int k = e->host ? emit_scan_group(e, b, i) : 0; // a scan with the loops around it
+    if (!k && e->host && dev_pure(e, b->stmts[i])) k = emit_dev_run(e, b, i);
     if (k)
       i += k - 1;
     else
@@ -455,15 +575,27 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->uses_priv = false;
   e->nsyncs = 0;
   e->ntemps = 0;
+  plan_dev(e);
   Buf body = {.arena = e->a};
   e->out = &body;
   e->depth = 1;
   e->host = true;
   e->if_depth = 0;
+  if (e->ncells) { // the scalars kept on the device (emit_dev.c): a cell each
+    add_temp(e, "char *adsoac_cells");
+    e->uses_fail = true;
+    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&adsoac_cells, %d * ADSOAC_CELL, adsoac_cx)); "
+            "// (the scalars kept on the device)", e->ncells);
+    for (int v = 1; v < f->nvals; v++)
+      if (on_dev(e, v))
+        line(e, "%s = (%s *)(adsoac_cells + %d * ADSOAC_CELL);", dev_ref(e, v), tname(e, f->vals[v].type),
+             e->cell[v]);
+  }
   emit_block(e, f->body);
   bool cuda = e->opt->target == TARGET_CUDA;
   if (!f->body->n || f->body->stmts[f->body->n - 1]->kind != IR_RETURN) {
     emit_exit_checks(e); // (the body falls off its end)
+    if (cuda) free_cells(e);
     if (cuda) line(e, "return 0;");
   }
 

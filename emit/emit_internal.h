@@ -59,6 +59,10 @@ typedef struct Emit {
   int nskips;
   bool uses_priv; // the function allocates arrays in parallel loops' bodies (adsoac_priv_check)
   int nsyncs;          // CUDA: the places where the host waits for the stream (a value it reads)
+  unsigned char *on_dev; // CUDA: on_dev[v]: a host-level scalar kept on the device (emit_dev.c);
+                         // NULL: none
+  int *cell;             // its cell's place in adsoac_cells
+  int ncells;
   const char *sync_why; // the first of them, in words
   ScanGroup *groups; // C: the function's scans and the loops that run in their passes
   int ngroups;
@@ -71,7 +75,7 @@ typedef struct Emit {
 } Emit;
 
 // The files call each other one way only, down this list (tests/run-layers.sh):
-//   emit.c > emit_par.c > emit_scan.c > emit_red.c > out.c > names.c
+//   emit.c > emit_par.c > emit_scan.c > emit_red.c > emit_dev.c > out.c > names.c
 // and recurse into statements through Emit.block.
 
 // ---- out.c ----
@@ -85,6 +89,12 @@ const char *elem_addr(Emit *e, Val arr, const char *off, const char **stride);
 void note_defs(Emit *e, const Block *b); // e->def[v] for the values b defines (ref)
 void declare_hoisted(Emit *e, const Block *b, bool all);
 void pragma_comment(Emit *e, const Node *n);
+
+// ---- emit_dev.c: the CUDA target's scalars kept on the device ----
+void plan_dev(Emit *e);
+bool on_dev(const Emit *e, Val v);
+const char *dev_ref(Emit *e, Val v); // its cell, NAME_dev
+bool dev_pure(const Emit *e, const Node *n);
 
 // ---- emit_red.c ----
 const char *zero(Emit *e, const Type *t);
@@ -114,5 +124,6 @@ void emit_par(Emit *e, const Node *n);
 void emit_acc(Emit *e, const Node *n);
 void emit_update(Emit *e, const Node *n);
 void emit_memory(Emit *e, const Node *n);
+void add_temp(Emit *e, const char *decl); // "T *name": freed on the error path
 void plan_scans(Emit *e); // C: e->groups, e->elide
 int emit_scan_group(Emit *e, const Block *b, int i); // the statements written from b->stmts[i]

@@ -7,7 +7,7 @@
 #include "emit_internal.h"
 
 // A temporary ("T *name") that the function's error path frees.
-static void add_temp(Emit *e, const char *decl) {
+void add_temp(Emit *e, const char *decl) {
   if (e->ntemps == e->captemps) {
     int cap = e->captemps ? 2 * e->captemps : 64;
     const char **t = ARENA_ARRAY(e->a, const char *, cap);
@@ -1423,13 +1423,19 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
              kname, tname(e, it));
   for (int k = 0; k < nargs; k++) {
     const Type *t = e->f->vals[args[k]].type;
-    buf_printf(&sig, ", %s%s%s", tname(e, t), t->kind == TY_PTR ? "" : " ", ref(e, args[k]));
+    if (on_dev(e, args[k])) // (a scalar kept on the device: its cell)
+      buf_printf(&sig, ", const %s *%s", tname(e, t), dev_ref(e, args[k]));
+    else
+      buf_printf(&sig, ", %s%s%s", tname(e, t), t->kind == TY_PTR ? "" : " ", ref(e, args[k]));
   }
   for (int r = 0; r < n->u.par.nreds; r++)
     buf_printf(&sig, ", %s *adsoac_part%d", red_ctype(e, &n->u.par.reds[r]), r);
   line(e, "%s) {", sig.data);
   buf_free(&sig);
   e->depth = 1;
+  for (int k = 0; k < nargs; k++)
+    if (on_dev(e, args[k]))
+      line(e, "%s %s = *%s;", tname(e, e->f->vals[args[k]].type), ref(e, args[k]), dev_ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "%s adsoac_r%d = %s;", red_ctype(e, &n->u.par.reds[r]), r, neutral(e, &n->u.par.reds[r]));
   // the iterations counted in 64 bits: lo + k never passes hi, so never wraps
@@ -1448,6 +1454,16 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   buf_puts(e->out, "}\n");
   e->out = host_out;
   e->depth = depth;
+}
+
+// The last stage of reduction r, whose result is kept on the device (emit_dev.c), over the
+// g partials part: adsoac_reduce_to, its initial value from its cell or the host.
+static const char *reduce_to(Emit *e, const Red *r, const char *part, const char *g) {
+  Val in = r->init[0];
+  return arena_printf(e->a, "adsoac_reduce_to(%s, %s, %s, %s, %s, %s(), adsoac_cx)", part, g, dev_ref(e, r->out[0]),
+                      on_dev(e, in) ? neutral(e, r) : ref(e, in),
+                      on_dev(e, in) ? dev_ref(e, in) : arena_printf(e->a, "(const %s *)NULL", red_ctype(e, r)),
+                      cub_op(e, r));
 }
 
 static void emit_par_cuda(Emit *e, const Node *n) {
@@ -1489,7 +1505,8 @@ static void emit_par_cuda(Emit *e, const Node *n) {
     const char *ct = red_ctype(e, &n->u.par.reds[r]);
     part[r] = arena_printf(e->a, "adsoac_p%d_%d", kn, r);
     add_temp(e, arena_printf(e->a, "%s *%s", ct, part[r]));
-    line(e, "%s adsoac_r%d = %s;", ct, r, neutral(e, &n->u.par.reds[r]));
+    if (!on_dev(e, n->u.par.reds[r].out[0]))
+      line(e, "%s adsoac_r%d = %s;", ct, r, neutral(e, &n->u.par.reds[r]));
   }
   line(e, "if (adsoac_n > 0) {");
   e->depth++;
@@ -1506,22 +1523,37 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   Buf call = {.arena = e->a};
   buf_printf(&call, "%s<<<adsoac_g, %s, 0, adsoac_cx->s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
              ref(e, n->u.par.lo));
-  for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", ref(e, args[k]));
+  for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", on_dev(e, args[k]) ? dev_ref(e, args[k]) : ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
   line(e, "%s);", call.data);
   buf_free(&call);
   line(e, "ADSOAC_CHECK(adsoac_launched(%s));", fn);
+  bool synced = false, devs = false;
   for (int r = 0; r < n->u.par.nreds; r++) {
-    if (!r) note_sync(e, arena_printf(e->a, "reads the result of the reduction at line %u", n->loc.line));
-    line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), %s));", part[r], r,
-         cub_op(e, &n->u.par.reds[r]), fn);
+    const Red *rd = &n->u.par.reds[r];
+    if (on_dev(e, rd->out[0])) { // (its result to its cell, the initial value combined there)
+      line(e, "ADSOAC_CHECK(%s);", reduce_to(e, rd, part[r], "adsoac_g"));
+      devs = true;
+    } else {
+      if (!synced) note_sync(e, arena_printf(e->a, "reads the result of the reduction at line %u", n->loc.line));
+      synced = true;
+      line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), %s));", part[r], r, cub_op(e, rd), fn);
+    }
     line(e, "adsoac_dev_free(%s, %s);", part[r], fn);
     line(e, "%s = NULL;", part[r]);
   }
   e->depth--;
+  if (devs) { // (no iterations: the initial value)
+    line(e, "} else {");
+    for (int r = 0; r < n->u.par.nreds; r++)
+      if (on_dev(e, n->u.par.reds[r].out[0]))
+        line(e, "  ADSOAC_CHECK(%s);", reduce_to(e, &n->u.par.reds[r], arena_printf(e->a, "(%s *)NULL",
+                                                  red_ctype(e, &n->u.par.reds[r])), "0"));
+  }
   line(e, "}");
   for (int r = 0; r < n->u.par.nreds; r++)
-    finish_red(e, &n->u.par.reds[r], arena_printf(e->a, "adsoac_r%d", r));
+    if (!on_dev(e, n->u.par.reds[r].out[0]))
+      finish_red(e, &n->u.par.reds[r], arena_printf(e->a, "adsoac_r%d", r));
   e->depth--;
   line(e, "}");
 }
@@ -1587,7 +1619,10 @@ void emit_acc(Emit *e, const Node *n) {
   if (e->host && e->opt->target == TARGET_CUDA) {
     const Type *t = e->f->vals[n->u.mem.arr].type->elem;
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_add(&%s, (%s)%s, %s));", el, tname(e, t), v, where(e));
+    if (on_dev(e, n->u.mem.v))
+      line(e, "ADSOAC_CHECK(adsoac_add_at(&%s, %s, %s));", el, dev_ref(e, n->u.mem.v), where(e));
+    else
+      line(e, "ADSOAC_CHECK(adsoac_add(&%s, (%s)%s, %s));", el, tname(e, t), v, where(e));
     return;
   }
   if (n->u.mem.mode == ACC_WINDOW && e->win_par && !e->no_team) {

@@ -27,6 +27,7 @@ typedef struct AdsoacWorkspace {
 // that all its work goes to, and the workspace its temporaries come from, as a stack of
 // blocks (a block freed below the top is reused once those above it are freed too).
 #define ADSOAC_SLOTS 64
+#define ADSOAC_CELL 16 // the bytes of a scalar kept on the device (adsoac_cells)
 #define ADSOAC_ALIGN ((size_t)256)
 typedef struct {
   void *p;
@@ -171,6 +172,16 @@ static inline __attribute__((unused)) int adsoac_add(T *dst, T v, AdsoacCx *cx) 
   return adsoac_launched(cx);
 }
 
+// *dst += *v, both on the device (a host-level update by a value kept on the device).
+template <typename T> static __global__ void adsoac_add_at_kernel(T *dst, const T *v) {
+  *dst += *v;
+}
+template <typename T>
+static inline __attribute__((unused)) int adsoac_add_at(T *dst, const T *v, AdsoacCx *cx) {
+  adsoac_add_at_kernel<T><<<1, 1, 0, cx->s>>>(dst, v);
+  return adsoac_launched(cx);
+}
+
 // A generated function's result: into the caller's device pointer (the _async variants) or
 // host variable (the synchronous ones).
 template <typename T>
@@ -193,6 +204,12 @@ static inline __attribute__((unused)) int adsoac_dev_copy(void *dst, const void 
   if (!bytes) return 0;
   return adsoac_cuda_(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cx->s), cx,
                       "cudaMemcpyAsync");
+}
+// (a result kept on the device, at v: to the host it is a copy the host waits for)
+template <typename T>
+static inline __attribute__((unused)) int adsoac_result_at(T *dev, T *host, const T *v, AdsoacCx *cx) {
+  if (host && adsoac_load(host, v, sizeof(T), cx)) return 1;
+  return dev ? adsoac_dev_copy(dev, v, sizeof(T), cx) : 0;
 }
 
 template <typename T> static __global__ void adsoac_swap_kernel(T *a, T *b, long long n) {
@@ -307,6 +324,26 @@ static inline __attribute__((unused)) int adsoac_reduce(T *part, int n, T *host_
   adsoac_reduce_kernel<T, Op><<<1, ADSOAC_BLOCK, 0, cx->s>>>(part, n, part + n, op);
   if (adsoac_launched(cx)) return 1;
   return adsoac_load(host_out, part + n, sizeof(T), cx);
+}
+
+// The last stage of a reduction whose result stays on the device (a cell): *out = init OP
+// part[0] OP ... OP part[n-1], or init where n is 0; init is *init_dev where that is given.
+template <typename T, typename Op>
+static __global__ void adsoac_reduce_to_kernel(const T *part, int n, T *out, T init, const T *init_dev, Op op) {
+  T s = n ? part[(int)threadIdx.x < n ? threadIdx.x : 0] : init;
+  for (int k = threadIdx.x + ADSOAC_BLOCK; k < n; k += ADSOAC_BLOCK) s = op(s, part[k]);
+  T total = adsoac_block_fold_(s, op, n < 1 ? 1 : n < ADSOAC_BLOCK ? n : ADSOAC_BLOCK);
+  if (threadIdx.x == 0) {
+    T i = init_dev ? *init_dev : init;
+    *out = n ? op(i, total) : i;
+  }
+}
+
+template <typename T, typename Op>
+static inline __attribute__((unused)) int adsoac_reduce_to(const T *part, int n, T *out, T init,
+                                                           const T *init_dev, Op op, AdsoacCx *cx) {
+  adsoac_reduce_to_kernel<T, Op><<<1, ADSOAC_BLOCK, 0, cx->s>>>(part, n, out, init, init_dev, op);
+  return adsoac_launched(cx);
 }
 
 // Block-level reduction of a thread's partial; thread 0 stores it at part[blockIdx.x].
