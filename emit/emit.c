@@ -213,7 +213,7 @@ static void emit_ext(Emit *e, const Node *n) {
     const Type *t = e->f->vals[n->out].type;
     if (e->opt->target == TARGET_CUDA) // (its device copy, refreshed: emit_globals)
     {
-      note_sync(e, arena_printf(e->a, "copies the file-scope array %s to the device", x->name));
+      note_sync(e, n->loc, arena_printf(e->a, "copies the file-scope array %s to the device", x->name));
       line(e, "ADSOAC_CHECK(adsoac_dev_global((void **)&%s, adsoac_g_%s, %s, sizeof %s, %s));",
            names_get(e->nm, n->out), x->name, x->name, x->name, where(e));
     }
@@ -258,7 +258,7 @@ static const char *elem_ref(Emit *e, const Node *n) {
 static void emit_exit_checks(Emit *e) {
   if (e->uses_priv) {
     e->uses_fail = true;
-    if (e->opt->target == TARGET_CUDA) note_sync(e, "reads whether the iterations' arrays could be allocated");
+    if (e->opt->target == TARGET_CUDA) note_sync(e, e->f->loc, "reads whether the iterations' arrays could be allocated");
     line(e, "ADSOAC_CHECK(adsoac_priv_check(%s));", where(e));
   }
 }
@@ -319,7 +319,7 @@ static void emit_coll(Emit *e, const Node *n) {
     line(e, "ADSOAC_CHECK(%s);", call.data);
     return;
   }
-  note_sync(e, arena_printf(e->a, "calls %s (MPI reads what the stream wrote)", coll_name(k)));
+  note_sync(e, n->loc, arena_printf(e->a, "calls %s (MPI reads what the stream wrote)", coll_name(k)));
   // CUDA: the device arrays themselves where MPI takes them and the rule only calls MPI
   // (rt_mpi.h adsoac_mpi_on_device_; never where min, max or product factors are computed on
   // the host), else through host copies of them (the one it writes copied back)
@@ -383,7 +383,7 @@ static void emit_stmt(Emit *e, const Node *n) {
     }
     if (e->host && e->opt->target == TARGET_CUDA) {
       e->uses_fail = true;
-      note_sync(e, arena_printf(e->a, "reads an element of %s on the host (line %u)",
+      note_sync(e, n->loc, arena_printf(e->a, "reads an element of %s on the host (line %u)",
                                 names_get(e->nm, n->u.mem.arr), n->loc.line));
       line(e, "ADSOAC_CHECK(adsoac_load(&%s, &%s, sizeof %s, %s));", names_get(e->nm, n->out),
            elem_ref(e, n), names_get(e->nm, n->out), where(e));

@@ -81,9 +81,11 @@ static void host_uses(Plan *p, const Block *b) {
       break;
     }
     case IR_PAR:
-      if (n->u.par.nscans) { // (a scan: all on the host's side)
+      if (n->u.par.nscans) { // (a scan: on the host's side but its total, of one field)
         need_all(p, n);
         ir_walk(n->u.par.body, &(Walker){.pre = need_in, .block = need_yields, .ctx = p});
+        const Scan *sc = &n->u.par.scans[0];
+        if (n->u.par.nscans == 1 && sc->nf == 1 && cell_type(f->vals[sc->out[0]].type)) p->src[sc->out[0]] = 1;
         break;
       }
       need(p, n->u.par.lo), need(p, n->u.par.hi), need(p, n->u.par.color);
@@ -168,6 +170,9 @@ static void plan_pass(Plan *p, const Block *b) {
       }
       plan_pass(p, n->u.loop.body);
     } else if (n->kind == IR_PAR) {
+      if (n->u.par.nscans)
+        set_dev(p, n->u.par.scans[0].out[0], p->src[n->u.par.scans[0].out[0]] &&
+                                             !p->host[n->u.par.scans[0].out[0]] && p->e->uses[n->u.par.scans[0].out[0]]);
       for (int r = 0; !n->u.par.nscans && r < n->u.par.nreds; r++) {
         const Red *rd = &n->u.par.reds[r];
         bool d = p->src[rd->out[0]] && !p->host[rd->out[0]];

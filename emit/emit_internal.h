@@ -83,7 +83,7 @@ void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *tname(Emit *e, const Type *t);
 const char *ref(Emit *e, Val v);
 const char *where(Emit *e); // the runtime's last argument: the call's context or the name
-void note_sync(Emit *e, const char *why); // CUDA: the host waits for the stream here
+void note_sync(Emit *e, Loc loc, const char *why); // CUDA: the host waits for the stream here
 const char *elem_at(Emit *e, Val arr, const char *idx); // arr[idx], or p[idx].f
 const char *elem_addr(Emit *e, Val arr, const char *off, const char **stride);
 void note_defs(Emit *e, const Block *b); // e->def[v] for the values b defines (ref)

@@ -1535,7 +1535,7 @@ static void emit_par_cuda(Emit *e, const Node *n) {
       line(e, "ADSOAC_CHECK(%s);", reduce_to(e, rd, part[r], "adsoac_g"));
       devs = true;
     } else {
-      if (!synced) note_sync(e, arena_printf(e->a, "reads the result of the reduction at line %u", n->loc.line));
+      if (!synced) note_sync(e, n->loc, arena_printf(e->a, "reads the result of the reduction at line %u", n->loc.line));
       synced = true;
       line(e, "ADSOAC_CHECK(adsoac_reduce(%s, adsoac_g, &adsoac_r%d, %s(), %s));", part[r], r, cub_op(e, rd), fn);
     }

@@ -41,11 +41,13 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   pragma_comment(e, n);
   if (s->nf == 1) {
     const char *ty = tname(e, e->f->vals[s->out[0]].type);
-    bool read = e->uses[s->out[0]]; // an unread total: not copied to the host
-    if (read) note_sync(e, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
-    line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, %s%s, %s, %s(), %s));",
-         ref(e, src[0]), dst[0] ? ref(e, dst[0]) : arena_printf(e->a, "(%s *)NULL", ty),
-         ref(e, n->u.par.hi), ref(e, s->init[0]), read ? "&" : "", read ? ref(e, s->out[0]) : arena_printf(e->a, "(%s *)NULL", ty),
+    // the total: to its cell (kept on the device: emit_dev.c), else to the host if read
+    bool dev = on_dev(e, s->out[0]), read = e->uses[s->out[0]] && !dev;
+    const char *none = arena_printf(e->a, "(%s *)NULL", ty);
+    if (read) note_sync(e, n->loc, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
+    line(e, "ADSOAC_CHECK(adsoac_scan(%s, %s, (long long)%s, %s, %s, %s, %s, %s(), %s));",
+         ref(e, src[0]), dst[0] ? ref(e, dst[0]) : none, ref(e, n->u.par.hi), ref(e, s->init[0]),
+         read ? arena_printf(e->a, "&%s", ref(e, s->out[0])) : none, dev ? dev_ref(e, s->out[0]) : none,
          s->reverse ? "true" : "false", cub_op(e, &r), where(e));
     return;
   }
@@ -81,7 +83,7 @@ static void emit_scan_cuda(Emit *e, const Node *n) {
   bool keep = false, read = false;
   for (int f = 0; f < s->nf; f++) keep |= dst[f] != 0, read |= e->uses[s->out[f]] != 0;
   if (read) line(e, "%s adsoac_total;", t);
-  if (read) note_sync(e, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
+  if (read) note_sync(e, n->loc, arena_printf(e->a, "reads the total of the scan at line %u", n->loc.line));
   line(e, "ADSOAC_CHECK(adsoac_scan_fields(adsoac_ld, adsoac_st, %s, (long long)%s, %s, %s, %s, %s(), %s));",
        keep ? "true" : "false", ref(e, n->u.par.hi), tuple(e, &r, s->init),
        read ? "&adsoac_total" : arena_printf(e->a, "(%s *)NULL", t), s->reverse ? "true" : "false",

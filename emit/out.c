@@ -46,8 +46,9 @@ const char *where(Emit *e) {
   return arena_printf(e->a, "\"%s\"", e->f->name);
 }
 
-void note_sync(Emit *e, const char *why) {
+void note_sync(Emit *e, Loc loc, const char *why) {
   if (!e->nsyncs++) e->sync_why = why;
+  diag_remark(loc, "%s_async: the host waits for the stream here: it %s", e->f->name, why);
 }
 
 // Element idx of array arr, an lvalue: arr[idx], or p[idx].f for the array of field f of

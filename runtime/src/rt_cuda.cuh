@@ -157,18 +157,20 @@ static inline __attribute__((unused)) int adsoac_store(void *dev, const void *ho
 
 // One value written to (or added to) a device element by a kernel of one thread: the value
 // travels as the launch's argument, so the host waits for nothing.
-template <typename T> static __global__ void adsoac_put_kernel(T *dst, T v, bool add) {
-  if (add) *dst += v;
-  else *dst = v;
+template <typename T> static __global__ void adsoac_put_kernel(T *dst, T v) {
+  *dst = v;
+}
+template <typename T> static __global__ void adsoac_add_kernel(T *dst, T v) {
+  *dst += v;
 }
 template <typename T>
 static inline __attribute__((unused)) int adsoac_put(T *dst, T v, AdsoacCx *cx) {
-  adsoac_put_kernel<T><<<1, 1, 0, cx->s>>>(dst, v, false);
+  adsoac_put_kernel<T><<<1, 1, 0, cx->s>>>(dst, v);
   return adsoac_launched(cx);
 }
 template <typename T>
 static inline __attribute__((unused)) int adsoac_add(T *dst, T v, AdsoacCx *cx) {
-  adsoac_put_kernel<T><<<1, 1, 0, cx->s>>>(dst, v, true);
+  adsoac_add_kernel<T><<<1, 1, 0, cx->s>>>(dst, v);
   return adsoac_launched(cx);
 }
 

@@ -30,7 +30,7 @@ static inline __attribute__((unused)) int adsoac_scan_fields(Load ld, Store st, 
   if (!bad) {
     adsoac_pack_kernel<T, Load><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(ld, src, n);
     bad = adsoac_launched(cx) ||
-          adsoac_scan(src, dst, n, init, host_total, reverse, op, cx);
+          adsoac_scan(src, dst, n, init, host_total, (T *)NULL, reverse, op, cx);
   }
   if (!bad && keep) {
     adsoac_unpack_kernel<T, Store><<<adsoac_grid(n), ADSOAC_BLOCK, 0, cx->s>>>(st, dst, n);

@@ -10,7 +10,7 @@
 // ones per thread folded in order, the threads' folds scanned across the block by a
 // Hillis-Steele tree (the same steps every time, operands kept in order: the operator need not
 // commute); the tiles' folds scanned by one block the same way; then each tile again from its
-// prefix.  *host_total receives the whole scan (NULL: not wanted); dst NULL: only the total is wanted.
+// prefix.  *host_total (the host waits for it) and the device cell *dev_total receive the whole scan (NULL: not wanted); dst NULL: only the total is wanted.
 #define ADSOAC_SCAN_ITEMS 8
 #define ADSOAC_SCAN_TILE (ADSOAC_BLOCK * ADSOAC_SCAN_ITEMS)
 
@@ -103,10 +103,10 @@ adsoac_scan_tops_kernel(const T *agg, long long g, T init, AdsoacComb<Op> comb, 
 
 template <typename T, typename Op>
 static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long long n, T init,
-                                                      T *host_total, bool reverse, Op op,
-                                                      AdsoacCx *cx) {
+                                                      T *host_total, T *dev_total, bool reverse,
+                                                      Op op, AdsoacCx *cx) {
   if (host_total) *host_total = init;
-  if (n <= 0) return 0;
+  if (n <= 0) return dev_total ? adsoac_put(dev_total, init, cx) : 0;
   long long g = (n + ADSOAC_SCAN_TILE - 1) / ADSOAC_SCAN_TILE;
   if (g > 2147483647LL) return adsoac_fail_(cx->fn, "scan of %lld elements: more tiles than blocks", n);
   T *agg = NULL; // agg[g], pre[g], the total
@@ -123,6 +123,7 @@ static inline __attribute__((unused)) int adsoac_scan(const T *src, T *dst, long
     adsoac_scan_tile_kernel<T, Op><<<(unsigned)g, ADSOAC_BLOCK, 0, cx->s>>>(q, comb, (T *)NULL, agg + g, dst);
     bad = adsoac_launched(cx);
   }
+  if (!bad && dev_total) bad = adsoac_dev_copy(dev_total, agg + 2 * g, sizeof(T), cx);
   if (!bad && host_total) bad = adsoac_load(host_total, agg + 2 * g, sizeof(T), cx);
   adsoac_dev_free(agg, cx);
   return bad;

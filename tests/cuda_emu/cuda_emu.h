@@ -4,6 +4,7 @@
 // other), device memory is host memory.  run-cuda-emu.sh rewrites each `k<<<g, b>>>(args);`
 // of the runtime into adsoac_emu_launch(g, b, [&] { k(args); }).
 #pragma once
+#define ADSOAC_CUDA_EMU 1
 #include <barrier>
 #include <condition_variable>
 #include <functional>

@@ -5,8 +5,8 @@
 
 // perm[0:n] = 0 .. n-1 ordered by key[i] (each in [0, nkeys]), stably.
 static inline __attribute__((unused)) int adsoac_sort_by_key(const long *key, long *perm, long n,
-                                                             long nkeys, const char *fn) {
-  (void)nkeys, (void)fn;
+                                                             long nkeys, AdsoacCx *cx) {
+  (void)nkeys, (void)cx;
   for (long k = 0; k < n; k++) perm[k] = k;
   std::stable_sort(perm, perm + (n > 0 ? n : 0), [&](long a, long b) { return key[a] < key[b]; });
   return 0;

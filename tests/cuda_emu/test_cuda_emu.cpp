@@ -62,15 +62,19 @@ static void test_affine(long long n, bool reverse) {
   }
   Aff init{3, 5}, total, wtotal;
   seq_scan(src.data(), want.data(), n, init, &wtotal, reverse, AffOp());
-  CHECK(!adsoac_scan(src.data(), got.data(), n, init, &total, reverse, AffOp(), cx()), "scan failed");
+  Aff dtotal{0, 0}; // (the total to a device cell too)
+  CHECK(!adsoac_scan(src.data(), got.data(), n, init, &total, &dtotal, reverse, AffOp(), cx()), "scan failed");
+  CHECK(same(dtotal, wtotal), "affine scan n=%lld reverse=%d: the device's total differs", n, reverse);
   long long bad = -1;
   for (long long k = 0; k < n && bad < 0; k++)
     if (!same(got[(size_t)k], want[(size_t)k])) bad = k;
   CHECK(bad < 0, "affine scan n=%lld reverse=%d: prefix %lld differs", n, reverse, bad);
   CHECK(same(total, wtotal), "affine scan n=%lld reverse=%d: total differs", n, reverse);
-  Aff t2;
-  CHECK(!adsoac_scan(src.data(), (Aff *)NULL, n, init, &t2, reverse, AffOp(), cx()), "scan failed");
+  Aff t2, t3{0, 0};
+  CHECK(!adsoac_scan(src.data(), (Aff *)NULL, n, init, &t2, (Aff *)NULL, reverse, AffOp(), cx()), "scan failed");
   CHECK(same(t2, wtotal), "affine total alone n=%lld reverse=%d differs", n, reverse);
+  CHECK(!adsoac_scan(src.data(), (Aff *)NULL, n, init, (Aff *)NULL, &t3, reverse, AffOp(), cx()), "scan failed");
+  CHECK(same(t3, wtotal), "affine total alone, on the device, n=%lld reverse=%d differs", n, reverse);
 }
 
 static void test_double(long long n, bool reverse) {
@@ -78,8 +82,8 @@ static void test_double(long long n, bool reverse) {
   for (long long k = 0; k < n; k++) src[(size_t)k] = 0.25 + std::sin(0.37 * (double)k) * 0.2;
   double total, t2, wtotal;
   seq_scan(src.data(), want.data(), n, 1.5, &wtotal, reverse, AdsoacSum());
-  CHECK(!adsoac_scan(src.data(), got.data(), n, 1.5, &total, reverse, AdsoacSum(), cx()), "scan failed");
-  CHECK(!adsoac_scan(src.data(), again.data(), n, 1.5, &t2, reverse, AdsoacSum(), cx()), "scan failed");
+  CHECK(!adsoac_scan(src.data(), got.data(), n, 1.5, &total, (double *)NULL, reverse, AdsoacSum(), cx()), "scan failed");
+  CHECK(!adsoac_scan(src.data(), again.data(), n, 1.5, &t2, (double *)NULL, reverse, AdsoacSum(), cx()), "scan failed");
   double worst = 0;
   for (long long k = 0; k < n; k++)
     worst = std::fmax(worst, std::fabs(got[(size_t)k] - want[(size_t)k]) / std::fabs(want[(size_t)k]));

@@ -752,7 +752,8 @@ def run_c(args, name):
         cu = o("prog_grad.cu")
         translate(args, name, src, "cuda", cu)
         shim = os.path.join(os.path.dirname(HERE), "gpu", "cuda_shim.py")
-        p = subprocess.run([sys.executable, shim, os.path.join(sdir, name + ".c"), o("shim.cu"), cu],
+        p = subprocess.run([sys.executable, shim, os.path.join(sdir, name + ".c"), o("shim.cu"), cu] +
+                           (["--async"] if getattr(args, "cuda_async", False) else []),
                            capture_output=True, text=True)
         if p.returncode:
             raise Fail("cuda_shim.py failed:\n" + p.stderr)
@@ -1035,6 +1036,11 @@ def main():
     ap.add_argument("--cuda-run", action="store_true",
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
+    ap.add_argument("--cuda-async", action="store_true",
+                    help="with --cuda-run or --cuda-emu: call the functions' _async variants (a stream "
+                         "and a workspace of the shim's; on the emulation, checks that they use only that "
+                         "stream, allocate nothing once the workspace has what they need, and wait for "
+                         "nothing where the output says so)")
     ap.add_argument("--cuda-emu", action="store_true",
                     help="as --cuda-run, on the CPU: the CUDA output compiled by g++ over "
                          "tests/cuda_emu's emulation of CUDA (CUB's scan and sort replaced)")

@@ -8,8 +8,17 @@ defines NAME with the C target's signature over host pointers: it copies every a
 calls NAME_dev, copies back every array the call may write, and frees.  A CUDA failure is
 reported through adsoac_last_error() and aborts the driver.
 
-    cuda_shim.py PROGRAM.c OUT.cu GRAD.cu   writes the shim; prints the -D renames for nvcc, or
-                                            INLINE: static kernels, the shim includes GRAD.cu
+    cuda_shim.py PROGRAM.c OUT.cu GRAD.cu [--async]
+        writes the shim; prints the -D renames for nvcc, or INLINE: static kernels, the shim
+        includes GRAD.cu
+
+--async: the shim calls NAME_async instead (the output's variants for applications), on a
+stream of its own and with a workspace that it grows to what the calls need (AdsoacWorkspace
+need), then waits for the stream and copies the result back.  On the CUDA emulation
+(tests/cuda_emu, which counts what the calls do) each call must issue nothing to the legacy
+default stream; a call whose workspace already had what the calls before needed must allocate
+nothing, unless it needed more; and a function whose output says "The host waits for
+nothing." must not synchronize.
 """
 import os
 import re
@@ -36,7 +45,14 @@ def ptr_params(f, which):
     return out
 
 
-def shim(f, which):
+def nosync(grad, name):
+    """Whether the output's comment on NAME_async says that it waits for nothing."""
+    m = re.search(r"^// %s_async: .*?\n(// .*\n)*?extern|^// %s_async: .*?\n(// .*\n)*?static" %
+                  (re.escape(name), re.escape(name)), grad, re.M)
+    return bool(m) and "// The host waits for nothing." in m.group(0)
+
+
+def shim(f, which, asy=False, grad=""):
     for p in f.params:  # an array of arrays as a plain pointer (C linkage: the same symbol;
         if p.decl:      # its declarator may name the program's macros)
             p.decl = ("const " if p.const else "") + p.base + " *%s"
@@ -46,6 +62,12 @@ def shim(f, which):
     code = ["", 'extern "C" ' + proto + " {"]
     if not f.static:  # (a static one: the shim is compiled with the output, which defines it)
         code.insert(1, 'extern "C" ' + dev + ";")
+    if asy and not f.static:  # (its _async variant, as the output declares it)
+        ret = (", %s *adsoac_ret" % f.rtype) if f.ret_kind else ""
+        params = proto[proto.index("(") + 1:proto.rindex(")")]
+        params = "" if params.strip() == "void" else params + ", "
+        code.insert(1, 'extern "C" int %s_async(%s%sAdsoacWorkspace *adsoac_ws, cudaStream_t adsoac_stream);' %
+                    (name, params, ret.lstrip(", ") + ", " if ret else ""))
     calls = []
     for pname, ctype, const, arr in ptr_params(f, which):
         # (the bytes of the driver's buffer: e2e_driver.h registers each one)
@@ -67,8 +89,23 @@ def shim(f, which):
         args.append("ret_bar")
     if f.ret_kind == 1 and which == "jvp":
         args.append("D_ret_dot")
-    call = "%s_dev(%s)" % (name, ", ".join(args))
-    code.append(("  %s shim_r = %s;" % (f.rtype, call)) if f.ret_kind else "  %s;" % call)
+    if asy:  # NAME_async: the result to the device, a workspace, the shim's stream
+        if f.ret_kind:
+            code.append("  %s *D_shim_r = (%s *)shim_in(NULL, (long)sizeof(%s));" % (f.rtype, f.rtype, f.rtype))
+            args.append("D_shim_r")
+        args += ["&shim_ws", "shim_stream()"]
+        code.append("  SHIM_BEFORE();")
+        code.append('  int shim_bad = %s_async(%s);' % (name, ", ".join(args)))
+        code.append('  SHIM_AFTER("%s", %d);' % (name, 1 if nosync(grad, name) else 0))
+        code.append('  if (shim_bad) shim_check("%s_async");' % name)
+        code.append("  shim_wait();")
+        if f.ret_kind:
+            code.append("  %s shim_r;" % f.rtype)
+            code.append("  shim_out(&shim_r, D_shim_r, (long)sizeof shim_r);")
+            code.append("  cudaFree(D_shim_r);")
+    else:
+        call = "%s_dev(%s)" % (name, ", ".join(args))
+        code.append(("  %s shim_r = %s;" % (f.rtype, call)) if f.ret_kind else "  %s;" % call)
     code.append('  shim_check("%s");' % name)
     code += calls
     code += ["  cudaFree(D_%s);" % pn for pn, _, _, _ in ptr_params(f, which)]
@@ -109,6 +146,60 @@ static void shim_out(void *host, const void *d, long bytes) {
     shim_fail("cudaMemcpy to the host", e);
 }
 
+// (--async) the shim's stream and workspace; what the emulation counted around a call
+static cudaStream_t shim_stream(void) {
+  static cudaStream_t s;
+  if (!s && cudaStreamCreate(&s) != cudaSuccess) shim_fail("cudaStreamCreate", cudaGetLastError());
+  return s;
+}
+
+static void shim_wait(void) {
+  cudaError_t e = cudaStreamSynchronize(shim_stream());
+  if (e != cudaSuccess) shim_fail("cudaStreamSynchronize", e);
+}
+
+#ifndef ADSOAC_WORKSPACE_DEFINED
+#define ADSOAC_WORKSPACE_DEFINED
+typedef struct AdsoacWorkspace {
+  void *base;
+  size_t bytes;
+  size_t need;
+} AdsoacWorkspace;
+#endif
+static AdsoacWorkspace shim_ws;
+static size_t shim_had; // the need that the workspace was grown to before this call
+
+static AdsoacWorkspace *shim_workspace(void) { // grown to what the calls so far needed at once
+  if (shim_ws.need > shim_ws.bytes) {
+    cudaFree(shim_ws.base);
+    cudaError_t e = cudaMalloc(&shim_ws.base, shim_ws.need);
+    if (e != cudaSuccess) shim_fail("cudaMalloc of the workspace", e);
+    shim_ws.bytes = shim_ws.need;
+  }
+  shim_had = shim_ws.need;
+  return &shim_ws;
+}
+
+#ifdef ADSOAC_CUDA_EMU
+static AdsoacEmuStats shim_stats;
+#define SHIM_BEFORE() (shim_workspace(), shim_stats = adsoac_emu_stats)
+#define SHIM_AFTER(name, nosync) shim_counted(name, nosync)
+static void shim_counted(const char *name, int nosync) {
+  long syncs = adsoac_emu_stats.syncs - shim_stats.syncs, allocs = adsoac_emu_stats.allocs - shim_stats.allocs;
+  long dflt = adsoac_emu_stats.default_stream - shim_stats.default_stream;
+  if (dflt) fprintf(stderr, "FAIL cuda: %s_async: %ld launches or copies on the default stream\n", name, dflt), exit(2);
+  if (allocs && shim_ws.need <= shim_had)
+    fprintf(stderr, "FAIL cuda: %s_async: %ld allocations with a workspace of what it needs (%zu bytes)\n", name,
+            allocs, shim_had), exit(2);
+  if (nosync && syncs)
+    fprintf(stderr, "FAIL cuda: %s_async: the host waited %ld times; its output says it waits for nothing\n", name,
+            syncs), exit(2);
+}
+#else
+#define SHIM_BEFORE() ((void)shim_workspace())
+#define SHIM_AFTER(name, nosync) ((void)0)
+#endif
+
 static void shim_check(const char *fn) {
   const char *err = adsoac_last_error();
   if (err) {
@@ -120,7 +211,11 @@ static void shim_check(const char *fn) {
 
 
 def main():
+    asy = "--async" in sys.argv
+    sys.argv = [a for a in sys.argv if a != "--async"]
     src, out = sys.argv[1], sys.argv[2]
+    with open(sys.argv[3]) as fh:
+        grad = fh.read()
     funcs = E.parse_program(src)
     code = [HEADER]
     names = [f.name + s for f in funcs for s in ("", "_vjp", "_jvp")]
@@ -141,7 +236,7 @@ def main():
                         "typedef struct { %s } %s;" % (fields, p.base))
     for f in funcs:
         for which in ("f", "vjp", "jvp"):
-            code += shim(f, which)
+            code += shim(f, which, asy, grad)
     with open(out, "w") as fh:
         fh.write("\n".join(code) + "\n")
     print("INLINE" if inline else " ".join("-D%s=%s_dev" % (n, n) for n in names))
