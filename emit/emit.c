@@ -502,9 +502,9 @@ static const char *fn_signature(Emit *e, const Fn *f, int kind) {
   if (kind == 0)
     buf_printf(&b, "%s%s %s(%s)", link, rt, f->name, p.len ? p.data : "void");
   else if (kind == 1)
-    buf_printf(&b, "%sint %s_async(%s%s%s%sAdsoacWorkspace *adsoac_ws, %s adsoac_stream)", link, f->name,
+    buf_printf(&b, "%sint %s_async(%s%s%s%sAdsoacWorkspace *adsoac_ws, %s)", link, f->name,
                p.len ? p.data : "", sep, ret ? arena_printf(e->a, "%s *adsoac_ret", rt) : "", ret ? ", " : "",
-               e->header ? "struct CUstream_st *" : "cudaStream_t");
+               e->header ? "struct CUstream_st *adsoac_stream" : "cudaStream_t adsoac_stream");
   else
     buf_printf(&b, "%sint adsoac_run_%s(AdsoacCx *adsoac_cx%s%s%s)", link, f->name, sep,
                p.len ? p.data : "", ret ? arena_printf(e->a, ", %s *adsoac_ret_dev, %s *adsoac_ret_host", rt, rt) : "");
@@ -549,8 +549,8 @@ static void emit_cuda_wrappers(Emit *e, const Fn *f, Buf *out) {
     buf_puts(out, "  (void)adsoac_sync_end_(&adsoac_cx, adsoac_bad);\n");
   buf_puts(out, "}\n");
   buf_printf(out, "\n// %s_async: %s on the stream adsoac_stream, its temporaries from adsoac_ws (NULL:\n"
-                  "// stream-ordered allocations)%s; 0, or 1 after recording an error.\n",
-             f->name, f->name, ret ? ", its result to the device pointer adsoac_ret" : "");
+                  "// stream-ordered allocations)%s; returns 0, or 1 after recording an error.\n",
+             f->name, f->name, ret ? ",\n// its result to the device pointer adsoac_ret" : "");
   if (e->nsyncs)
     buf_printf(out, "// The host waits for the stream in %d place%s; the first %s.\n", e->nsyncs,
                e->nsyncs > 1 ? "s" : "", e->sync_why);
