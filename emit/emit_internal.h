@@ -58,6 +58,8 @@ typedef struct Emit {
                  // allocated goes; 0: outside a parallel loop's body
   int nskips;
   bool uses_priv; // the function allocates arrays in parallel loops' bodies (adsoac_priv_check)
+  const Node *shm_par;  // CUDA: the kernel whose hist clauses have shared-memory copies where
+  unsigned char *shm;   // shm[h] (emit_par.c shared_hist), in the block's adsoac_shN
   int nsyncs;          // CUDA: the places where the host waits for the stream (a value it reads)
   unsigned char *on_dev; // CUDA: on_dev[v]: a host-level scalar kept on the device (emit_dev.c);
                          // NULL: none

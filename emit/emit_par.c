@@ -152,7 +152,12 @@ void emit_update(Emit *e, const Node *n) {
        ref(e, h->lo), ref(e, h->lo), ref(e, h->len));
   e->depth++;
   if (e->opt->target == TARGET_CUDA) {
-    if (h->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int")))
+    if (e->shm_par && e->shm_par == e->hist_par && e->shm[n->u.mem.hist]) { // (the block's copy: shared_hist)
+      line(e, "if (adsoac_sh%d)", n->u.mem.hist);
+      line(e, "  atomicAdd(&adsoac_sh%d[adsoac_j - (long long)%s], %s);", n->u.mem.hist, ref(e, h->lo), v);
+      line(e, "else");
+      line(e, "  atomicAdd(&%s, %s);", a, v);
+    } else if (h->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int")))
       line(e, "atomicAdd(&%s, %s);", a, v);
     else
       line(e, "adsoac_atomic_op(&%s, %s, %s());", a, v, cub_op(e, &r));
@@ -1409,6 +1414,59 @@ static void collect_uses(const Block *b, unsigned char *used, unsigned char *def
   ir_walk(b, &(Walker){.pre = kernel_vals, .block = kernel_yields, .ctx = &(KernelVals){used, defd}});
 }
 
+// CUDA: whether hist clause h of kernel n gets a copy in each block's shared memory (its
+// updates are atomic additions there, then the block adds the bins it moved to the
+// histogram: far fewer updates of one address in global memory): a + of float, double or int
+// (shared-memory atomics), where the host finds that the copies fit and save updates
+// (emit_par_cuda: adsoac_shm).
+static bool shared_hist(Emit *e, const Node *n, int h) {
+  const Hist *hc = &n->u.par.hists[h];
+  const Type *t = e->f->vals[hc->arr].type->elem;
+  return hc->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int"));
+}
+
+// The kernel's shared-memory copies of its histograms (adsoac_shN, at the operator's
+// neutral 0), where the host chose them (adsoac_shm, the same for the whole grid).
+static void shared_open(Emit *e, const Node *n) {
+  bool any = false;
+  for (int h = 0; h < n->u.par.nhists; h++) any |= e->shm[h] != 0;
+  if (!any) return;
+  line(e, "// the block's copies of its histograms in shared memory, where the host chose them");
+  line(e, "unsigned char *adsoac_shp = adsoac_dyn_shm;");
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    if (!e->shm[h]) continue;
+    const char *t = tname(e, e->f->vals[n->u.par.hists[h].arr].type->elem), *len = ref(e, n->u.par.hists[h].len);
+    line(e, "%s *adsoac_sh%d = NULL;", t, h);
+    line(e, "if (adsoac_shm) {");
+    line(e, "  adsoac_sh%d = (%s *)adsoac_shp;", h, t);
+    line(e, "  adsoac_shp += ((size_t)%s * sizeof(%s) + 15) / 16 * 16;", len, t);
+    line(e, "  for (long long adsoac_b = threadIdx.x; adsoac_b < (long long)%s; adsoac_b += blockDim.x) adsoac_sh%d[adsoac_b] = 0;",
+         len, h);
+    line(e, "}");
+  }
+  line(e, "if (adsoac_shm) __syncthreads();");
+}
+
+// The copies added to the histograms (the bins they moved only: the section of an adjoint's
+// accumulator may reach outside the array where no update goes, as on the C target).
+static void shared_close(Emit *e, const Node *n) {
+  bool any = false;
+  for (int h = 0; h < n->u.par.nhists; h++) any |= e->shm[h] != 0;
+  if (!any) return;
+  line(e, "if (adsoac_shm) {");
+  line(e, "  __syncthreads();");
+  for (int h = 0; h < n->u.par.nhists; h++) {
+    if (!e->shm[h]) continue;
+    const Hist *hc = &n->u.par.hists[h];
+    line(e, "  for (long long adsoac_b = threadIdx.x; adsoac_b < (long long)%s; adsoac_b += blockDim.x) {", ref(e, hc->len));
+    line(e, "    long long adsoac_j = (long long)%s + adsoac_b;", ref(e, hc->lo));
+    line(e, "    if (adsoac_sh%d[adsoac_b] != 0) atomicAdd(&%s, adsoac_sh%d[adsoac_b]);", h,
+         elem_at(e, hc->arr, "adsoac_j"), h);
+    line(e, "  }");
+  }
+  line(e, "}");
+}
+
 static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *args, int nargs) {
   Buf *host_out = e->out;
   int depth = e->depth;
@@ -1430,9 +1488,13 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   }
   for (int r = 0; r < n->u.par.nreds; r++)
     buf_printf(&sig, ", %s *adsoac_part%d", red_ctype(e, &n->u.par.reds[r]), r);
+  bool shm = false;
+  for (int h = 0; h < n->u.par.nhists; h++) shm |= e->shm[h] != 0;
+  if (shm) buf_puts(&sig, ", int adsoac_shm");
   line(e, "%s) {", sig.data);
   buf_free(&sig);
   e->depth = 1;
+  shared_open(e, n);
   for (int k = 0; k < nargs; k++)
     if (on_dev(e, args[k]))
       line(e, "%s %s = *%s;", tname(e, e->f->vals[args[k]].type), ref(e, args[k]), dev_ref(e, args[k]));
@@ -1446,6 +1508,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   emit_body(e, n);
   e->depth--;
   line(e, "}");
+  shared_close(e, n);
   for (int r = 0; r < n->u.par.nreds; r++) {
     if (r) line(e, "__syncthreads();");
     line(e, "adsoac_block_reduce(adsoac_r%d, adsoac_part%d, %s());", r, r,
@@ -1491,6 +1554,14 @@ static void emit_par_cuda(Emit *e, const Node *n) {
     if (n->u.par.reds[r].op == RED_USER) emit_user_op(e, n, &n->u.par.reds[r]);
   }
   emit_hist_ops(e, n);
+  bool in_order = e->opt->deterministic && det_in_order(e, n);
+  const Node *shm_par = e->shm_par;
+  unsigned char *shm = e->shm;
+  e->shm_par = n;
+  e->shm = ARENA_ARRAY(e->a, unsigned char, n->u.par.nhists + 1);
+  bool any_shm = false;
+  for (int h = 0; h < n->u.par.nhists; h++) // (--deterministic's in-order kernels: none)
+    any_shm |= e->shm[h] = !in_order && shared_hist(e, n, h);
   emit_kernel(e, n, kname, args, nargs);
 
   const char *fn = where(e);
@@ -1512,7 +1583,6 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   e->depth++;
   // --deterministic: threads that would meet at shared elements or histograms (atomics) run
   // as one, in iteration order; reductions keep their grid, which n alone sets
-  bool in_order = e->opt->deterministic && det_in_order(e, n);
   if (in_order)
     line(e, "int adsoac_g = 1; // --deterministic: one thread, the iterations in order (atomic updates meet)");
   else
@@ -1520,12 +1590,30 @@ static void emit_par_cuda(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++)
     line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&%s, (adsoac_g + 1) * sizeof *%s, %s));",
          part[r], part[r], fn);
+  if (any_shm) { // the histograms' copies in shared memory: where they fit and save updates
+    Buf len = {.arena = e->a}, bytes = {.arena = e->a};
+    for (int h = 0; h < n->u.par.nhists; h++) {
+      if (!e->shm[h]) continue;
+      const char *l = arena_printf(e->a, "(%s > 0 ? (long long)%s : 0)", ref(e, n->u.par.hists[h].len),
+                                   ref(e, n->u.par.hists[h].len));
+      buf_printf(&len, "%s%s", len.len ? " + " : "", l);
+      buf_printf(&bytes, "%s(%s * (long long)sizeof(%s) + 15) / 16 * 16", bytes.len ? " + " : "", l,
+                 tname(e, e->f->vals[n->u.par.hists[h].arr].type->elem));
+    }
+    line(e, "long long adsoac_shb = %s;", bytes.data);
+    line(e, "int adsoac_shm = adsoac_shb <= ADSOAC_SHARED_HIST && (long long)adsoac_g * (%s) <= adsoac_n;", len.data);
+    buf_free(&len);
+    buf_free(&bytes);
+  }
   Buf call = {.arena = e->a};
-  buf_printf(&call, "%s<<<adsoac_g, %s, 0, adsoac_cx->s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
-             ref(e, n->u.par.lo));
+  buf_printf(&call, "%s<<<adsoac_g, %s, %s, adsoac_cx->s>>>(%s, adsoac_n", kname, in_order ? "1" : "ADSOAC_BLOCK",
+             any_shm ? "adsoac_shm ? (size_t)adsoac_shb : 0" : "0", ref(e, n->u.par.lo));
   for (int k = 0; k < nargs; k++) buf_printf(&call, ", %s", on_dev(e, args[k]) ? dev_ref(e, args[k]) : ref(e, args[k]));
   for (int r = 0; r < n->u.par.nreds; r++) buf_printf(&call, ", %s", part[r]);
+  if (any_shm) buf_puts(&call, ", adsoac_shm");
   line(e, "%s);", call.data);
+  e->shm_par = shm_par;
+  e->shm = shm;
   buf_free(&call);
   line(e, "ADSOAC_CHECK(adsoac_launched(%s));", fn);
   bool synced = false, devs = false;

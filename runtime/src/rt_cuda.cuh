@@ -10,6 +10,13 @@
 #define ADSOAC_BLOCK 256
 #endif
 #define ADSOAC_MAX_BLOCKS 1024
+// the most bytes of a kernel's copies of its histograms in a block's shared memory
+#ifndef ADSOAC_SHARED_HIST
+#define ADSOAC_SHARED_HIST 32768
+#endif
+#ifndef ADSOAC_CUDA_EMU // (the emulation has its own: cuda_emu.h)
+extern __shared__ __align__(16) unsigned char adsoac_dyn_shm[];
+#endif
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
 // The device memory that f_async, f_vjp_async and f_jvp_async take their temporaries from

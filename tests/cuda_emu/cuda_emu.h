@@ -97,9 +97,14 @@ template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, F f) {
     }
   });
 }
-// (a launch on a stream: k<<<g, b, shared bytes, stream>>>)
-template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, size_t, cudaStream_t s, F f) {
+// (a launch on a stream: k<<<g, b, shared bytes, stream>>>; the dynamic shared memory,
+// adsoac_dyn_shm, one buffer that the blocks use one after the other)
+inline unsigned char *adsoac_dyn_shm;
+template <typename F> void adsoac_emu_launch(unsigned g, unsigned b, size_t shm, cudaStream_t s, F f) {
+  std::vector<unsigned char> buf(shm ? shm : 1, 0xA5); // (not zeroed: neither is a GPU's)
+  adsoac_dyn_shm = buf.data();
   adsoac_emu_launch(g, b, f);
+  adsoac_dyn_shm = nullptr;
   adsoac_emu_stats.default_stream -= s != 0;
 }
 
