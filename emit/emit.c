@@ -543,6 +543,7 @@ static void emit_cuda_wrappers(Emit *e, const Fn *f, Buf *out) {
   buf_printf(out, "  AdsoacCx adsoac_cx;\n  adsoac_sync_begin_(&adsoac_cx, \"%s\");\n", f->name);
   buf_printf(out, "  int adsoac_bad = adsoac_run_%s(&adsoac_cx%s%s);\n", f->name, args,
              ret ? "NULL, &adsoac_v" : "");
+  buf_puts(out, "  adsoac_end_(&adsoac_cx);\n");
   if (ret)
     buf_printf(out, "  if (adsoac_sync_end_(&adsoac_cx, adsoac_bad))\n    return (%s)0;\n  return adsoac_v;\n", rt);
   else
@@ -559,8 +560,8 @@ static void emit_cuda_wrappers(Emit *e, const Fn *f, Buf *out) {
   buf_printf(out, "%s {\n", fn_signature(e, f, 1));
   buf_printf(out, "  AdsoacCx adsoac_cx;\n  adsoac_begin_(&adsoac_cx, \"%s_async\", adsoac_ws, adsoac_stream);\n",
              f->name);
-  buf_printf(out, "  return adsoac_run_%s(&adsoac_cx%s%s);\n}\n", f->name, args,
-             ret ? "adsoac_ret, NULL" : "");
+  buf_printf(out, "  int adsoac_bad = adsoac_run_%s(&adsoac_cx%s%s);\n  adsoac_end_(&adsoac_cx);\n  return adsoac_bad;\n}\n",
+             f->name, args, ret ? "adsoac_ret, NULL" : "");
 }
 
 static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {

@@ -46,8 +46,9 @@ typedef struct {
   cudaStream_t s;
   AdsoacWorkspace *ws; // NULL: every temporary from cudaMallocAsync on s
   size_t top;
-  int n;
-  AdsoacBlock b[ADSOAC_SLOTS];
+  int n, cap;
+  AdsoacBlock *b; // the stack: inl, or host memory where it outgrew it (adsoac_end_ frees)
+  AdsoacBlock inl[ADSOAC_SLOTS];
 } AdsoacCx;
 
 static inline __attribute__((unused)) int adsoac_cuda_(cudaError_t e, AdsoacCx *cx, const char *what) {
@@ -57,7 +58,23 @@ static inline __attribute__((unused)) int adsoac_cuda_(cudaError_t e, AdsoacCx *
 
 static inline __attribute__((unused)) void adsoac_begin_(AdsoacCx *cx, const char *fn,
                                                          AdsoacWorkspace *ws, cudaStream_t s) {
-  cx->fn = fn, cx->s = s, cx->ws = ws, cx->top = 0, cx->n = 0;
+  cx->fn = fn, cx->s = s, cx->ws = ws, cx->top = 0, cx->n = 0, cx->cap = ADSOAC_SLOTS, cx->b = cx->inl;
+}
+
+static inline __attribute__((unused)) void adsoac_end_(AdsoacCx *cx) {
+  if (cx->b != cx->inl) free(cx->b);
+  cx->b = cx->inl, cx->cap = ADSOAC_SLOTS;
+}
+
+// Room for one more block on the stack (false: none, and the block is allocated apart).
+static inline __attribute__((unused)) bool adsoac_room_(AdsoacCx *cx) {
+  if (cx->n < cx->cap) return true;
+  AdsoacBlock *b = (AdsoacBlock *)malloc(sizeof *b * (size_t)cx->cap * 2);
+  if (!b) return false;
+  memcpy(b, cx->b, sizeof *b * (size_t)cx->n);
+  if (cx->b != cx->inl) free(cx->b);
+  cx->b = b, cx->cap *= 2;
+  return true;
 }
 
 // The workspace of the calling thread's synchronous calls (f, f_vjp, f_jvp), kept between
@@ -122,7 +139,7 @@ static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t byte
   size_t n = bytes ? bytes : 1;
   *p = NULL;
   AdsoacWorkspace *ws = cx->ws;
-  if (ws && cx->n < ADSOAC_SLOTS) {
+  if (ws && adsoac_room_(cx)) {
     AdsoacBlock *b = &cx->b[cx->n++];
     b->off = cx->top, b->dead = false;
     cx->top += (n + ADSOAC_ALIGN - 1) / ADSOAC_ALIGN * ADSOAC_ALIGN;
