@@ -5,7 +5,8 @@
 #   load into DIR/gpu.tar.xz (about 20 MB: small enough to send to a GPU machine).
 # tests/gpu/prebuilt.sh run DIR OUT [SECONDS]: on the GPU machine: runs the e2e drivers
 #   (their numeric checks; --deterministic's outputs of DET_PROGRAMS also bitwise the same in 9
-#   runs), compute-sanitizer memcheck over each (racecheck and synccheck over
+#   runs; the programs of DET_PROGRAMS also through the _async variants, cuda_shim.py
+#   --async), compute-sanitizer memcheck over each (racecheck and synccheck over
 #   those with block-level code), and the benchmarks; logs into OUT.  The sanitizers get what
 #   is left of SECONDS (default 420) after the rest.
 set -u
@@ -26,8 +27,11 @@ if [ "$mode" = build ]; then
   python3 "$root/tests/e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run --build-only \
     --adsoac-flag=--deterministic --build-dir "$work/e2e-det" -j "${JOBS:-2}" $DET_PROGRAMS |
     grep -v "^PASS .*: built only" | tee -a "$dir/build.log"
-  rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/bench-det" "$dir/lib"
-  for e in e2e e2e-det; do
+  # the _async variants (a stream and a workspace of the shims'), the same programs
+  python3 "$root/tests/e2e/run_e2e.py" --adsoac "$adsoac" --nvcc "$nvcc" --cuda-run --cuda-async --build-only \
+    --build-dir "$work/e2e-async" -j "${JOBS:-2}" $DET_PROGRAMS | grep -v "^PASS .*: built only" | tee -a "$dir/build.log"
+  rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/e2e-async" "$dir/bench" "$dir/bench-det" "$dir/lib"
+  for e in e2e e2e-det e2e-async; do
     for d in "$work"/$e/*/driver; do
       t=$(basename "$(dirname "$d")")
       mkdir -p "$dir/$e/$t" && cp "$d" "$dir/$e/$t/"
@@ -44,9 +48,10 @@ if [ "$mode" = build ]; then
   done
   mkdir -p "$dir/lib"
   cp -L "$(dirname "$(dirname "$(realpath "$nvcc")")")"/lib64/libcudart.so.[0-9]* "$dir/lib/"
-  strip "$dir"/e2e/*/driver "$dir"/e2e-det/*/driver "$dir"/bench/*/bench "$dir"/bench-det/*/bench
-  tar cf - -C "$dir" e2e e2e-det bench bench-det lib | xz -9 -T0 >"$dir/gpu.tar.xz" &&
-    rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/bench" "$dir/bench-det" "$dir/lib"
+  strip "$dir"/e2e/*/driver "$dir"/e2e-det/*/driver "$dir"/e2e-async/*/driver "$dir"/bench/*/bench \
+    "$dir"/bench-det/*/bench
+  tar cf - -C "$dir" e2e e2e-det e2e-async bench bench-det lib | xz -9 -T0 >"$dir/gpu.tar.xz" &&
+    rm -rf "$dir/e2e" "$dir/e2e-det" "$dir/e2e-async" "$dir/bench" "$dir/bench-det" "$dir/lib"
   ls -la "$dir/gpu.tar.xz"
   exit 0
 fi
@@ -68,6 +73,12 @@ grep "^FAIL\|passed, " "$out/e2e.log" | cut -c1-300
 PYTHONUNBUFFERED=1 python3 "$root/tests/e2e/run_e2e.py" --cuda-run --run-only --determinism \
   --build-dir "$dir/e2e-det" --adsoac /bin/false -j "${JOBS:-16}" $DET_PROGRAMS >"$out/e2e-det.log" 2>&1
 grep "^FAIL\|passed, " "$out/e2e-det.log" | cut -c1-300
+# 1c. the _async variants on a stream of the shims', with a workspace
+if [ -d "$dir/e2e-async" ]; then
+  PYTHONUNBUFFERED=1 python3 "$root/tests/e2e/run_e2e.py" --cuda-run --run-only --build-dir "$dir/e2e-async" \
+    --adsoac /bin/false -j "${JOBS:-16}" $DET_PROGRAMS >"$out/e2e-async.log" 2>&1
+  grep "^FAIL\|passed, " "$out/e2e-async.log" | cut -c1-300
+fi
 # 2. the benchmarks
 "$root/bench/gpu/run.sh" --run-only "$dir/bench" 2>&1 | tee "$out/bench.txt"
 echo "# the same, translated with --deterministic"
