@@ -1425,6 +1425,21 @@ static bool shared_hist(Emit *e, const Node *n, int h) {
   return hc->op == RED_ADD && (ty_is_float(t) || !strcmp(t->name, "int"));
 }
 
+// Whether an update of hist clause h of the loop whose body is b runs in a loop nested in
+// the body (depth > 0): then an iteration makes many updates (matvec's x_bar: one per column),
+// and a block's copy saves updates whatever the trip count.
+static bool nested_update(const Block *b, int h, int depth) {
+  for (int i = 0; i < b->n; i++) {
+    const Node *n = b->stmts[i];
+    if (n->kind == IR_UPDATE && n->u.mem.hist == h && depth > 0) return true;
+    if (n->kind == IR_IF && (nested_update(n->u.ifs.then, h, depth) || nested_update(n->u.ifs.els, h, depth)))
+      return true;
+    if (n->kind == IR_LOOP && nested_update(n->u.loop.body, h, depth + 1)) return true;
+    if (n->kind == IR_PAR && !n->u.par.nhists && nested_update(n->u.par.body, h, depth + 1)) return true;
+  }
+  return false;
+}
+
 // The kernel's shared-memory copies of its histograms (adsoac_shN, at the operator's
 // neutral 0), where the host chose them (adsoac_shm, the same for the whole grid).
 static void shared_open(Emit *e, const Node *n) {
@@ -1592,16 +1607,22 @@ static void emit_par_cuda(Emit *e, const Node *n) {
          part[r], part[r], fn);
   if (any_shm) { // the histograms' copies in shared memory: where they fit and save updates
     Buf len = {.arena = e->a}, bytes = {.arena = e->a};
+    bool nested = false;
     for (int h = 0; h < n->u.par.nhists; h++) {
       if (!e->shm[h]) continue;
+      nested |= nested_update(n->u.par.body, h, 0);
       const char *l = arena_printf(e->a, "(%s > 0 ? (long long)%s : 0)", ref(e, n->u.par.hists[h].len),
                                    ref(e, n->u.par.hists[h].len));
       buf_printf(&len, "%s%s", len.len ? " + " : "", l);
       buf_printf(&bytes, "%s(%s * (long long)sizeof(%s) + 15) / 16 * 16", bytes.len ? " + " : "", l,
                  tname(e, e->f->vals[n->u.par.hists[h].arr].type->elem));
     }
-    line(e, "long long adsoac_shb = %s;", bytes.data);
-    line(e, "int adsoac_shm = adsoac_shb <= ADSOAC_SHARED_HIST && (long long)adsoac_g * (%s) <= adsoac_n;", len.data);
+    line(e, "long long adsoac_shb = %s;", bytes.data ? bytes.data : "0");
+    if (nested) // (many updates an iteration)
+      line(e, "int adsoac_shm = adsoac_shb <= ADSOAC_SHARED_HIST;");
+    else
+      line(e, "int adsoac_shm = adsoac_shb <= ADSOAC_SHARED_HIST && (long long)adsoac_g * (%s) <= adsoac_n;",
+           len.data ? len.data : "0");
     buf_free(&len);
     buf_free(&bytes);
   }
