@@ -2,7 +2,10 @@
 # tests/run-doc-guide.sh ADSOAC [NVCC]: doc/cuda-guide.md shows the current output.  Each of
 # its code blocks after a line `<!-- excerpt: NAME.cu -->` must be a run of consecutive lines
 # of `adsoac --target=cuda NAME.c` run in doc/guide/ (so that its comments name NAME.c as
-# the guide does); with NVCC, each NAME.cu compiles (nvcc -c).
+# the guide does); with NVCC, each NAME.cu compiles (nvcc -c).  And the guide's five programs
+# (a reduction, a scan, a histogram, a map of reductions, a checkpointed time loop) keep
+# everything on the device: every _async function of theirs says "The host waits for
+# nothing." (and e2e.cuda_emu checks such claims by counting the waits).
 set -euo pipefail
 adsoac=$(realpath "$1")
 nvcc=${2:-}
@@ -31,6 +34,15 @@ for name, body in blocks:
         print("doc/cuda-guide.md: this excerpt of %s is not in the current output:\n%s\n"
               % (name, "\n".join(want[:6]) + ("\n..." if len(want) > 6 else "")))
         bad += 1
-print("%d excerpts, %d out of date" % (len(blocks), bad))
+for name in sorted(os.listdir(tmp)):
+    if not name.endswith(".cu"):
+        continue
+    cu = open(os.path.join(tmp, name)).read()
+    fns = re.findall(r"^// (\w+)_async: .*\n(?:// .*\n)*?(// The host waits .*)$", cu, re.M)
+    waits = [f for f, claim in fns if claim != "// The host waits for nothing."]
+    if len(fns) != 3 or waits:
+        print("%s: %d _async functions, these wait for their stream: %s" % (name, len(fns), " ".join(waits)))
+        bad += 1
+print("%d excerpts, %d out of date or waiting" % (len(blocks), bad))
 sys.exit(1 if bad or not blocks else 0)
 PY
