@@ -1440,12 +1440,16 @@ static bool nested_update(const Block *b, int h, int depth) {
   return false;
 }
 
+static bool any_shared(const Emit *e, const Node *n) {
+  for (int h = 0; h < n->u.par.nhists; h++)
+    if (e->shm[h]) return true;
+  return false;
+}
+
 // The kernel's shared-memory copies of its histograms (adsoac_shN, at the operator's
 // neutral 0), where the host chose them (adsoac_shm, the same for the whole grid).
 static void shared_open(Emit *e, const Node *n) {
-  bool any = false;
-  for (int h = 0; h < n->u.par.nhists; h++) any |= e->shm[h] != 0;
-  if (!any) return;
+  if (!any_shared(e, n)) return;
   line(e, "// the block's copies of its histograms in shared memory, where the host chose them");
   line(e, "unsigned char *adsoac_shp = adsoac_dyn_shm;");
   for (int h = 0; h < n->u.par.nhists; h++) {
@@ -1465,9 +1469,7 @@ static void shared_open(Emit *e, const Node *n) {
 // The copies added to the histograms (the bins they moved only: the section of an adjoint's
 // accumulator may reach outside the array where no update goes, as on the C target).
 static void shared_close(Emit *e, const Node *n) {
-  bool any = false;
-  for (int h = 0; h < n->u.par.nhists; h++) any |= e->shm[h] != 0;
-  if (!any) return;
+  if (!any_shared(e, n)) return;
   line(e, "if (adsoac_shm) {");
   line(e, "  __syncthreads();");
   for (int h = 0; h < n->u.par.nhists; h++) {
@@ -1503,9 +1505,7 @@ static void emit_kernel(Emit *e, const Node *n, const char *kname, const Val *ar
   }
   for (int r = 0; r < n->u.par.nreds; r++)
     buf_printf(&sig, ", %s *adsoac_part%d", red_ctype(e, &n->u.par.reds[r]), r);
-  bool shm = false;
-  for (int h = 0; h < n->u.par.nhists; h++) shm |= e->shm[h] != 0;
-  if (shm) buf_puts(&sig, ", int adsoac_shm");
+  if (any_shared(e, n)) buf_puts(&sig, ", int adsoac_shm");
   line(e, "%s) {", sig.data);
   buf_free(&sig);
   e->depth = 1;

@@ -19,8 +19,9 @@ extern __shared__ __align__(16) unsigned char adsoac_dyn_shm[];
 #endif
 #define ADSOAC_CHECK(call) do { if (call) goto adsoac_fail; } while (0)
 
-// The device memory that f_async, f_vjp_async and f_jvp_async take their temporaries from
-// (adsoac.h, the generated header): base/bytes given by the caller, need set by the calls.
+// The device memory that f_async, f_vjp_async and f_jvp_async take their temporaries from:
+// base/bytes given by the caller, need set by the calls.  (The same definition as adsoac.h's
+// and the generated header's, under the same guard: the output includes neither.)
 #ifndef ADSOAC_WORKSPACE_DEFINED
 #define ADSOAC_WORKSPACE_DEFINED
 typedef struct AdsoacWorkspace {
