@@ -582,15 +582,9 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   e->depth = 1;
   e->host = true;
   e->if_depth = 0;
-  if (e->ncells) { // the scalars kept on the device (emit_dev.c): a cell each
+  if (e->ncells) { // the scalars kept on the device (emit_dev.c): their cells, below
     add_temp(e, "char *adsoac_cells");
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&adsoac_cells, %d * ADSOAC_CELL, adsoac_cx)); "
-            "// (the scalars kept on the device)", e->ncells);
-    for (int v = 1; v < f->nvals; v++)
-      if (on_dev(e, v))
-        line(e, "%s = (%s *)(adsoac_cells + %d * ADSOAC_CELL);", dev_ref(e, v), tname(e, f->vals[v].type),
-             e->cell[v]);
   }
   emit_block(e, f->body);
   bool cuda = e->opt->target == TARGET_CUDA;
@@ -613,6 +607,16 @@ static void emit_fn(Emit *e, const Fn *f, const char *what, Buf *out) {
   }
   declare_hoisted(e, f->body, true);
   for (int i = 0; i < e->ntemps; i++) line(e, "%s = NULL;", e->temps[i]);
+  if (e->ncells) { // a cell each for the values kept on the device that the code refers to
+    int k = 0;
+    for (int v = 1; v < f->nvals; v++) k += on_dev(e, v) && e->cell_used[v];
+    line(e, "ADSOAC_CHECK(adsoac_dev_alloc((void **)&adsoac_cells, %d * ADSOAC_CELL, adsoac_cx)); "
+            "// (the scalars kept on the device)", k ? k : 1);
+    k = 0;
+    for (int v = 1; v < f->nvals; v++)
+      if (on_dev(e, v) && e->cell_used[v])
+        line(e, "%s = (%s *)(adsoac_cells + %d * ADSOAC_CELL);", dev_ref(e, v), tname(e, f->vals[v].type), k++);
+  }
   buf_puts(out, body.data ? body.data : "");
   buf_free(&body);
   if (e->uses_fail) {

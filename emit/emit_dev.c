@@ -198,9 +198,8 @@ void plan_dev(Emit *e) {
     plan_pass(&p, f->body);
     IR_ASSERT(++passes < 10000);
   } while (p.changed);
-  e->cell = ARENA_ARRAY(e->a, int, f->nvals);
-  for (int v = 1; v < f->nvals; v++)
-    if (p.dev[v]) e->cell[v] = e->ncells++;
+  e->cell_used = ARENA_ARRAY(e->a, unsigned char, f->nvals);
+  for (int v = 1; v < f->nvals; v++) e->ncells += p.dev[v];
   if (e->ncells) e->on_dev = p.dev;
 }
 
@@ -208,8 +207,11 @@ bool on_dev(const Emit *e, Val v) {
   return e->on_dev && v && e->on_dev[v];
 }
 
-// The device cell of a value on the device (a pointer into adsoac_cells).
+// The device cell of a value on the device (a pointer into adsoac_cells; emit_fn gives one to
+// the values the code refers to this way: not to those used only in the kernel of one thread
+// that computes them).
 const char *dev_ref(Emit *e, Val v) {
+  e->cell_used[v] = 1;
   return arena_printf(e->a, "%s_dev", names_get(e->nm, v));
 }
 

@@ -63,7 +63,7 @@ typedef struct Emit {
   int nsyncs;          // CUDA: the places where the host waits for the stream (a value it reads)
   unsigned char *on_dev; // CUDA: on_dev[v]: a host-level scalar kept on the device (emit_dev.c);
                          // NULL: none
-  int *cell;             // its cell's place in adsoac_cells
+  unsigned char *cell_used; // cell_used[v]: the code refers to its cell (dev_ref)
   int ncells;
   const char *sync_why; // the first of them, in words
   ScanGroup *groups; // C: the function's scans and the loops that run in their passes

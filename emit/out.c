@@ -89,8 +89,8 @@ void note_defs(Emit *e, const Block *b) {
 // only where the definition ran), which a C compiler cannot see.
 static void declare(Emit *e, Val v, bool in_branch) {
   const Type *t = e->f->vals[v].type;
-  if (e->host && e->on_dev && e->on_dev[v]) { // (its cell: emit_dev.c)
-    line(e, "%s *%s_dev = NULL;", tname(e, t), names_get(e->nm, v));
+  if (e->host && e->on_dev && e->on_dev[v]) { // (its cell, where the code refers to it: emit_dev.c)
+    if (e->cell_used[v]) line(e, "%s *%s_dev = NULL;", tname(e, t), names_get(e->nm, v));
     return;
   }
   const char *init = !in_branch ? "" : t->kind == TY_STRUCT ? " = {0}" : t->kind == TY_PTR ? " = NULL" : " = 0";
