@@ -129,6 +129,13 @@ static void pass_simplify(const Pipe *p, Unit *u) {
   }
 }
 
+static void pass_unzeroed(const Pipe *p, Unit *u) {
+  (void)p;
+  Fn *fns[3] = {u->m->primal, u->m->vjp, u->m->jvp};
+  for (int k = 0; k < 3; k++)
+    if (fns[k]) zero_unneeded(fns[k]), fold_dce(fns[k]); // (a loop left with nothing to do)
+}
+
 static const Pass passes[] = {
   {"fold", "transform/simplify.c", "casts of constants become constants, i < i becomes 0",
    pass_fold, CH_PRIMAL, false},
@@ -161,6 +168,9 @@ static const Pass passes[] = {
    "(off with --no-fuse)", pass_fuse, CH_ALL & ~CH_MINED, true},
   {"simplify", "transform/simplify.c", "fold and dce on f, f_vjp and f_jvp", pass_simplify,
    CH_ALL & ~CH_MINED, true},
+  {"unzeroed", "transform/zero.c",
+   "temporaries written in full before they are read are not zeroed; a first accumulation "
+   "into one becomes a write", pass_unzeroed, CH_ALL & ~CH_MINED, true},
 };
 enum { NPASSES = sizeof passes / sizeof *passes };
 

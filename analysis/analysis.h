@@ -25,6 +25,8 @@ bool index_same(Node *const *def, Val a, Val b);
 // Do the loops [lo_a, hi_a) and [lo_b, hi_b) run the same iterations?  (Equal bounds, or
 // from 0 to x and to max(x, 0), the length of a scan's temporaries.)
 bool range_same(Node *const *def, Val lo_a, Val hi_a, Val lo_b, Val hi_b);
+// x when v is max(x, 0), written as the select `x > 0 ? x : 0` (a loop's length), else 0.
+Val index_clamped(Node *const *def, Val v);
 
 // ---- affine.c: index expressions as polynomials, and the dependence test ----
 

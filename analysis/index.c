@@ -142,8 +142,7 @@ bool index_same(Node *const *def, Val a, Val b) {
   return same(def, a, b, &budget);
 }
 
-// x when v is max(x, 0), written as the select `x > 0 ? x : 0` (a loop's length), else 0.
-static Val clamped(Node *const *def, Val v) {
+Val index_clamped(Node *const *def, Val v) {
   const Node *n = v ? def[v] : NULL;
   if (!n || n->kind != IR_IF || n->u.ifs.nouts != 1 || n->u.ifs.then->n || n->u.ifs.els->n) return 0;
   const Node *c = def[n->u.ifs.cond], *z = def[n->u.ifs.els->yields[0]];
@@ -159,6 +158,6 @@ bool range_same(Node *const *def, Val lo_a, Val hi_a, Val lo_b, Val hi_b) {
   if (index_same(def, hi_a, hi_b)) return true;
   const Node *lo = def[lo_a];
   if (!lo || lo->kind != IR_CONST || lo->u.cst.i) return false; // [0, max(x, 0)) == [0, x)
-  Val ca = clamped(def, hi_a), cb = clamped(def, hi_b);
+  Val ca = index_clamped(def, hi_a), cb = index_clamped(def, hi_b);
   return (ca && index_same(def, ca, hi_b)) || (cb && index_same(def, hi_a, cb));
 }

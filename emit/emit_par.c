@@ -1902,8 +1902,9 @@ void emit_memory(Emit *e, const Node *n) {
     const char *name = ref(e, n->out);
     add_temp(e, arena_printf(e->a, "%s%s", tname(e, t), name));
     e->uses_fail = true;
-    line(e, "ADSOAC_CHECK(%s((void **)&%s, %s * sizeof *%s, %s));",
-         cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", name, count(e, n->u.alloc.n), name, fn);
+    line(e, "ADSOAC_CHECK(%s%s((void **)&%s, %s * sizeof *%s, %s));%s",
+         cuda ? "adsoac_dev_alloc" : "adsoac_host_alloc", n->u.alloc.nozero ? "_raw" : "", name,
+         count(e, n->u.alloc.n), name, fn, n->u.alloc.nozero ? " // (not zeroed: written first)" : "");
     if (n->u.alloc.tape)
       line(e, "adsoac_checkpoint_add_(%s * sizeof *%s, 1);", count(e, n->u.alloc.n), name);
     return;

@@ -393,6 +393,7 @@ struct Node {
     struct {
       Val n;
       bool tape; // checkpoints of a sequential loop (counted: adsoac_checkpoint_peak)
+      bool nozero; // every element is written before it is read: not zeroed (transform/zero.c)
     } alloc;
     struct {
       Val dst, src, n, off; // dst[doff:doff+n] = src[off:off+n]; with swap, the two exchange

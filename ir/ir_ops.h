@@ -14,7 +14,7 @@ OP(IR_UPDATE, "update")   // arr[idx] OP= v: a hist contribution    u.mem (hist:
 OP(IR_IF, "if")           // outs = if cond {then} else {els}       u.ifs
 OP(IR_LOOP, "loop")       // sequential for with carried scalars    u.loop
 OP(IR_PAR, "par")         // parallel loop: map / reduce / scan / hist clauses   u.par
-OP(IR_ALLOC, "alloc")     // out = zeroed array of n elements       u.alloc
+OP(IR_ALLOC, "alloc")     // out = zeroed array of n elements (or not: nozero)  u.alloc
 OP(IR_COPY, "copy")       // dst[0:n] = src[off:off+n], or swap    u.copy
 OP(IR_SORT, "sort")       // dst[0:n] = the indices 0..n-1 ordered by src[i] in [0, off], stably  u.copy
 OP(IR_FREE, "free")       // release an IR_ALLOC array              u.copy.dst

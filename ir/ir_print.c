@@ -220,7 +220,10 @@ static void print_node(Printer *p, const Node *n) {
     buf_puts(p->out, "}\n");
     return;
   case IR_PAR: print_par(p, n); return;
-  case IR_ALLOC: buf_printf(p->out, "alloc%s %s\n", n->u.alloc.tape ? " tape" : "", V(n->u.alloc.n)); return;
+  case IR_ALLOC:
+    buf_printf(p->out, "alloc%s%s %s\n", n->u.alloc.tape ? " tape" : "",
+               n->u.alloc.nozero ? " unzeroed" : "", V(n->u.alloc.n));
+    return;
   case IR_SORT:
     buf_printf(p->out, "sort %s[0:%s] = order of %s (keys 0..%s)\n", V(n->u.copy.dst),
                V(n->u.copy.n), V(n->u.copy.src), V(n->u.copy.off));

@@ -52,6 +52,11 @@ void fuse_loops(Fn *f);
 // taken and given back unchanged (a[j] = a[j] + e) is left alone.
 void promote_accs(Fn *f);
 
+// ---- zero.c ----
+// Temporaries whose first use writes every element are not zeroed (alloc.nozero); a first
+// accumulation into one becomes a write.
+void zero_unneeded(Fn *f);
+
 // ---- simplify.c ----
 void simplify_dce(Fn *f);  // removes pure statements whose results are unused
 void simplify_fold(Fn *f); // casts of constants become constants, i < i becomes 0

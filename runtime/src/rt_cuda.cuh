@@ -134,9 +134,9 @@ static inline __attribute__((unused)) int adsoac_launched(AdsoacCx *cx) {
   return adsoac_cuda_(cudaPeekAtLastError(), cx, "kernel launch");
 }
 
-// *p = bytes of zeroed device memory: the next block of the workspace where it fits, else
+// *p = bytes of device memory (zeroed with zero): the next block of the workspace where it fits, else
 // cudaMallocAsync (stream-ordered, as is everything of the call).
-static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, AdsoacCx *cx) {
+static inline __attribute__((unused)) int adsoac_dev_alloc_(void **p, size_t bytes, int zero, AdsoacCx *cx) {
   size_t n = bytes ? bytes : 1;
   *p = NULL;
   AdsoacWorkspace *ws = cx->ws;
@@ -155,7 +155,18 @@ static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t byte
   } else if (adsoac_cuda_(cudaMallocAsync(p, n, cx->s), cx, "cudaMallocAsync")) {
     return 1;
   }
-  return adsoac_cuda_(cudaMemsetAsync(*p, 0, n, cx->s), cx, "cudaMemsetAsync");
+  return zero ? adsoac_cuda_(cudaMemsetAsync(*p, 0, n, cx->s), cx, "cudaMemsetAsync") : 0;
+}
+
+// Zeroed device memory (the adjoints a reverse sweep accumulates into start at 0).
+static inline __attribute__((unused)) int adsoac_dev_alloc(void **p, size_t bytes, AdsoacCx *cx) {
+  return adsoac_dev_alloc_(p, bytes, 1, cx);
+}
+
+// Device memory that is not zeroed: the first kernel over it writes every element
+// (transform/zero.c).
+static inline __attribute__((unused)) int adsoac_dev_alloc_raw(void **p, size_t bytes, AdsoacCx *cx) {
+  return adsoac_dev_alloc_(p, bytes, 0, cx);
 }
 
 static inline __attribute__((unused)) void adsoac_dev_free(void *p, AdsoacCx *cx) {

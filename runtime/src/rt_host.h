@@ -335,8 +335,10 @@ static inline void adsoac_zero_(void *p, size_t n) {
 
 static ADSOAC_TLS AdsoacStk adsoac_small_;
 
-// Zeroed memory of bytes bytes; 0 on success (*p NULL and the error recorded on failure).
-static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
+// Memory of bytes bytes, zeroed with zero; 0 on success (*p NULL and the error recorded on
+// failure).
+static inline __attribute__((unused)) int adsoac_host_alloc_(void **p, size_t bytes, int zero,
+                                                             const char *fn) {
   size_t need = bytes ? bytes : 1;
   char *raw = NULL;
   if (need <= ADSOAC_SMALL_MAX) { // (the header says so: its second word)
@@ -367,9 +369,10 @@ static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t byt
     }
   }
   if (raw) {
-    adsoac_zero_(raw + ADSOAC_HEADER, *(size_t *)raw);
+    if (zero) adsoac_zero_(raw + ADSOAC_HEADER, *(size_t *)raw);
   } else {
-    raw = need <= ((size_t)-1 >> 1) - ADSOAC_HEADER ? (char *)calloc(need + ADSOAC_HEADER, 1) : NULL;
+    raw = need > ((size_t)-1 >> 1) - ADSOAC_HEADER ? NULL
+          : zero ? (char *)calloc(need + ADSOAC_HEADER, 1) : (char *)malloc(need + ADSOAC_HEADER);
     if (!raw) {
       *p = NULL;
       return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
@@ -378,6 +381,16 @@ static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t byt
   }
   *p = raw + ADSOAC_HEADER;
   return 0;
+}
+
+// Zeroed memory (the adjoints a reverse sweep accumulates into start at 0).
+static inline __attribute__((unused)) int adsoac_host_alloc(void **p, size_t bytes, const char *fn) {
+  return adsoac_host_alloc_(p, bytes, 1, fn);
+}
+
+// Memory that is not zeroed: the first loop over it writes every element (transform/zero.c).
+static inline __attribute__((unused)) int adsoac_host_alloc_raw(void **p, size_t bytes, const char *fn) {
+  return adsoac_host_alloc_(p, bytes, 0, fn);
 }
 
 // Releases memory of adsoac_host_alloc (NULL: nothing): a small block to its thread's stack,

@@ -167,9 +167,30 @@ static void test_workspace() {
   }
 }
 
+// An unzeroed block (adsoac_dev_alloc_raw: the first kernel writes all of it) dirtied and
+// freed comes back zeroed from adsoac_dev_alloc, from the call's stack and from a workspace.
+static void test_raw() {
+  std::vector<char> mem(4096, 0);
+  for (int k = 0; k < 2; k++) {
+    AdsoacWorkspace ws = {k ? mem.data() : NULL, k ? mem.size() : 0, 0};
+    AdsoacCx c;
+    adsoac_begin_(&c, "t", &ws, (cudaStream_t)&c);
+    void *u, *z;
+    CHECK(!adsoac_dev_alloc_raw(&u, 1000, &c), "alloc");
+    memset(u, 0xcd, 1000);
+    adsoac_dev_free(u, &c);
+    CHECK(!adsoac_dev_alloc(&z, 1000, &c), "alloc");
+    for (int i = 0; i < 1000; i++) CHECK(((unsigned char *)z)[i] == 0, "byte %d of a reused block: %d", i, ((unsigned char *)z)[i]);
+    adsoac_dev_free(z, &c);
+    adsoac_end_(&c);
+  }
+}
+
 int main() {
   int checks = 0;
   test_workspace();
+  checks++;
+  test_raw();
   checks++;
   for (long long n : sizes)
     for (int rev = 0; rev < 2; rev++) {

@@ -47,6 +47,21 @@ static void test_host_alloc(void **state) {
   assert_ptr_not_equal(s, r);
   adsoac_host_free(r);
   adsoac_host_free(s);
+  // an unzeroed block (transform/zero.c) goes back to the cache dirty and comes out of it
+  // zeroed for a zeroing allocation, small or large
+  for (int k = 0; k < 2; k++) {
+    size_t n = k ? big : 48;
+    void *u = NULL, *z = NULL;
+    assert_int_equal(adsoac_host_alloc_raw(&u, n, "f"), 0);
+    assert_non_null(u);
+    memset(u, 0xcd, n);
+    adsoac_host_free(u);
+    assert_int_equal(adsoac_host_alloc(&z, n, "f"), 0);
+    assert_ptr_equal(z, u);
+    for (size_t i = 0; i < n; i += k ? 4093 : 1) assert_int_equal(((unsigned char *)z)[i], 0);
+    assert_int_equal(((unsigned char *)z)[n - 1], 0);
+    adsoac_host_free(z);
+  }
   adsoac_host_free(NULL);
   adsoac_clear_error();
   assert_int_equal(adsoac_host_alloc(&p, (size_t)-1 / 2, "f"), 1); // cannot succeed
