@@ -155,6 +155,9 @@ static inline __attribute__((unused)) int adsoac_dev_alloc_(void **p, size_t byt
   } else if (adsoac_cuda_(cudaMallocAsync(p, n, cx->s), cx, "cudaMallocAsync")) {
     return 1;
   }
+#ifdef ADSOAC_POISON_RAW // (the tests: an unzeroed block read before it is written gives NaN)
+  if (!zero) return adsoac_cuda_(cudaMemsetAsync(*p, 0xff, n, cx->s), cx, "cudaMemsetAsync");
+#endif
   return zero ? adsoac_cuda_(cudaMemsetAsync(*p, 0, n, cx->s), cx, "cudaMemsetAsync") : 0;
 }
 

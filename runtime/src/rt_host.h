@@ -350,10 +350,7 @@ static inline __attribute__((unused)) int adsoac_host_alloc_(void **p, size_t by
     }
     ((size_t *)raw)[0] = need;
     ((size_t *)raw)[1] = 1;
-    *p = raw + ADSOAC_HEADER;
-    return 0;
-  }
-  if (need >= ADSOAC_POOL_MIN) {
+  } else if (need >= ADSOAC_POOL_MIN) {
 #pragma omp critical(adsoac_pool)
     {
       int best = -1;
@@ -368,8 +365,8 @@ static inline __attribute__((unused)) int adsoac_host_alloc_(void **p, size_t by
       }
     }
   }
-  if (raw) {
-    if (zero) adsoac_zero_(raw + ADSOAC_HEADER, *(size_t *)raw);
+  if (raw) { // (a small block comes zeroed from the stack)
+    if (zero && !((size_t *)raw)[1]) adsoac_zero_(raw + ADSOAC_HEADER, *(size_t *)raw);
   } else {
     raw = need > ((size_t)-1 >> 1) - ADSOAC_HEADER ? NULL
           : zero ? (char *)calloc(need + ADSOAC_HEADER, 1) : (char *)malloc(need + ADSOAC_HEADER);
@@ -377,9 +374,13 @@ static inline __attribute__((unused)) int adsoac_host_alloc_(void **p, size_t by
       *p = NULL;
       return adsoac_fail_(fn, "out of memory allocating %zu bytes", bytes);
     }
-    *(size_t *)raw = need;
+    ((size_t *)raw)[0] = need;
+    ((size_t *)raw)[1] = 0;
   }
   *p = raw + ADSOAC_HEADER;
+#ifdef ADSOAC_POISON_RAW // (the tests: an unzeroed block read before it is written gives NaN)
+  if (!zero) memset(*p, 0xff, need);
+#endif
   return 0;
 }
 

@@ -87,7 +87,8 @@ Usage:
       check disabled through E2E_ID_RTOL, as differences are not exactly linear).
   --adsoac-flag FLAG     pass FLAG to adsoac too (e.g. --general-rule).
   --fake-translator DIR  take DIR/NAME_grad.c (.cu) instead of running adsoac.
-  --sanitize             build adsoac's output, the references and the driver with ASan and UBSan.
+  --sanitize[=memory]    build adsoac's output, the references and the driver with ASan and UBSan
+                         (=memory: MSan, uninitialised reads; with --cc a clang that drops -fopenmp).
   --opt -O0|-O1|-O2|-O3  the level for adsoac's output and the driver (default -O2; the suite's
                          repeated configurations use -O0: gcc -O2 is most of their time).
   --determinism          (with --adsoac-flag=--deterministic) after the checks, the driver's hash
@@ -757,7 +758,7 @@ def run_c(args, name):
                            capture_output=True, text=True)
         if p.returncode:
             raise Fail("cuda_shim.py failed:\n" + p.stderr)
-        nv = [args.nvcc, "-arch=sm_90", "-O2", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)] + \
+        nv = [args.nvcc, "-arch=sm_90", "-O2", "-DADSOAC_POISON_RAW", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)] + \
             (["-rdc=true"] if links else [])
         if emu:  # (--cuda-emu: g++ over the emulation of CUDA, tests/cuda_emu)
             emu_dir = os.path.join(os.path.dirname(HERE), "cuda_emu")
@@ -770,7 +771,7 @@ def run_c(args, name):
                     raise Fail("emu_rewrite.py failed on %s:\n%s" % (f, r.stderr))
                 with open(f, "w") as fh:
                     fh.write(r.stdout)
-            nv = ["g++", "-std=c++20", "-O1", "-pthread", "-x", "c++", "-DADSOAC_BLOCK=32", "-I",
+            nv = ["g++", "-std=c++20", "-O1", "-pthread", "-x", "c++", "-DADSOAC_BLOCK=32", "-DADSOAC_POISON_RAW", "-I",
                   os.path.join(emu_dir, "include"), "-I", HERE, "-I", sdir, "-I", os.path.dirname(src)]
         if p.stdout.strip() != "INLINE":  # (else the shim includes the output: static kernels)
             sh(nv + p.stdout.split() + ["-c", cu, "-o", o("grad.o")], "compiling adsoac's CUDA output")
@@ -804,7 +805,7 @@ def run_c(args, name):
         strict = [] if args.fake is not None else ["-Wall", "-Werror"]
         # (scans in chunks of one iteration, a team for every loop: the driver's small n
         # reaches the chunked passes and the threads)
-        sh(cc + [getattr(args, "opt", "-O2"), "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0"] + strict + san + keep_static + args.cflags.split() +
+        sh(cc + [getattr(args, "opt", "-O2"), "-fopenmp", "-DADSOAC_SCAN_GRAIN=1", "-DADSOAC_PAR_MIN=0", "-DADSOAC_POISON_RAW"] + strict + san + keep_static + args.cflags.split() +
            ["-c", grad, "-o", o("grad.o")],
            "compiling adsoac's output (-Wall -Werror)" if strict else "compiling the translation")
         # a program with its own main (the driver has one), and static kernels (language.md
@@ -1063,7 +1064,9 @@ def main():
                          "suite's repeated configurations, where gcc -O2 is most of their time)")
     ap.add_argument("--fake-translator", dest="fake", help="DIR with NAME_grad.c instead of adsoac")
     ap.add_argument("--selftest", action="store_true", help="check the harness itself")
-    ap.add_argument("--sanitize", action="store_true", help="ASan+UBSan for output, references and driver")
+    ap.add_argument("--sanitize", nargs="?", const=True, default=False, choices=[True, "memory"],
+                    help="ASan+UBSan for output, references and driver (=memory: MSan, with a "
+                    "clang --cc and no OpenMP: uninitialised reads)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true", help="print every check")
     args = ap.parse_args()
