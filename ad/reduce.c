@@ -207,7 +207,8 @@ Val lift_argext(Builder *host, Node *c, int r) {
   Red *n = &reds[c->u.par.nreds];
   *n = (Red){.op = RED_USER, .nf = 2, .init = ARENA_ARRAY(a, Val, 2), .out = ARENA_ARRAY(a, Val, 2),
              .ne = ARENA_ARRAY(a, Val, 2), .slot = c->u.par.body->nyields - 2, .lam = l,
-             .commutative = true, .user_fn = is_max ? "argmax" : "argmin", .var = "winner"};
+             .commutative = true, .argext = is_max ? 1 : -1, .user_fn = is_max ? "argmax" : "argmin",
+             .var = "winner"};
   n->init[0] = red->init[0], n->init[1] = m1;
   n->ne[0] = ne0, n->ne[1] = ne1;
   n->out[0] = fn_val(f, t, NULL);

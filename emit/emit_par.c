@@ -80,7 +80,12 @@ static void emit_body(Emit *e, const Node *n) {
   for (int r = 0; r < n->u.par.nreds; r++) {
     const Red *red = &n->u.par.reds[r];
     const char *pr = pname(e, r);
-    line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, n->u.par.body->yields + red->slot)));
+    const Val *x = n->u.par.body->yields + red->slot;
+    if (red->argext && !n->u.par.nscans && !n->u.par.nhists && !n->u.par.color) // (in index order)
+      line(e, "if (%s %s %s.f0) %s = %s; // (a tie: the earlier index kept)", ref(e, x[0]),
+           red->argext > 0 ? ">" : "<", pr, pr, tuple(e, red, x));
+    else
+      line(e, "%s = %s;", pr, combine(e, red, pr, tuple(e, red, x)));
   }
   if (h.n) {
     e->depth--;

@@ -278,6 +278,10 @@ typedef struct {
   Lambda *lam;         // RED_USER
   Lambda *inv;         // RED_USER declared with inverse(fn): inv(a, b) = x with op(x, b) == a
   bool commutative;    // RED_USER declared commutative
+  // lift_argext's (value, index) pairs of a max (1) or min (-1), the index the loop's: a fold
+  // in index order from the neutral (-inf, LLONG_MAX) takes x_i where it is better (a tie
+  // goes to the earlier index it holds); combining partials takes the whole operator
+  int argext;
   const char *user_fn; // RED_USER: the operator's name
   const char *var;     // source variable name
 } Red;
