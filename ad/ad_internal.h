@@ -100,8 +100,10 @@ typedef Val (*OpPartial)(void *ctx, Builder *b, Val a, Val x, bool left);
 // then D[j] = d(final bin)/d(v) of the update of iteration lo + j (0: none, or out of the
 // section) and DI[b] = d(final bin b)/d(initial contents) (1 for a bin without updates).
 // h0: the section before the loop.  D and DI are allocated here, freed by the caller.
+// sorted: as above (CUDA); otherwise (C) two sequential passes over the updates in index
+// order, forward and back, with each bin's running values (hist.c general_seq).
 void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, OpPartial dop,
-                  void *ctx, Val *D, Val *DI);
+                  void *ctx, Val *D, Val *DI, bool sorted);
 // The stores of file-scope integers of the primal's return (its last statement), for the
 // return of a derivative whose values of the primal's are pv.
 void ret_globals(Arena *a, Node *rn, const Block *primal, const Val *pv);

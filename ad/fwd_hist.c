@@ -144,7 +144,7 @@ void hist_tangents(Fwd *F, const Node *n, const Val *h0) {
     if (!general) x.h1 = hist_copy(b, P(hc->arr), x.lo, x.len, arena_printf(F->a, "%s_after", hc->var));
     if (general) {
       FwdOp o = {F, hc};
-      hist_general(b, F->pf, n, F->pv, h, x.h0, fwd_dop, &o, &x.D, &x.DI);
+      hist_general(b, F->pf, n, F->pv, h, x.h0, fwd_dop, &o, &x.D, &x.DI, F->cx->cuda);
     } else if (hc->op == RED_MIN || hc->op == RED_MAX) {
       x.win = hist_winners(b, F->pf, n, F->pv, h, x.h0, x.h1);
     } else if (hc->op == RED_MUL) {

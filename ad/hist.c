@@ -319,8 +319,97 @@ static int count_updates(const Block *b, int h) {
   return n;
 }
 
+// A sequential loop over [0, n) (filled through the returned builder's block), pushed by
+// the caller: b_push(b, *loop).
+static Builder seq_over(Builder *b, Val n, Node **loop) {
+  Fn *f = b->fn;
+  Node *m = node_new(f->arena, IR_LOOP, b->loc);
+  m->u.loop.lo = b_const_i(b, val_type(f, n), 0);
+  m->u.loop.hi = n;
+  m->u.loop.idx = fn_val(f, val_type(f, n), "q");
+  m->u.loop.body = block_new(f->arena);
+  *loop = m;
+  return (Builder){f, m->u.loop.body, b->loc};
+}
+
+// The general rule on the C target: no sort.  The operator is commutative, so what an update
+// needs is the bin's other updates, before and after it in index order, whatever the other
+// bins do: one pass in index order keeps each bin's running value (h0 OP the updates so far)
+// and records it before each update (L); one pass in reverse order keeps each bin's fold of
+// the later updates (R, with a flag: none yet), and gives D = d(L OP v)/dv * d(m OP R)/dm,
+// m = L OP v, as the sorted form does (the same folds, in the same order: a tie of min/max
+// goes to the earlier update).  After it R is the fold of all of a bin's updates, for DI.
+// Per update one OP forward and two OP and two partials back, all over bins in cache and
+// arrays read in order, against the sorted form's gathers through the permutation; but
+// sequential (papers' §2.8 on a GPU: the sort).
+static void general_seq(Builder *b, const Fn *pf, const Node *p, int h, Val h0,
+                        OpPartial dop, void *ctx, Val *D, Val *DI, Val key, Val val, Val n,
+                        Val len, Type *t) {
+  Fn *f = b->fn;
+  Arena *a = f->arena;
+  const Hist *hc = &p->u.par.hists[h];
+  const char *pr = p->u.par.pragma, *var = hc->var;
+  Val zero = b_const_i(b, &ty_long, 0), one = b_const_i(b, &ty_long, 1);
+  Val run = scan_alloc(b, t, len, arena_printf(a, "%s_running", var));
+  Node *cp = node_new(a, IR_COPY, b->loc);
+  cp->u.copy.dst = run, cp->u.copy.src = h0, cp->u.copy.n = len, cp->u.copy.off = zero;
+  b_push(b, cp);
+  Val lv = scan_alloc(b, t, n, arena_printf(a, "%s_before_each", var));
+  Node *m;
+  Builder sb = seq_over(b, n, &m); // forward: L = the bin's running value, then run OP= v
+  {
+    Val q = m->u.loop.idx, kq = b_read(&sb, key, q);
+    Builder in = when(&sb, b_binop(&sb, BIN_LT, kq, len));
+    Val v = b_read(&in, val, q), L = b_read(&in, run, kq);
+    b_write(&in, lv, q, L);
+    b_write(&in, run, kq, apply(&in, pf, hc, L, v));
+  }
+  b_push(b, m);
+  Val rv = scan_alloc(b, t, len, arena_printf(a, "%s_after", var));
+  Val has = scan_alloc(b, &ty_long, len, arena_printf(a, "%s_has_after", var));
+  sb = seq_over(b, n, &m); // backward: q = n - 1 - r
+  {
+    Val q = b_binop(&sb, BIN_SUB, b_binop(&sb, BIN_SUB, n, one), m->u.loop.idx);
+    Val kq = b_read(&sb, key, q);
+    Builder in = when(&sb, b_binop(&sb, BIN_LT, kq, len));
+    Val v = b_read(&in, val, q), L = b_read(&in, lv, q);
+    Val mv = apply(&in, pf, hc, L, v); // (before the partial, which shares its terms)
+    Val d1 = dop(ctx, &in, L, v, false);
+    Val later = b_binop(&in, BIN_NE, b_read(&in, has, kq), zero);
+    Node *c = node_new(a, IR_IF, b->loc); // (later updates: R = rv[kq]; none: v alone)
+    c->u.ifs.cond = later;
+    c->u.ifs.then = block_new(a);
+    c->u.ifs.els = block_new(a);
+    Builder tb = {f, c->u.ifs.then, b->loc};
+    Val R = b_read(&tb, rv, kq);
+    Val d2 = dop(ctx, &tb, mv, R, true);
+    block_yield(a, c->u.ifs.then, b_binop(&tb, BIN_MUL, d1, d2));
+    block_yield(a, c->u.ifs.then, apply(&tb, pf, hc, v, R));
+    block_yield(a, c->u.ifs.els, d1);
+    block_yield(a, c->u.ifs.els, v);
+    c->u.ifs.nouts = 2;
+    c->u.ifs.outs = ARENA_ARRAY(a, Val, 2);
+    c->u.ifs.outs[0] = fn_val(f, t, NULL);
+    c->u.ifs.outs[1] = fn_val(f, t, NULL);
+    b_push(&in, c);
+    b_write(&in, *D, q, c->u.ifs.outs[0]);
+    b_write(&in, rv, kq, c->u.ifs.outs[1]);
+    b_write(&in, has, kq, one);
+  }
+  b_push(b, m);
+  Builder mb = map_over(b, len, pr, &m); // per bin: d(h0 OP all its updates)/dh0, or 1
+  {
+    Val j = m->u.par.idx;
+    Builder yes = when(&mb, b_binop(&mb, BIN_NE, b_read(&mb, has, j), zero));
+    b_write(&yes, *DI, j, dop(ctx, &yes, b_read(&yes, h0, j), b_read(&yes, rv, j), true));
+  }
+  b_push(b, m);
+  Val tmp[] = {key, val, run, lv, rv, has};
+  for (size_t k = 0; k < sizeof tmp / sizeof *tmp; k++) scan_free(b, tmp[k]);
+}
+
 void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, OpPartial dop,
-                  void *ctx, Val *D, Val *DI) {
+                  void *ctx, Val *D, Val *DI, bool sorted) {
   Fn *f = b->fn;
   Arena *a = f->arena;
   const Hist *hc = &p->u.par.hists[h];
@@ -348,6 +437,10 @@ void hist_general(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h
   b_push(b, m);
   CollectCtx cc = {pv[p->u.par.lo], pv[hc->lo], pv[hc->len], key, val};
   hist_pass(b, pf, p, pv, h, collect_visit, &cc, NULL, 0);
+  if (!sorted) {
+    general_seq(b, pf, p, h, h0, dop, ctx, D, DI, key, val, n, len, t);
+    return;
+  }
   // the updates ordered by bin (stable), their values and segment flags in that order
   Val perm = scan_alloc(b, &ty_long, n, arena_printf(a, "%s_order", var));
   Node *s = node_new(a, IR_SORT, b->loc);

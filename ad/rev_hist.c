@@ -186,7 +186,8 @@ void hist_prepare(Rev *R, const Node *n) {
     RedOp op = n->u.par.hists[h].op;
     if (hist_by_general(R, &n->u.par.hists[h])) {
       RevOp o = {R, &n->u.par.hists[h]};
-      hist_general(&R->b, R->pf, n, R->pv, h, x->h0[h], rev_dop, &o, &x->D[h], &x->DI[h]);
+      hist_general(&R->b, R->pf, n, R->pv, h, x->h0[h], rev_dop, &o, &x->D[h], &x->DI[h],
+                   R->cx->cuda);
     } else if (op == RED_MIN || op == RED_MAX) {
       x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
     } else if (op == RED_MUL) {
