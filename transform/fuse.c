@@ -68,7 +68,8 @@ static WalkNext touch_node(Node *n, void *ctx) {
     for (int k = 0; k < n->u.par.nwins; k++) u(t, n->u.par.wins[k]);
     break;
   case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
-    t->written[n->out] = t->nonacc[n->out] = 1; // allocation and release, not its use
+    u(t, n->u.alloc.n);                         // allocation and release, not its use
+    t->written[n->out] = t->nonacc[n->out] = 1;
     break;
   case IR_FREE:
     t->written[n->u.copy.dst] = t->nonacc[n->u.copy.dst] = 1;
@@ -77,7 +78,13 @@ static WalkNext touch_node(Node *n, void *ctx) {
     u(t, n->u.coll.count), u(t, n->u.coll.root), u(t, n->u.coll.comm);
     t->written[0] = 1;
     break;
-  case IR_COPY: case IR_SORT: case IR_RETURN:
+  case IR_COPY: case IR_SORT: // (never inside a loop body: what a loop moves past)
+    u(t, n->u.copy.n), u(t, n->u.copy.off), u(t, n->u.copy.doff);
+    t->written[n->u.copy.dst] = t->nonacc[n->u.copy.dst] = 1;
+    t->read[n->u.copy.src] = t->nonacc[n->u.copy.src] = 1;
+    if (n->kind == IR_COPY && n->u.copy.swap) t->written[n->u.copy.src] = 1;
+    break;
+  case IR_RETURN:
     t->written[0] = 1; // never inside a loop body; refuse to fuse
     break;
   }
@@ -267,12 +274,15 @@ static bool fuse_up(Fn *f, Node **out, int k, Node *n, Node *const *def) {
   unsigned char *need = calloc((size_t)f->nvals, 1);
   unsigned char *carried = calloc((size_t)k + 1, 1);
   Touch tn = touch(f, n);
+  Touch tc = touch_new(f, 0); // what the carried allocations and loops touch
   for (int v = 1; v < f->nvals; v++) need[v] = tn.used[v];
   bool fused = false;
   for (int j = k - 1; j >= 0; j--) {
     Node *s = out[j];
-    if (defines_needed(s, need)) {
-      if (s->kind > IR_CAST) break; // n needs what s computes: it stays after s
+    Val a = s->kind == IR_ALLOC ? s->out : 0; // (an array n or a carried statement touches)
+    bool needed = defines_needed(s, need) ||
+                  (a && (tn.read[a] || tn.written[a] || tc.read[a] || tc.written[a]));
+    if (needed && s->kind <= IR_CAST) { // n needs what s computes: s moves up with n
       carried[j] = 1;
       Touch ts = touch_new(f, 0);
       touch_stmt(&ts, s); // its operands are needed too
@@ -280,7 +290,8 @@ static bool fuse_up(Fn *f, Node **out, int k, Node *n, Node *const *def) {
       untouch(&ts);
       continue;
     }
-    if (fusable(f, def, s, n)) {
+    bool past = !needed && independent(f, s, &tc); // (the carried statements may go before s)
+    if (past && fusable(f, def, s, n)) {
       // out[0..j), the arithmetic n needs, s with n, then the others it moved past
       Node **tmp = malloc(sizeof(Node *) * (size_t)(k - j));
       int m = 0;
@@ -295,12 +306,32 @@ static bool fuse_up(Fn *f, Node **out, int k, Node *n, Node *const *def) {
       fused = true;
       break;
     }
-    if (!independent(f, s, &tn)) break;
+    if (!needed && !past) break;
+    if (!needed && independent(f, s, &tn)) continue; // n moves past s
+    // n needs s: an allocation it uses, or a loop that reduces nothing and fills memory n
+    // reads (a hist's bins set to the neutral element before it), moves up with n where it
+    // can go past everything it passes, the loop n joins included (f_vjp of hist(*): the
+    // zero counts' pass joins the primal's); anything else keeps n after it
+    if (s->kind != IR_ALLOC && (s->kind != IR_PAR || s->u.par.nreds || s->u.par.nscans)) break;
+    carried[j] = 1;
+    Touch ts = touch_new(f, 0);
+    touch_stmt(&ts, s);
+    for (int v = 1; v < f->nvals; v++) need[v] |= ts.used[v];
+    untouch(&ts);
+    touch_stmt(&tc, s);
   }
   untouch(&tn);
+  untouch(&tc);
   free(need);
   free(carried);
   return fused;
+}
+
+static bool same_swap(const Node *a, const Node *b) {
+  return a->kind == IR_COPY && b->kind == IR_COPY && a->u.copy.swap && b->u.copy.swap &&
+         a->u.copy.dst == b->u.copy.dst && a->u.copy.src == b->u.copy.src &&
+         a->u.copy.n == b->u.copy.n && a->u.copy.off == b->u.copy.off &&
+         a->u.copy.doff == b->u.copy.doff;
 }
 
 // Fuses each loop of a block into an earlier one where that is safe.
@@ -314,6 +345,10 @@ static void fuse_block(Fn *f, Block *b, Node *const *def) {
     }
     if (n->kind == IR_LOOP) fuse_block(f, n->u.loop.body, def);
     if (n->kind == IR_PAR && fuse_up(f, b->stmts, k, n, def)) continue;
+    if (k && same_swap(b->stmts[k - 1], n)) { // (a loop that moved up left two swaps
+      k--;                                      // back to back: they undo each other)
+      continue;
+    }
     b->stmts[k++] = n;
   }
   b->n = k;
