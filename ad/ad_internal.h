@@ -83,6 +83,11 @@ Node *hist_pass(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, HistVis
 // min/max: win[b] = -1 where the initial contents h0[b] are the final value h1[b], else the
 // lowest iteration whose update of bin lo + b is it (LLONG_MAX: none).  Returns win.
 Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0, Val h1);
+// C target, f_vjp: the winners recorded by the loop itself (Hist.win): the array, every bin
+// -1 (hist_win_alloc, before the loop's copy); then the copy's clause h names it and its
+// updates get their sites (hist_win_inline; p: the primal loop the copy is of)
+Val hist_win_alloc(Builder *b, const Node *p, int h, Val len);
+void hist_win_inline(Node *clone, const Node *p, int h, Val win);
 // the number of update sites of clause h in loop p's body (program order: the keys' u)
 long long hist_sites(const Node *p, int h);
 // the key hist_winners gives update upd (of clause h of loop p) in iteration i (lo: p's first)

@@ -193,6 +193,41 @@ Val hist_winners(Builder *b, const Fn *pf, const Node *p, Val *pv, int h, Val h0
   return win;
 }
 
+// C target, f_vjp: the loop records the winners itself (emit_par.c emit_update_win): one
+// pass over the updates instead of the primal's and hist_winners' (a hand-written adjoint's
+// "the maximum with its earliest index").  Before the loop, win[b] = -1: the initial contents.
+Val hist_win_alloc(Builder *b, const Node *p, int h, Val len) {
+  Fn *f = b->fn;
+  const Hist *hc = &p->u.par.hists[h];
+  Val win = scan_alloc(b, &ty_long, len, arena_printf(f->arena, "%s_winner", hc->var));
+  Node *init;
+  Builder ib = map_over(b, len, p->u.par.pragma, &init);
+  b_write(&ib, win, init->u.par.idx, b_const_i(&ib, &ty_long, -1));
+  b_push(b, init);
+  return win;
+}
+
+// The updates of clause h in b numbered as site_of counts them.
+static void number_sites(Block *b, int h, long long *u) {
+  for (int i = 0; i < b->n; i++) {
+    Node *n = b->stmts[i];
+    if (n->kind == IR_UPDATE && n->u.mem.hist == h) n->u.mem.site = (int)(*u)++;
+    if (n->kind == IR_IF) {
+      number_sites(n->u.ifs.then, h, u);
+      number_sites(n->u.ifs.els, h, u);
+    }
+  }
+}
+
+void hist_win_inline(Node *clone, const Node *p, int h, Val win) {
+  long long u = 0;
+  Hist *hc = &clone->u.par.hists[h];
+  hc->win = win;
+  hc->nsites = hist_sites(p, h);
+  number_sites(clone->u.par.body, h, &u);
+  IR_ASSERT(u == hc->nsites);
+}
+
 // ---- *: the zero count and nonzero product of each bin's updates ----
 
 typedef struct {

@@ -393,8 +393,10 @@ static void sweep_fwd(Rev *R, const Block *body, bool top, Sweep *sw) {
     } else {
       hist_save(R, n, false);
       clone_block(&R->b, pf, &one, R->pv, false);
-      if (n->kind == IR_PAR) // the elements its writes overwrite, on tapes (rev_save.c)
+      if (n->kind == IR_PAR) { // the elements its writes overwrite, on tapes (rev_save.c)
         tape_saves(R, clone = R->b.blk->stmts[R->b.blk->n - 1], saves + sw->nsaves - ns, ns);
+        hist_win_record(R, n, clone);
+      }
       hist_save(R, n, true);
     }
     if (n->kind == IR_ALLOC && R->varied[n->out]) // its adjoint, zeroed

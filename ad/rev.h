@@ -270,6 +270,7 @@ void hist_finish(Rev *R, const Node *n);
 void hist_prepare(Rev *R, const Node *n);
 int hist_winners_only(Rev *R, const Node *n);
 void hist_save(Rev *R, const Node *n, bool after);
+void hist_win_record(Rev *R, const Node *n, Node *clone);
 void rev_update(Rev *R, const Node *n);
 
 // ---- rev_save.c ----

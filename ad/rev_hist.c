@@ -164,6 +164,7 @@ void hist_save(Rev *R, const Node *n, bool after) {
     if (!hist_needs_aux(R, n, h)) continue;
     const Hist *hc = &n->u.par.hists[h];
     if (after && hist_by_general(R, hc)) continue; // the general rule needs the initial only
+    if (after && x && x->win[h]) continue;         // (the loop recorded its winners)
     if (!x) {
       x = SCRATCH(HistAux, 1);
       int nh = n->u.par.nhists;
@@ -175,7 +176,16 @@ void hist_save(Rev *R, const Node *n, bool after) {
                       arena_printf(R->a, "%s_%s", hc->var, after ? "after" : "before"));
     if (after) x->h1[h] = c;
     else x->h0[h] = c;
+    if (!after && hist_rule(hc, R->general) == RULE_MINMAX && !R->cx->cuda)
+      x->win[h] = hist_win_alloc(&R->b, n, h, P(hc->len));
   }
+}
+
+// Forward sweep: clone, the copy of loop n just made, records the winners hist_save set up.
+void hist_win_record(Rev *R, const Node *n, Node *clone) {
+  const HistAux *x = n->kind == IR_PAR ? hist_aux(R, n) : NULL;
+  for (int h = 0; x && h < n->u.par.nhists; h++)
+    if (x->win[h]) hist_win_inline(clone, n, h, x->win[h]);
 }
 
 // The passes the reverse of loop n's histograms needs before its reverse loop.
@@ -188,7 +198,7 @@ void hist_prepare(Rev *R, const Node *n) {
       RevOp o = {R, &n->u.par.hists[h]};
       hist_general(&R->b, R->pf, n, R->pv, h, x->h0[h], rev_dop, &o, &x->D[h], &x->DI[h],
                    R->cx->cuda);
-    } else if (op == RED_MIN || op == RED_MAX) {
+    } else if ((op == RED_MIN || op == RED_MAX) && !x->win[h]) { // (else: hist_win_record)
       x->win[h] = hist_winners(&R->b, R->pf, n, R->pv, h, x->h0[h], x->h1[h]);
     } else if (op == RED_MUL) {
       hist_mul_counts(&R->b, R->pf, n, R->pv, h, &x->nz[h], &x->pr[h]);

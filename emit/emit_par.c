@@ -142,6 +142,50 @@ static bool private_hist(Emit *e, const Node *n, int h) {
 static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, const char *v,
                           const char *ty);
 
+// C: min/max that records each bin's winner (Hist.win, ad/hist.c hist_win_alloc): the update
+// moves the bin, and its key goes to win, where it beats the bin's value, or equals it with an
+// earlier key (-1, the initial contents, the earliest): whatever order the threads' updates
+// and copies arrive in, the winner is the earliest update that attains the final value, as
+// hist_winners finds it.  A thread's copy has its own keys (LLONG_MAX: none); where the copy is
+// missing, the update and the copies' merges go through the one critical section.
+static void emit_update_win(Emit *e, const Node *n, const Hist *h, const char *a, const char *v) {
+  const Node *p = e->hist_par;
+  const char *beats = h->op == RED_MAX ? ">" : "<";
+  const char *lo = ref(e, h->lo);
+  const char *w = elem_at(e, h->win, arena_printf(e->a, "adsoac_j - (long long)%s", lo));
+  line(e, "long adsoac_key = ((long)%s - (long)%s) * %lldL + %d; // the update's key", ref(e, p->u.par.idx),
+       ref(e, p->u.par.lo), h->nsites, n->u.mem.site);
+  if (e->no_team) { // (in order: a later update never wins a tie)
+    line(e, "if (%s %s %s) {", v, beats, a);
+    line(e, "  %s = %s;", a, v);
+    line(e, "  %s = adsoac_key;", w);
+    line(e, "}");
+    return;
+  }
+  bool priv = private_hist(e, p, n->u.mem.hist);
+  if (priv) {
+    const char *ph = arena_printf(e->a, "adsoac_ph%d", n->u.mem.hist);
+    const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, lo);
+    const char *wt = arena_printf(e->a, "adsoac_pw%d[adsoac_j - (long long)%s]", n->u.mem.hist, lo);
+    line(e, "if (%s) {", ph);
+    line(e, "  if (%s %s %s || (%s == %s && adsoac_key < %s)) {", v, beats, at, v, at, wt);
+    line(e, "    %s = %s;", at, v);
+    line(e, "    %s = adsoac_key;", wt);
+    line(e, "  }");
+    line(e, "} else {");
+    e->depth++;
+  }
+  buf_puts(e->out, "#pragma omp critical\n");
+  line(e, "if (%s %s %s || (%s == %s && adsoac_key < %s)) {", v, beats, a, v, a, w);
+  line(e, "  %s = %s;", a, v);
+  line(e, "  %s = adsoac_key;", w);
+  line(e, "}");
+  if (priv) {
+    e->depth--;
+    line(e, "}");
+  }
+}
+
 // h[k] OP= v where lo <= k < lo + len (language.md §3: other bins are skipped), atomically:
 // the operator's atomic where there is one (C: omp atomic for + and *; CUDA: atomicAdd),
 // else a compare-and-swap loop.
@@ -156,7 +200,10 @@ void emit_update(Emit *e, const Node *n) {
   line(e, "if (adsoac_j >= (long long)%s && adsoac_j < (long long)%s + (long long)%s) {",
        ref(e, h->lo), ref(e, h->lo), ref(e, h->len));
   e->depth++;
-  if (e->opt->target == TARGET_CUDA) {
+  if (h->win) {
+    IR_ASSERT(e->opt->target == TARGET_C && (h->op == RED_MIN || h->op == RED_MAX));
+    emit_update_win(e, n, h, a, v);
+  } else if (e->opt->target == TARGET_CUDA) {
     if (e->shm_par && e->shm_par == e->hist_par && e->shm[n->u.mem.hist]) { // (the block's copy: shared_hist)
       line(e, "if (adsoac_sh%d)", n->u.mem.hist);
       line(e, "  atomicAdd(&adsoac_sh%d[adsoac_j - (long long)%s], %s);", n->u.mem.hist, ref(e, h->lo), v);
@@ -215,6 +262,16 @@ static void private_open(Emit *e, const Node *n, int h) {
   line(e, "    (%s = (%s *)malloc((size_t)%s * sizeof *%s)))", ph, tname(e, t), len, ph);
   const char *ne = private_neutral(e, hc);
   line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) %s[adsoac_b] = %s;", len, ph, ne);
+  if (hc->win) { // (its winners' keys: both copies, or neither)
+    const char *pw = arena_printf(e->a, "adsoac_pw%d", h);
+    line(e, "long *%s = %s ? (long *)malloc((size_t)%s * sizeof *%s) : NULL;", pw, ph, len, pw);
+    line(e, "if (%s)", pw);
+    line(e, "  for (long long adsoac_b = 0; adsoac_b < (long long)%s; adsoac_b++) %s[adsoac_b] = LLONG_MAX;", len, pw);
+    line(e, "else {");
+    line(e, "  free(%s);", ph);
+    line(e, "  %s = NULL;", ph);
+    line(e, "}");
+  }
 }
 
 // A thread's copy merged into the histogram (inside the loop's critical section),
@@ -232,11 +289,21 @@ static void private_close(Emit *e, const Node *n, int h) {
   e->depth += 2;
   line(e, "if (%s[adsoac_b] == %s) continue;", ph, private_neutral(e, hc));
   line(e, "long long adsoac_j = (long long)%s + adsoac_b;", ref(e, hc->lo));
-  emit_atomic_c(e, hc, &r, a, arena_printf(e->a, "%s[adsoac_b]", ph),
-                tname(e, e->f->vals[hc->arr].type->elem));
+  if (hc->win) { // (in the critical section, which every update without a copy takes too)
+    const char *at = arena_printf(e->a, "%s[adsoac_b]", ph), *wt = arena_printf(e->a, "adsoac_pw%d[adsoac_b]", h);
+    const char *w = elem_at(e, hc->win, "adsoac_b"), *beats = hc->op == RED_MAX ? ">" : "<";
+    line(e, "if (%s %s %s || (%s == %s && %s < %s)) {", at, beats, a, at, a, wt, w);
+    line(e, "  %s = %s;", a, at);
+    line(e, "  %s = %s;", w, wt);
+    line(e, "}");
+  } else {
+    emit_atomic_c(e, hc, &r, a, arena_printf(e->a, "%s[adsoac_b]", ph),
+                  tname(e, e->f->vals[hc->arr].type->elem));
+  }
   e->depth -= 2;
   line(e, "  }");
   line(e, "  free(%s);", ph);
+  if (hc->win) line(e, "  free(adsoac_pw%d);", h);
   line(e, "}");
 }
 
@@ -813,8 +880,9 @@ static Scope scope(Emit *e, const Node *n, const Val *arrs, int narrs) {
   ir_walk(n->u.par.body, &(Walker){.pre = scope_alloc, .ctx = &sc});
   ir_walk(n->u.par.body, &(Walker){.pre = scope_node, .ctx = &sc});
   for (int h = 0; h < n->u.par.nhists; h++) {
-    Val a = n->u.par.hists[h].arr;
+    Val a = n->u.par.hists[h].arr, w = n->u.par.hists[h].win;
     sc.written[a] = sc.written_off[a] = sc.written_unplaced[a] = 1;
+    if (w) sc.written[w] = sc.written_off[w] = sc.written_unplaced[w] = 1;
   }
   return sc;
 }

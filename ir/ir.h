@@ -307,6 +307,11 @@ typedef struct {
   Lambda *inv;         // RED_USER declared with inverse(fn)
   const char *user_fn;
   const char *var;
+  // C target, f_vjp: min/max whose loop also records each bin's winner (ad/rev_hist.c
+  // hist_win_inline): win[b] is the key (i - lo) * nsites + site of the update that made the
+  // bin's value, -1 for the initial contents (earliest key on ties); 0: none
+  Val win;
+  long long nsites;
 } Hist;
 
 
@@ -349,6 +354,7 @@ struct Node {
       Val arr, idx, v;
       AccMode mode;
       int hist; // IR_UPDATE: which hist clause of the enclosing IR_PAR
+      int site; // IR_UPDATE of a clause with win: its site among the clause's (program order)
     } mem; // IR_READ, IR_WRITE, IR_ACC, IR_UPDATE
     struct {
       Val cond;

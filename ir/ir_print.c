@@ -113,6 +113,7 @@ static void print_par(Printer *p, const Node *n) {
     const Hist *h = &n->u.par.hists[k];
     buf_printf(p->out, " hist%d(%s: %s[%s : +%s])", k,
                h->op == RED_USER ? h->user_fn : redop_name(h->op), V(h->arr), V(h->lo), V(h->len));
+    if (h->win) buf_printf(p->out, " winners(%s, %lld sites)", V(h->win), h->nsites);
   }
   buf_printf(p->out, "  # line %u", n->loc.line);
   if (n->u.par.pragma) buf_printf(p->out, ": %s", n->u.par.pragma);

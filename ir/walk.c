@@ -99,6 +99,7 @@ void ir_node_uses(Node *n, IrValFn *fn, void *ctx) {
     for (int k = 0; k < n->u.par.nhists; k++) {
       use(&n->u.par.hists[k].arr, fn, ctx), use(&n->u.par.hists[k].lo, fn, ctx);
       use(&n->u.par.hists[k].len, fn, ctx);
+      if (n->u.par.hists[k].win) use(&n->u.par.hists[k].win, fn, ctx);
     }
     return;
   case IR_ALLOC: use(&n->u.alloc.n, fn, ctx); return;

@@ -149,6 +149,7 @@ static void clone_node(Builder *b, const Fn *sf, const Node *s, Val *map, const 
       n->u.par.hists[k].arr = M(map, s->u.par.hists[k].arr);
       n->u.par.hists[k].lo = M(map, s->u.par.hists[k].lo);
       n->u.par.hists[k].len = M(map, s->u.par.hists[k].len);
+      if (s->u.par.hists[k].win) n->u.par.hists[k].win = M(map, s->u.par.hists[k].win);
       n->u.par.hists[k].lam = clone_lambda(b, sf, s->u.par.hists[k].lam, map);
       n->u.par.hists[k].inv = clone_lambda(b, sf, s->u.par.hists[k].inv, map);
     }

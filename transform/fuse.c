@@ -122,6 +122,7 @@ static Touch touch(const Fn *f, const Node *p) {
     const Hist *hs = &p->u.par.hists[h];
     u(&t, hs->lo), u(&t, hs->len);
     t.written[hs->arr] = t.off[hs->arr] = t.nonacc[hs->arr] = 1;
+    if (hs->win) t.written[hs->win] = t.off[hs->win] = t.nonacc[hs->win] = 1;
   }
   return t;
 }
@@ -446,7 +447,10 @@ static WalkNext kill_write(Node *n, void *c) {
   }
   if (n->kind == IR_COLL) kill_reads(c, coll_writes(n));
   if (n->kind == IR_PAR)
-    for (int h = 0; h < n->u.par.nhists; h++) kill_reads(c, n->u.par.hists[h].arr);
+    for (int h = 0; h < n->u.par.nhists; h++) {
+      kill_reads(c, n->u.par.hists[h].arr);
+      if (n->u.par.hists[h].win) kill_reads(c, n->u.par.hists[h].win);
+    }
   return WALK_INTO;
 }
 

@@ -43,7 +43,7 @@ static WalkNext touches(Node *n, void *ctx) {
     return WALK_INTO;
   case IR_PAR: // (its hists' arrays)
     for (int k = 0; k < n->u.par.nhists; k++)
-      if (n->u.par.hists[k].arr == t->a) return WALK_STOP;
+      if (n->u.par.hists[k].arr == t->a || n->u.par.hists[k].win == t->a) return WALK_STOP;
     return WALK_INTO;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_CAST: case IR_IF:
   case IR_LOOP: case IR_ALLOC: case IR_RETURN: return WALK_INTO;

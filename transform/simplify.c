@@ -196,7 +196,8 @@ static WalkNext array_use(Node *n, void *ctx) {
     u->read[n->u.coll.in_d] = u->read[n->u.coll.out_d] = 1;
     break;
   case IR_PAR: // a histogram's section is read back after the loop
-    for (int h = 0; h < n->u.par.nhists; h++) u->read[n->u.par.hists[h].arr] = 1;
+    for (int h = 0; h < n->u.par.nhists; h++)
+      u->read[n->u.par.hists[h].arr] = u->read[n->u.par.hists[h].win] = 1;
     break;
   case IR_CONST: case IR_UNOP: case IR_BINOP: case IR_CALL: case IR_EXT: case IR_CAST:
   case IR_ACC: case IR_UPDATE: case IR_IF: case IR_LOOP: case IR_FREE: case IR_RETURN: break;

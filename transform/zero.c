@@ -33,7 +33,7 @@ static void slot_use(Val *v, void *ctx) {
       (v == &n->u.copy.dst || v == &n->u.copy.src))
     return;
   for (int k = 0; n->kind == IR_PAR && k < n->u.par.nhists; k++)
-    if (v == &n->u.par.hists[k].arr) return;
+    if (v == &n->u.par.hists[k].arr || v == &n->u.par.hists[k].win) return;
   s->bad[*v] = 1;
 }
 
@@ -83,7 +83,8 @@ static WalkNext count_hit(Node *n, void *ctx) {
   if ((n->kind == IR_COPY || n->kind == IR_SORT || n->kind == IR_FREE) &&
       (n->u.copy.dst == h->arr || n->u.copy.src == h->arr))
     h->hits++;
-  for (int k = 0; n->kind == IR_PAR && k < n->u.par.nhists; k++) h->hits += n->u.par.hists[k].arr == h->arr;
+  for (int k = 0; n->kind == IR_PAR && k < n->u.par.nhists; k++)
+    h->hits += (n->u.par.hists[k].arr == h->arr) + (n->u.par.hists[k].win == h->arr);
   for (int k = 0; n->kind == IR_PAR && k < n->u.par.nwins; k++) h->hits += n->u.par.wins[k] == h->arr;
   return WALK_INTO;
 }
