@@ -604,6 +604,10 @@ static void emit_par_c(Emit *e, const Node *n, const ScanGroup *g) {
   }
   // a scan's second pass: the chunks, one per thread, in order (schedule(static))
   const char *cond = g ? NULL : colored ? "adsoac_nch > 2 && !adsoac_one_thread(1)" : team_cond(e, n);
+  for (int h = 0; cond && h < n->u.par.nhists; h++) // (winners: without the threads' copies of
+    if (n->u.par.hists[h].win)                       // the bins, one thread, not a lock each)
+      cond = arena_printf(e->a, "%s && (long long)%s <= ADSOAC_PRIVATE_BINS", cond,
+                          ref(e, n->u.par.hists[h].len));
   const char *team = g ? " if(adsoac_nc > 1)" : "";
   const char *sched = det_g ? " schedule(static) ordered" : g ? " schedule(static)" : "";
   // a plain loop where it opens no team: the same loop twice, with and without the pragma
