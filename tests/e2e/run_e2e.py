@@ -960,7 +960,7 @@ def run_cuda(args, name):
     mpi = []
     if is_mpi:  # (<mpi.h> from the MPI compiler wrapper's flags)
         mpi = subprocess.run([args.mpicc, "--showme:compile"], capture_output=True, text=True).stdout.split()
-    sh([args.nvcc, "-arch=sm_90", "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
+    sh([args.nvcc, "-arch=" + args.nvcc_arch, "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
         "-o", cu + ".o"] + mpi + args.nvcc_flags.split() + " ".join(own).split(),
        "nvcc -c", timeout=1200)
     return []
@@ -1034,6 +1034,9 @@ def main():
     ap.add_argument("--build-dir", help="scratch directory (default: a new temporary one)")
     ap.add_argument("--nvcc", help="also translate with --target=cuda and compile with nvcc -c")
     ap.add_argument("--nvcc-flags", default="", help="extra nvcc flags (e.g. -I runtime/include)")
+    ap.add_argument("--nvcc-arch", default="sm_90",
+                    help="nvcc -arch of --cuda-only's compilations (compute_90: PTX, checked by "
+                         "ptxas, no machine code)")
     ap.add_argument("--cuda-run", action="store_true",
                     help="run every check on a GPU: the CUDA output behind host-pointer shims "
                          "(tests/gpu/cuda_shim.py) replaces the C output; needs --nvcc")
