@@ -2,7 +2,8 @@
 // C target f_vjp's run of the loop records each bin's winner (README, Design: hist), in a
 // team even where the bins are too many for the threads' copies (e2e.nofuse builds with
 // ADSOAC_PRIVATE_BINS=4: then every update goes through the critical section), with ties
-// across iterations and threads and with the initial contents (values from a small set).
+// across iterations and threads and with the initial contents (values from a small set);
+// bins -1 and 6 lie outside the section (skipped: the reference guards them).
 // e2e: sizes n=0,1,7,33,200
 // e2e: seeds 3
 // e2e: int nb = 6
@@ -18,7 +19,10 @@ void rowmax(int n, int nb, const int *bin, const double *x, double *h) {
     double s = 0.0;
     for (int j = 0; j < 3; j++)
       s += x[3 * i + j];
-    if (s > h[bin[i]]) h[bin[i]] = s;
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < nb)
+#endif
+      if (s > h[bin[i]]) h[bin[i]] = s;
   }
 }
 
@@ -29,6 +33,9 @@ void rowmin(int n, int nb, const int *bin, const double *x, double *h) {
     double s = 1.0;
     for (int j = 0; j < 3; j++)
       s = s * 0.5 + x[3 * i + j];
-    h[bin[i]] = fmin(h[bin[i]], s);
+#ifdef ADSOAC_E2E_REFERENCE
+    if (bin[i] >= 0 && bin[i] < nb)
+#endif
+      h[bin[i]] = fmin(h[bin[i]], s);
   }
 }
