@@ -66,6 +66,10 @@ static WalkNext touch_node(Node *n, void *ctx) {
     u(t, n->u.par.lo), u(t, n->u.par.hi);
     if (n->u.par.color) u(t, n->u.par.color);
     for (int k = 0; k < n->u.par.nwins; k++) u(t, n->u.par.wins[k]);
+    for (int k = 0; k < n->u.par.nhists; k++) { // (the winners no statement of the body names)
+      Val w = n->u.par.hists[k].win;
+      if (w) t->written[w] = t->off[w] = t->nonacc[w] = 1;
+    }
     break;
   case IR_ALLOC: // a temporary (never inside a loop body): a loop may move past its
     u(t, n->u.alloc.n);                         // allocation and release, not its use

@@ -960,7 +960,7 @@ def run_cuda(args, name):
     mpi = []
     if is_mpi:  # (<mpi.h> from the MPI compiler wrapper's flags)
         mpi = subprocess.run([args.mpicc, "--showme:compile"], capture_output=True, text=True).stdout.split()
-    sh([args.nvcc, "-arch=" + args.nvcc_arch, "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
+    sh([args.nvcc, "-arch=" + getattr(args, "nvcc_arch", "sm_90"), "-I", HERE, "-I", sdir, "-I", os.path.dirname(src), "-c", cu,
         "-o", cu + ".o"] + mpi + args.nvcc_flags.split() + " ".join(own).split(),
        "nvcc -c", timeout=1200)
     return []
