@@ -653,7 +653,7 @@ void tape_values(Rev *R, const Node *n, Node *c, const void *owner) {
   while (pos >= 0 && host->stmts[pos] != c) pos--;
   IR_ASSERT(pos >= 0);
   Type *ty = R->pf->vals[t->vals[0]].type;
-  int n0 = t->n;
+  int start = host->n, n0 = t->n;
   t->n = 0; // (one tape, of the first value's type)
   for (int j = 0; j < n0; j++)
     if (R->pf->vals[t->vals[j]].type == ty) t->vals[t->n++] = t->vals[j];
@@ -665,8 +665,16 @@ void tape_values(Rev *R, const Node *n, Node *c, const void *owner) {
   al->u.alloc.tape = true;
   al->out = t->tape = fn_val(R->f, ty_ptr(R->a, ty, false), "tape");
   b_push(&R->b, al);
-  memmove(&host->stmts[pos], &host->stmts[pos + 1], sizeof(Node *) * (size_t)(host->n - pos - 1));
-  host->stmts[host->n - 1] = c; // (after the allocations)
+  // the statements just pushed (the tape's length, its allocation) go before c; what was
+  // pushed after c (reduce(*)'s combination of its zero count with the initial value:
+  // lift_mul) stays after it
+  int added = host->n - start;
+  Node **moved = malloc(sizeof(Node *) * (size_t)added);
+  if (!moved) diag_internal(__FILE__, __LINE__, "out of memory");
+  memcpy(moved, &host->stmts[start], sizeof(Node *) * (size_t)added);
+  memmove(&host->stmts[pos + added], &host->stmts[pos], sizeof(Node *) * (size_t)(start - pos));
+  memcpy(&host->stmts[pos], moved, sizeof(Node *) * (size_t)added);
+  free(moved);
   R->b.blk = c->u.par.body;
   Val i = iter_of(&R->b, c->u.par.idx, c->u.par.lo);
   for (int j = 0; j < t->n; j++) b_write(&R->b, t->tape, b_add(&R->b, i, t->off[j]), P(t->vals[j]));
