@@ -147,7 +147,16 @@ static void emit_atomic_c(Emit *e, const Hist *h, const Red *r, const char *a, c
 // earlier key (-1, the initial contents, the earliest): whatever order the threads' updates
 // and copies arrive in, the winner is the earliest update that attains the final value, as
 // hist_winners finds it.  A thread's copy has its own keys (LLONG_MAX: none); where the copy is
-// missing, the update and the copies' merges go through the one critical section.
+// missing, the update and the copies' merges go through the one critical section.  win_take:
+// value v with key takes bin a (its key in w) on that rule.
+static void win_take(Emit *e, const char *beats, const char *v, const char *a, const char *key,
+                     const char *w) {
+  line(e, "if (%s %s %s || (%s == %s && %s < %s)) {", v, beats, a, v, a, key, w);
+  line(e, "  %s = %s;", a, v);
+  line(e, "  %s = %s;", w, key);
+  line(e, "}");
+}
+
 static void emit_update_win(Emit *e, const Node *n, const Hist *h, const char *a, const char *v) {
   const Node *p = e->hist_par;
   const char *beats = h->op == RED_MAX ? ">" : "<";
@@ -168,18 +177,14 @@ static void emit_update_win(Emit *e, const Node *n, const Hist *h, const char *a
     const char *at = arena_printf(e->a, "%s[adsoac_j - (long long)%s]", ph, lo);
     const char *wt = arena_printf(e->a, "adsoac_pw%d[adsoac_j - (long long)%s]", n->u.mem.hist, lo);
     line(e, "if (%s) {", ph);
-    line(e, "  if (%s %s %s || (%s == %s && adsoac_key < %s)) {", v, beats, at, v, at, wt);
-    line(e, "    %s = %s;", at, v);
-    line(e, "    %s = adsoac_key;", wt);
-    line(e, "  }");
+    e->depth++;
+    win_take(e, beats, v, at, "adsoac_key", wt);
+    e->depth--;
     line(e, "} else {");
     e->depth++;
   }
   buf_puts(e->out, "#pragma omp critical\n");
-  line(e, "if (%s %s %s || (%s == %s && adsoac_key < %s)) {", v, beats, a, v, a, w);
-  line(e, "  %s = %s;", a, v);
-  line(e, "  %s = adsoac_key;", w);
-  line(e, "}");
+  win_take(e, beats, v, a, "adsoac_key", w);
   if (priv) {
     e->depth--;
     line(e, "}");
@@ -291,11 +296,7 @@ static void private_close(Emit *e, const Node *n, int h) {
   line(e, "long long adsoac_j = (long long)%s + adsoac_b;", ref(e, hc->lo));
   if (hc->win) { // (in the critical section, which every update without a copy takes too)
     const char *at = arena_printf(e->a, "%s[adsoac_b]", ph), *wt = arena_printf(e->a, "adsoac_pw%d[adsoac_b]", h);
-    const char *w = elem_at(e, hc->win, "adsoac_b"), *beats = hc->op == RED_MAX ? ">" : "<";
-    line(e, "if (%s %s %s || (%s == %s && %s < %s)) {", at, beats, a, at, a, wt, w);
-    line(e, "  %s = %s;", a, at);
-    line(e, "  %s = %s;", w, wt);
-    line(e, "}");
+    win_take(e, hc->op == RED_MAX ? ">" : "<", at, a, wt, elem_at(e, hc->win, "adsoac_b"));
   } else {
     emit_atomic_c(e, hc, &r, a, arena_printf(e->a, "%s[adsoac_b]", ph),
                   tname(e, e->f->vals[hc->arr].type->elem));
